@@ -1,0 +1,161 @@
+// Softmax over the last axis with temperature (see attn/softmax.hpp for the contract).
+#include "attn/softmax.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "attn/error.hpp"
+#include "kernels/kernels.hpp"
+
+namespace attn {
+namespace {
+
+std::string format_number(double value) {
+  std::ostringstream out;
+  out.precision(9);
+  out << value;
+  return out.str();
+}
+
+void check_temperature(double temperature) {
+  if (std::isnan(temperature)) {
+    throw ValueError("softmax: temperature is NaN; use a value > 0, 0 for the hard argmax "
+                     "or Infinity for uniform weights");
+  }
+  if (temperature < 0) {
+    throw ValueError("softmax: temperature must be >= 0, got " + format_number(temperature));
+  }
+}
+
+template <class T> void check_logits(const xt::xarray<T>& logits) {
+  const Shape shape = shape_of(logits);
+  if (shape.empty()) {
+    throw ShapeError("softmax: logits must have at least one axis, got a scalar");
+  }
+  if (logits.size() == 0) {
+    throw ShapeError("softmax: logits are empty (shape " + format_shape(shape) + ")");
+  }
+  const T* x = logits.data();
+  for (std::size_t i = 0; i < logits.size(); ++i) {
+    if (std::isnan(x[i])) {
+      throw ValueError("softmax: logits" + format_index(shape, i) + " is NaN");
+    }
+    if (x[i] == std::numeric_limits<T>::infinity()) {
+      throw ValueError("softmax: logits" + format_index(shape, i) +
+                       " is +Infinity; only -Infinity (a masked position) is allowed");
+    }
+  }
+}
+
+// The exact limits of softmax(x / τ), for one row whose maximum m is finite:
+//   hard (τ → 0⁺): weight 1/c on each of the c positions equal to m, 0 elsewhere;
+//   else (τ → ∞):  weight 1/c on each of the c unmasked (> −inf) positions.
+template <class T> void limit_row(const T* x, T* y, std::size_t n, T m, bool hard) {
+  const auto selected = [&](T v) {
+    return hard ? v == m : v > -std::numeric_limits<T>::infinity();
+  };
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    count += selected(x[i]) ? 1 : 0;
+  }
+  const T w = T(1) / static_cast<T>(count);
+  for (std::size_t i = 0; i < n; ++i) {
+    y[i] = selected(x[i]) ? w : T(0);
+  }
+}
+
+template <class T> T row_max(const T* x, std::size_t n) {
+  T m = -std::numeric_limits<T>::infinity();
+  for (std::size_t i = 0; i < n; ++i) {
+    m = x[i] > m ? x[i] : m;
+  }
+  return m;
+}
+
+} // namespace
+
+Tensor softmax(const Tensor& logits, double temperature) {
+  check_temperature(temperature);
+  check_logits(logits);
+
+  const double inv = 1.0 / temperature; // +inf for τ = 0
+  if (temperature > 0 && !std::isinf(temperature) && !(inv >= FLT_MIN && inv <= FLT_MAX)) {
+    // 1/τ is not a normal float32: scale in float64 so nothing over- or underflows.
+    return xt::cast<float>(softmax_reference(xt::cast<double>(logits), temperature));
+  }
+  const bool hard = std::isinf(inv);
+  const bool uniform = std::isinf(temperature);
+  const float scale = static_cast<float>(inv);
+
+  Tensor weights = Tensor::from_shape(logits.shape());
+  const std::size_t n = logits.shape().back();
+  const std::size_t rows = logits.size() / n;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* x = logits.data() + r * n;
+    float* y = weights.data() + r * n;
+    // pass 1: row max (−inf only when the whole row is masked)
+    const float m = kernels::rmax_f32__scalar(x, n);
+    if (m == -std::numeric_limits<float>::infinity()) {
+      std::fill(y, y + n, 0.0f);
+      continue;
+    }
+    if (hard || uniform) {
+      limit_row(x, y, n, m, hard);
+      continue;
+    }
+    // pass 2: y = exp((x − m)/τ) and its sum (≥ 1: the max contributes exp(0))
+    const float sum = kernels::raddstoreexpminusmax_f32__scalar(x, n, m, scale, y);
+    // pass 3: normalise
+    kernels::vscale_f32__scalar(y, n, 1.0f / sum);
+  }
+  return weights;
+}
+
+Tensor64 softmax_reference(const Tensor64& logits, double temperature) {
+  check_temperature(temperature);
+  check_logits(logits);
+
+  Tensor64 weights = Tensor64::from_shape(logits.shape());
+  const std::size_t n = logits.shape().back();
+  const std::size_t rows = logits.size() / n;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const double* x = logits.data() + r * n;
+    double* y = weights.data() + r * n;
+    const double m = row_max(x, n);
+    if (m == -std::numeric_limits<double>::infinity()) {
+      std::fill(y, y + n, 0.0);
+      continue;
+    }
+    if (temperature == 0 || std::isinf(temperature)) {
+      limit_row(x, y, n, m, temperature == 0);
+      continue;
+    }
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      y[i] = std::exp((x[i] - m) / temperature);
+      sum += y[i];
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      y[i] /= sum;
+    }
+  }
+  return weights;
+}
+
+std::size_t fully_masked_rows(const Tensor& logits) {
+  if (logits.dimension() == 0 || logits.size() == 0) {
+    return 0;
+  }
+  const std::size_t n = logits.shape().back();
+  std::size_t count = 0;
+  for (std::size_t r = 0; r < logits.size() / n; ++r) {
+    const float m = kernels::rmax_f32__scalar(logits.data() + r * n, n);
+    count += m == -std::numeric_limits<float>::infinity() ? 1 : 0;
+  }
+  return count;
+}
+
+} // namespace attn

@@ -1,0 +1,35 @@
+// A static file server for dist/site on the loopback interface (used by
+// npm start and the browser tests). No network beyond 127.0.0.1.
+import http from 'node:http';
+import sirv from 'sirv';
+
+/**
+ * Serves `dir` on http://host:port/. Port 0 picks a free port.
+ * @returns {Promise<{ url: string, close: () => Promise<void> }>}
+ */
+export function serve(dir, { host = '127.0.0.1', port = 0 } = {}) {
+  const files = sirv(dir, { etag: true, dev: false });
+  const server = http.createServer((req, res) =>
+    files(req, res, () => {
+      res.statusCode = 404;
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.end('Not found');
+    }),
+  );
+  return new Promise((resolve, reject) => {
+    server.once('error', (error) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`port ${port} on ${host} is already in use; choose another with PORT=<number> npm start`)
+          : error,
+      );
+    });
+    server.listen(port, host, () => {
+      const { port: actual } = server.address();
+      resolve({
+        url: `http://${host}:${actual}/`,
+        close: () => new Promise((done) => server.close(() => done())),
+      });
+    });
+  });
+}

@@ -1,0 +1,78 @@
+// The softmax-temperature slice in headless Chromium: the static site over
+// http and the single file from file://, with no console errors.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { launch, serveSite, singleFileUrl, watch } from './browser.js';
+
+const EXPECTED_AT_TAU_1 = [0.0322492, 0.8743615, 0.071772, 0.0216173];
+
+let browser;
+let server;
+
+before(async () => {
+  browser = await launch();
+  server = await serveSite();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function barValues(page) {
+  return page
+    .locator('attn-softmax-temperature rect.bar')
+    .evaluateAll((bars) => bars.map((bar) => Number(bar.getAttribute('data-value'))));
+}
+
+function assertClose(actual, expected, tol, what) {
+  assert.equal(actual.length, expected.length, `${what}: number of bars`);
+  actual.forEach((v, i) =>
+    assert.ok(Math.abs(v - expected[i]) <= tol, `${what}: bar ${i} is ${v}, expected ${expected[i]}`),
+  );
+}
+
+const targets = [
+  ['the static site over http', () => server.url],
+  ['dist/attnbook.html from file://', () => singleFileUrl],
+];
+
+for (const [name, url] of targets) {
+  describe(name, () => {
+    test('shows the four softmax bars at τ = 1', async () => {
+      const page = await browser.context.newPage();
+      const { problems } = watch(page);
+      await page.goto(url());
+      await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+      assertClose(await barValues(page), EXPECTED_AT_TAU_1, 1e-5, 'τ = 1');
+      await assert.doesNotReject(page.getByText('Softmax temperature', { exact: true }).waitFor());
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    test('the Temperature slider moves the bars, by keyboard', async () => {
+      const page = await browser.context.newPage();
+      const { problems } = watch(page);
+      await page.goto(url());
+      await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+      const slider = page.getByRole('slider', { name: 'Temperature' });
+      await slider.focus();
+
+      await page.keyboard.press('End'); // τ = 100: nearly uniform
+      await page.getByText('τ = 100.0').first().waitFor();
+      const hot = await barValues(page);
+      hot.forEach((v, i) => assert.ok(Math.abs(v - 0.25) < 0.01, `τ = 100: bar ${i} is ${v}`));
+
+      await page.keyboard.press('Home'); // τ = 0.01: one-hot on position 1
+      await page.getByText('τ = 0.0100').first().waitFor();
+      const cold = await barValues(page);
+      assert.ok(cold[1] > 0.9999, `τ = 0.01: bar 1 is ${cold[1]}`);
+
+      await page.keyboard.press('ArrowRight'); // one step up the log scale
+      const nudged = await barValues(page);
+      assert.ok(nudged.every((v, i) => Number.isFinite(v) && (i === 1 ? v <= cold[1] : v >= cold[i])));
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  });
+}

@@ -1,0 +1,24 @@
+// Two builds of the same front end (web/):
+//   vite build                 -> dist/site/      static site, relative URLs (works under any sub-path)
+//   vite build --mode single   -> dist/.single/   one HTML file with every script, style and the wasm
+//                                                 inlined; scripts/build.mjs moves it to dist/attnbook.html
+import { defineConfig } from 'vite';
+import { viteSingleFile } from 'vite-plugin-singlefile';
+
+export default defineConfig(({ mode }) => {
+  const single = mode === 'single';
+  return {
+    root: 'web',
+    base: './',
+    publicDir: false,
+    logLevel: 'warn',
+    plugins: single ? [viteSingleFile({ removeViteModuleLoader: true })] : [],
+    build: {
+      outDir: single ? '../dist/.single' : '../dist/site',
+      emptyOutDir: true,
+      target: 'es2022',
+      chunkSizeWarningLimit: 2048,
+      assetsInlineLimit: single ? Number.MAX_SAFE_INTEGER : 4096,
+    },
+  };
+});

@@ -1,0 +1,84 @@
+#include "marshal.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <new>
+#include <vector>
+
+#include "attn/error.hpp"
+
+namespace attn::wasm {
+namespace {
+
+// wasm32 addresses 4 GiB; a float32 tensor larger than this cannot exist in memory.
+constexpr std::size_t kMaxElements = std::size_t{1} << 29; // 2 GiB of float32
+
+} // namespace
+
+Tensor tensor_from_js(const val& data, const val& shape, const std::string& name) {
+  const std::vector<double> dims = emscripten::vecFromJSArray<double>(shape);
+  Shape extents;
+  extents.reserve(dims.size());
+  std::size_t count = 1;
+  for (std::size_t axis = 0; axis < dims.size(); ++axis) {
+    const double d = dims[axis];
+    if (!(d >= 0) || d != std::floor(d) || d > double(kMaxElements)) {
+      throw ShapeError(name + ": shape[" + std::to_string(axis) + "] must be a whole number >= 0");
+    }
+    extents.push_back(static_cast<std::size_t>(d));
+    if (extents.back() != 0 && count > kMaxElements / extents.back()) {
+      throw MemoryError(name + ": shape " + format_shape(extents) + "... has more than " +
+                        std::to_string(kMaxElements) + " elements, beyond wasm memory");
+    }
+    count *= extents.back();
+  }
+  const std::size_t length = data["length"].as<std::size_t>();
+  if (length != count) {
+    throw ShapeError(name + ": data has " + std::to_string(length) + " values but shape " +
+                     format_shape(extents) + " needs " + std::to_string(count));
+  }
+  Tensor tensor = Tensor::from_shape(extents);
+  val(emscripten::typed_memory_view(count, tensor.data())).call<void>("set", data);
+  return tensor;
+}
+
+val tensor_to_js(const Tensor& tensor) {
+  val result = val::object();
+  // new Float32Array(view) copies out of wasm memory.
+  result.set("data", val::global("Float32Array")
+                         .new_(emscripten::typed_memory_view(tensor.size(), tensor.data())));
+  val shape = val::array();
+  for (std::size_t extent : tensor.shape()) {
+    shape.call<void>("push", static_cast<double>(extent));
+  }
+  result.set("shape", shape);
+  return result;
+}
+
+val error_to_js(const std::string& kind, const std::string& message) {
+  val error = val::object();
+  error.set("error", message);
+  error.set("kind", kind);
+  return error;
+}
+
+val current_error_to_js() {
+  try {
+    throw;
+  } catch (const ShapeError& e) {
+    return error_to_js("ShapeError", e.what());
+  } catch (const ValueError& e) {
+    return error_to_js("ValueError", e.what());
+  } catch (const MemoryError& e) {
+    return error_to_js("MemoryError", e.what());
+  } catch (const std::bad_alloc&) {
+    return error_to_js("MemoryError", "out of memory: the request does not fit in wasm memory");
+  } catch (const std::exception& e) {
+    return error_to_js("Error", e.what());
+  } catch (...) {
+    return error_to_js("Error", "unknown error in the attention core");
+  }
+}
+
+} // namespace attn::wasm

@@ -1,0 +1,45 @@
+// Marshalling between JS values and core tensors, and error translation.
+// No maths and no policy here: the core validates values; this layer checks
+// only that a JS tensor is well formed (shape entries, data length).
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include <emscripten/val.h>
+
+#include "attn/tensor.hpp"
+
+namespace attn::wasm {
+
+using emscripten::val;
+
+/// {data, shape} from JS -> Tensor, copying the data once into wasm memory.
+///   data: Float32Array (or array of numbers) of length prod(shape); shape: array of integers ≥ 0.
+/// `name` is the argument's name in error messages ("logits", "q", ...).
+Tensor tensor_from_js(const val& data, const val& shape, const std::string& name);
+
+/// Tensor -> {data: Float32Array, shape: number[]}; the data is a fresh copy,
+/// never a view of wasm memory (views are detached when memory grows).
+val tensor_to_js(const Tensor& tensor);
+
+/// The error form every binding returns instead of throwing: {error: message, kind}.
+/// kind is "ShapeError", "ValueError", "MemoryError" or "Error"; the JS engine
+/// turns it into an AttentionError.
+val error_to_js(const std::string& kind, const std::string& message);
+
+/// error_to_js for the exception being handled (call only inside a catch block).
+val current_error_to_js();
+
+/// Runs `body` (returning a val) and converts any C++ exception into error_to_js.
+/// Exceptions are caught here, inside wasm, so every C++ destructor runs and the
+/// module stays usable.
+template <class F> val guarded(F&& body) {
+  try {
+    return std::forward<F>(body)();
+  } catch (...) {
+    return current_error_to_js();
+  }
+}
+
+} // namespace attn::wasm

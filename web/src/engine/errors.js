@@ -1,0 +1,26 @@
+/**
+ * The one error type of the engine. Every bad input, whether caught in JS or
+ * in the C++ core, surfaces as an AttentionError with a message naming what
+ * was wrong; `kind` says which class of problem it was.
+ */
+export class AttentionError extends Error {
+  /**
+   * @param {string} message what was wrong, where, and the offending value
+   * @param {{ kind?: string }} [options] 'ShapeError' | 'ValueError' | 'MemoryError' | 'TypeError' | 'Error'
+   */
+  constructor(message, { kind = 'Error' } = {}) {
+    super(message);
+    this.name = 'AttentionError';
+    this.kind = kind;
+  }
+}
+
+/** A short description of a value for error messages: its type, and the value when small. */
+export function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of length ${value.length}`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
+  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${value}`;
+  return typeof value === 'object' ? 'an object' : String(typeof value);
+}

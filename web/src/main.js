@@ -1,0 +1,2 @@
+// App entry: registers the lesson elements. The elements load the engine themselves.
+import './components/attn-softmax-temperature.js';
