@@ -5,20 +5,12 @@
 #include <cfloat>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "attn/error.hpp"
 #include "kernels/kernels.hpp"
 
 namespace attn {
 namespace {
-
-std::string format_number(double value) {
-  std::ostringstream out;
-  out.precision(9);
-  out << value;
-  return out.str();
-}
 
 void check_temperature(double temperature) {
   if (std::isnan(temperature)) {

@@ -26,4 +26,11 @@ std::string format_index(const Shape& shape, std::size_t flat) {
   return format_shape(index);
 }
 
+std::string format_number(double value) {
+  std::ostringstream out;
+  out.precision(9);
+  out << value;
+  return out.str();
+}
+
 } // namespace attn
