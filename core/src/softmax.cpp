@@ -7,20 +7,10 @@
 #include <limits>
 
 #include "attn/error.hpp"
-#include "kernels/kernels.hpp"
+#include "softmax_rows.hpp"
 
 namespace attn {
 namespace {
-
-void check_temperature(double temperature) {
-  if (std::isnan(temperature)) {
-    throw ValueError("softmax: temperature is NaN; use a value > 0, 0 for the hard argmax "
-                     "or Infinity for uniform weights");
-  }
-  if (temperature < 0) {
-    throw ValueError("softmax: temperature must be >= 0, got " + format_number(temperature));
-  }
-}
 
 template <class T> void check_logits(const xt::xarray<T>& logits) {
   const Shape shape = shape_of(logits);
@@ -69,45 +59,79 @@ template <class T> T row_max(const T* x, std::size_t n) {
 
 } // namespace
 
-Tensor softmax(const Tensor& logits, double temperature) {
-  check_temperature(temperature);
-  check_logits(logits);
+namespace detail {
 
-  const double inv = 1.0 / temperature; // +inf for τ = 0
-  if (temperature > 0 && !std::isinf(temperature) && !(inv >= FLT_MIN && inv <= FLT_MAX)) {
-    // 1/τ is not a normal float32: scale in float64 so nothing over- or underflows.
-    return xt::cast<float>(softmax_reference(xt::cast<double>(logits), temperature));
+Temperature::Temperature(double t, const char* where) : tau(t), kind(Kind::scaled), inv(0) {
+  if (std::isnan(t)) {
+    throw ValueError(std::string(where) +
+                     ": temperature is NaN; use a value > 0, 0 for the hard argmax "
+                     "or Infinity for uniform weights");
   }
-  const bool hard = std::isinf(inv);
-  const bool uniform = std::isinf(temperature);
-  const float scale = static_cast<float>(inv);
+  if (t < 0) {
+    throw ValueError(std::string(where) + ": temperature must be >= 0, got " + format_number(t));
+  }
+  const double inverse = 1.0 / t; // +inf for τ = 0
+  if (std::isinf(inverse)) {
+    kind = Kind::hard;
+  } else if (std::isinf(t)) {
+    kind = Kind::uniform;
+  } else if (!(inverse >= FLT_MIN && inverse <= FLT_MAX)) {
+    kind = Kind::wide;
+  } else {
+    inv = static_cast<float>(inverse);
+  }
+}
 
+bool softmax_row(const kernels::KernelSet& ks, const float* x, float* y, std::size_t n,
+                 const Temperature& t) {
+  // pass 1: row max (−inf only when the whole row is masked)
+  const float m = ks.rmax(x, n);
+  if (m == -std::numeric_limits<float>::infinity()) {
+    std::fill(y, y + n, 0.0f);
+    return false;
+  }
+  switch (t.kind) {
+  case Temperature::Kind::hard:
+  case Temperature::Kind::uniform:
+    limit_row(x, y, n, m, t.kind == Temperature::Kind::hard);
+    return true;
+  case Temperature::Kind::wide: {
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      sum += std::exp((double(x[i]) - double(m)) / t.tau);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      y[i] = static_cast<float>(std::exp((double(x[i]) - double(m)) / t.tau) / sum);
+    }
+    return true;
+  }
+  case Temperature::Kind::scaled:
+    break;
+  }
+  // pass 2: y = exp((x − m)/τ) and its sum (≥ 1: the max contributes exp(0))
+  const float sum = ks.raddstoreexpminusmax(x, n, m, t.inv, y);
+  // pass 3: normalise
+  ks.vscale(y, n, 1.0f / sum);
+  return true;
+}
+
+} // namespace detail
+
+Tensor softmax(const Tensor& logits, double temperature) {
+  const detail::Temperature t(temperature, "softmax");
+  check_logits(logits);
   Tensor weights = Tensor::from_shape(logits.shape());
   const std::size_t n = logits.shape().back();
-  const std::size_t rows = logits.size() / n;
-  for (std::size_t r = 0; r < rows; ++r) {
-    const float* x = logits.data() + r * n;
-    float* y = weights.data() + r * n;
-    // pass 1: row max (−inf only when the whole row is masked)
-    const float m = kernels::rmax_f32__scalar(x, n);
-    if (m == -std::numeric_limits<float>::infinity()) {
-      std::fill(y, y + n, 0.0f);
-      continue;
-    }
-    if (hard || uniform) {
-      limit_row(x, y, n, m, hard);
-      continue;
-    }
-    // pass 2: y = exp((x − m)/τ) and its sum (≥ 1: the max contributes exp(0))
-    const float sum = kernels::raddstoreexpminusmax_f32__scalar(x, n, m, scale, y);
-    // pass 3: normalise
-    kernels::vscale_f32__scalar(y, n, 1.0f / sum);
+  const kernels::KernelSet& ks = kernels::best();
+  for (std::size_t r = 0; r < logits.size() / n; ++r) {
+    detail::softmax_row(ks, logits.data() + r * n, weights.data() + r * n, n, t);
   }
   return weights;
 }
 
 Tensor64 softmax_reference(const Tensor64& logits, double temperature) {
-  check_temperature(temperature);
+  const detail::Temperature validated(temperature, "softmax");
+  (void)validated;
   check_logits(logits);
 
   Tensor64 weights = Tensor64::from_shape(logits.shape());
@@ -144,7 +168,7 @@ std::size_t fully_masked_rows(const Tensor& logits) {
   const std::size_t n = logits.shape().back();
   std::size_t count = 0;
   for (std::size_t r = 0; r < logits.size() / n; ++r) {
-    const float m = kernels::rmax_f32__scalar(logits.data() + r * n, n);
+    const float m = row_max(logits.data() + r * n, n);
     count += m == -std::numeric_limits<float>::infinity() ? 1 : 0;
   }
   return count;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -54,6 +55,20 @@ template <class A, class B>
                                          << ", max rel error " << c.max_rel_error << ")";
   }
   return ::testing::AssertionSuccess();
+}
+
+/// A tensor of the given shape with entries from N(0, spread²), deterministic for a
+/// seed (std::mt19937 with Box–Muller; the same on every platform).
+inline Tensor random_tensor(const Shape& shape, unsigned seed, float spread = 1.0f) {
+  std::mt19937 gen(seed);
+  Tensor t = Tensor::from_shape(shape);
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const double u1 = (gen() + 1.0) / 4294967297.0;
+    const double u2 = gen() / 4294967296.0;
+    t.data()[i] = static_cast<float>(spread * std::sqrt(-2.0 * std::log(u1)) *
+                                     std::cos(6.283185307179586 * u2));
+  }
+  return t;
 }
 
 } // namespace attn::test

@@ -1,22 +1,69 @@
-// Internal row kernels of the core. Not part of the public API.
+// Internal kernels of the core (not public API).
 //
-// Each hot loop exists per instruction set, named <op>_f32__<isa>, in a file
-// named for that instruction set (softmax_scalar.cpp, ...). Callers have
-// validated their input: no NaN, no +inf; −inf marks a masked position.
+// Each hot loop exists per instruction set as <op>_f32__<isa>, gathered in a
+// KernelSet per ISA: `scalar` (portable C++, always present), `sse2` (x86-64
+// native builds) and `wasm_simd128` (wasm builds with -msimd128). The ISA files
+// instantiate one template (vector_kernels.hpp) with their 4-lane mapping
+// (vec4_<isa>.hpp), so every variant runs the same algorithm.
+//
+// Callers have validated their input: no NaN and no +inf; −inf marks a masked
+// position.
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 namespace attn::kernels {
 
-/// Pass 1 of softmax: m = max_i x[i]; −inf when every entry is −inf.
-float rmax_f32__scalar(const float* x, std::size_t n);
+constexpr std::size_t kPanel = 8;     ///< keys per packed K panel (pack_keys)
+constexpr std::size_t kBlockRows = 4; ///< query rows per qk/pv call, at most
 
-/// Pass 2 of softmax: y[i] = exp((x[i] − m)·s); returns Σ_i y[i].
-/// Requires m finite and s ≥ 0 finite, so every exponent is ≤ 0 and nothing overflows.
-float raddstoreexpminusmax_f32__scalar(const float* x, std::size_t n, float m, float s, float* y);
+struct KernelSet {
+  const char* isa;
 
-/// Pass 3 of softmax: y[i] *= c.
-void vscale_f32__scalar(float* y, std::size_t n, float c);
+  /// Pass 1 of softmax: max_i x[i]; −inf when every entry is −inf.
+  float (*rmax)(const float* x, std::size_t n);
+
+  /// Pass 2 of softmax: y[i] = exp((x[i] − m)·s), returns Σ y[i]. Needs x[i] ≤ m,
+  /// m finite and s ≥ 0 finite: every exponent is ≤ 0 (−inf gives exactly 0).
+  float (*raddstoreexpminusmax)(const float* x, std::size_t n, float m, float s, float* y);
+
+  /// Pass 3 of softmax (and accumulator rescaling): y[i] *= c.
+  void (*vscale)(float* y, std::size_t n, float c);
+
+  /// Scores of `rows` (≤ kBlockRows) query rows against n keys packed by pack_keys:
+  ///   scores[r·ld + j] = Σ_e q[r·q_stride + e] · k[j][e]    for r < rows, j < n
+  /// `packed` points at the first panel of the n keys; e is the head dimension.
+  void (*qk)(const float* q, std::size_t q_stride, std::size_t rows, const float* packed,
+             std::size_t n, std::size_t e, float* scores, std::size_t ld);
+
+  /// Weighted sum of value rows into accumulators, for `rows` (≤ kBlockRows) rows:
+  ///   acc[r·acc_stride + c] += Σ_{t<n} p[r·ld + t] · v[t·v_stride + c]    for c < ev
+  void (*pv)(const float* p, std::size_t ld, std::size_t rows, const float* v, std::size_t v_stride,
+             std::size_t n, std::size_t ev, float* acc, std::size_t acc_stride);
+};
+
+extern const KernelSet kScalar;
+#if defined(__SSE2__)
+extern const KernelSet kSse2;
+#endif
+#if defined(__wasm_simd128__)
+extern const KernelSet kWasmSimd128;
+#endif
+
+/// The fastest set this build has.
+const KernelSet& best();
+
+/// Every set this build has (the tests check each against the float64 reference).
+std::vector<const KernelSet*> available();
+
+/// Packs keys k (s, e) with row stride k_stride into panels of kPanel keys:
+///   packed[(j / kPanel)·kPanel·e + c·kPanel + j % kPanel] = k[j·k_stride + c]
+/// The last panel is zero-padded; `packed` holds padded_keys(s)·e floats.
+void pack_keys(const float* k, std::size_t s, std::size_t e, std::size_t k_stride, float* packed);
+
+inline std::size_t padded_keys(std::size_t s) {
+  return (s + kPanel - 1) / kPanel * kPanel;
+}
 
 } // namespace attn::kernels

@@ -1,0 +1,87 @@
+// attn/attention.hpp — scaled dot-product attention with PyTorch SDPA semantics.
+//
+//   logits = scale · q kᵀ + additive mask,   −inf where the mask forbids a key
+//   weights = softmax(logits / τ) over the keys (the last axis)
+//   output  = weights · v
+//
+// (Vaswani et al. 2017, eq. 1, with scale = 1/sqrt(E) by default.)
+//
+// Shapes (row-major float32):
+//   q (..., L, E), k (..., S, E), v (..., S, Ev)  ->  output (..., L, Ev)
+//   weights and logits, when asked for: (..., L, S)
+// Leading ("batch") axes broadcast as in NumPy; L may differ from S.
+//
+// Fully masked rows (no key allowed) get all-zero weights and a zero output, as
+// in current PyTorch; they are counted in AttentionResult::fully_masked_rows.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "attn/tensor.hpp"
+
+namespace attn {
+
+/// Which keys each query may attend to.
+struct Mask {
+  enum class Kind {
+    none,     ///< every key
+    causal,   ///< key j ≤ query i (top-left aligned, as PyTorch is_causal)
+    window,   ///< |i − j| ≤ window, and j ≤ i too when `causal`
+    boolean,  ///< allowed(..., i, j) != 0; broadcastable to (..., L, S)
+    additive, ///< added to the logits; broadcastable to (..., L, S); −inf forbids
+  };
+  Kind kind = Kind::none;
+  std::size_t window = 0;
+  bool causal = false;
+  xt::xarray<std::uint8_t> allowed;
+  Tensor additive;
+
+  static Mask none() {
+    return {};
+  }
+  static Mask causal_mask();
+  static Mask local(std::size_t window, bool causal = false);
+  static Mask boolean(xt::xarray<std::uint8_t> allowed);
+  static Mask add(Tensor additive);
+};
+
+struct AttentionOptions {
+  std::optional<double> scale; ///< default 1/sqrt(E); must be finite
+  double temperature = 1.0;    ///< τ as in softmax(): 0 = hard argmax, +inf = uniform
+  Mask mask;
+  bool return_weights = false; ///< keep the (..., L, S) weights (costs L·S memory)
+  bool return_logits = false;  ///< keep the (..., L, S) masked, scaled logits
+};
+
+struct AttentionResult {
+  Tensor output;                     ///< (..., L, Ev)
+  Tensor weights;                    ///< (..., L, S) when asked for, else shape {0}
+  Tensor logits;                     ///< (..., L, S) when asked for, else shape {0}
+  std::size_t fully_masked_rows = 0; ///< rows with no allowed key (zero weights and output)
+};
+
+struct AttentionResult64 {
+  Tensor64 output;
+  Tensor64 weights;
+  Tensor64 logits;
+  std::size_t fully_masked_rows = 0;
+};
+
+/// Scaled dot-product attention (see the top of this file). Without weights or
+/// logits asked for, runs the fused kernel: online softmax over key tiles, memory
+/// O(L·Ev + S·E), never an L×S buffer.
+/// Throws ShapeError (ranks, mismatched E or S, batch axes that do not broadcast,
+/// empty tensors, mask shapes), ValueError (NaN/inf inputs, bad scale or τ) or
+/// MemoryError (weights too large to hold).
+AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
+                                             const AttentionOptions& options = {});
+
+/// float64 scalar reference with the same contract (always returns weights and
+/// logits); computed from the same float32 inputs. The test oracle.
+AttentionResult64 scaled_dot_product_attention_reference(const Tensor& q, const Tensor& k,
+                                                         const Tensor& v,
+                                                         const AttentionOptions& options = {});
+
+} // namespace attn

@@ -1,0 +1,443 @@
+// Scaled dot-product attention (see attn/attention.hpp for the contract).
+//
+// Fast path, per batch entry and block of up to 4 query rows:
+//   pass 1: scores = q·kᵀ against K packed in panels of 8 keys (kernels qk)
+//   pass 2: scale, mask, and softmax — either over the whole row (two-pass path:
+//           weights or logits asked for, or τ = 0 / ∞), or online over key
+//           tiles with running max and sum (fused path, FlashAttention style)
+//   pass 3: output += p·V (kernels pv), normalised by the running sum.
+#include "attn/attention.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "attention_internal.hpp"
+#include "attn/error.hpp"
+#include "attn/softmax.hpp"
+#include "softmax_rows.hpp"
+
+namespace attn {
+
+Mask Mask::causal_mask() {
+  Mask m;
+  m.kind = Kind::causal;
+  return m;
+}
+
+Mask Mask::local(std::size_t window, bool causal) {
+  Mask m;
+  m.kind = Kind::window;
+  m.window = window;
+  m.causal = causal;
+  return m;
+}
+
+Mask Mask::boolean(xt::xarray<std::uint8_t> allowed) {
+  Mask m;
+  m.kind = Kind::boolean;
+  m.allowed = std::move(allowed);
+  return m;
+}
+
+Mask Mask::add(Tensor additive) {
+  Mask m;
+  m.kind = Kind::additive;
+  m.additive = std::move(additive);
+  return m;
+}
+
+namespace {
+
+constexpr std::size_t kMaxElements = std::size_t{1} << 28; // 1 GiB of float32
+constexpr std::size_t kTile = 128;                         // keys per fused tile
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// NumPy broadcasting of two shapes; `what` names them in the error.
+Shape broadcast_shapes(const Shape& a, const Shape& b, const std::string& what) {
+  const std::size_t rank = std::max(a.size(), b.size());
+  Shape out(rank, 1);
+  for (std::size_t i = 0; i < rank; ++i) {
+    const std::size_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    const std::size_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1) {
+      throw ShapeError("attention: " + what + " do not broadcast: " + format_shape(a) + " and " +
+                       format_shape(b));
+    }
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+// Element strides of `shape` (row-major) broadcast, right-aligned, to `target`:
+// 0 on axes that `shape` lacks or has as 1.
+std::vector<std::size_t> broadcast_strides(const Shape& shape, const Shape& target) {
+  std::vector<std::size_t> strides(target.size(), 0);
+  std::size_t stride = 1;
+  for (std::size_t i = shape.size(); i-- > 0;) {
+    const std::size_t axis = target.size() - (shape.size() - i);
+    strides[axis] = shape[i] == 1 ? 0 : stride;
+    stride *= shape[i];
+  }
+  return strides;
+}
+
+std::size_t product(const Shape& shape) {
+  std::size_t n = 1;
+  for (std::size_t d : shape) {
+    n *= d;
+  }
+  return n;
+}
+
+void check_finite(const Tensor& t, const char* name) {
+  const float* x = t.data();
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (!std::isfinite(x[i])) {
+      throw ValueError(std::string("attention: ") + name + format_index(shape_of(t), i) + " is " +
+                       format_number(x[i]));
+    }
+  }
+}
+
+// Everything about one call that both the fast path and the reference need.
+struct Problem {
+  Shape batch; // broadcast leading axes
+  std::size_t batches = 1, L = 0, S = 0, E = 0, Ev = 0;
+  std::vector<std::size_t> q_strides, k_strides, v_strides; // per batch axis
+  std::vector<std::size_t> mask_strides;                    // per axis of batch + (L, S)
+  double scale = 1;
+  const Mask* mask = nullptr;
+
+  Shape with(std::size_t a, std::size_t b) const {
+    Shape s = batch;
+    s.push_back(a);
+    s.push_back(b);
+    return s;
+  }
+
+  // Offsets of batch entry b in a tensor with the given batch strides.
+  std::size_t offset(std::size_t b, const std::vector<std::size_t>& strides) const {
+    std::size_t off = 0;
+    for (std::size_t axis = batch.size(); axis-- > 0;) {
+      off += (b % batch[axis]) * strides[axis];
+      b /= batch[axis];
+    }
+    return off;
+  }
+
+  // May query i attend to key j (positional and boolean masks)?
+  bool allowed(std::size_t moff, std::size_t i, std::size_t j) const {
+    switch (mask->kind) {
+    case Mask::Kind::causal:
+      return j <= i;
+    case Mask::Kind::window:
+      return (i > j ? i - j : j - i) <= mask->window && (!mask->causal || j <= i);
+    case Mask::Kind::boolean:
+      return mask->allowed.data()[moff + i * mask_strides[batch.size()] +
+                                  j * mask_strides[batch.size() + 1]] != 0;
+    default:
+      return true;
+    }
+  }
+
+  float additive(std::size_t moff, std::size_t i, std::size_t j) const {
+    return mask->kind == Mask::Kind::additive
+               ? mask->additive.data()[moff + i * mask_strides[batch.size()] +
+                                       j * mask_strides[batch.size() + 1]]
+               : 0.0f;
+  }
+
+  // Keys [lo, hi) that any of query rows [i0, i1) may attend to (positional masks).
+  std::pair<std::size_t, std::size_t> key_range(std::size_t i0, std::size_t i1) const {
+    std::size_t lo = 0;
+    std::size_t hi = S;
+    if (mask->kind == Mask::Kind::causal || (mask->kind == Mask::Kind::window && mask->causal)) {
+      hi = std::min(S, i1);
+    }
+    if (mask->kind == Mask::Kind::window) {
+      lo = i0 > mask->window ? i0 - mask->window : 0;
+      hi = mask->window >= S ? hi : std::min(hi, i1 + mask->window);
+    }
+    return {std::min(lo, hi), hi};
+  }
+};
+
+Problem validate(const Tensor& q, const Tensor& k, const Tensor& v,
+                 const AttentionOptions& options) {
+  const Shape qs = shape_of(q), ks = shape_of(k), vs = shape_of(v);
+  const auto need_matrix = [](const Shape& s, const char* name, const char* form) {
+    if (s.size() < 2) {
+      throw ShapeError(std::string("attention: ") + name + " must have shape " + form + ", got " +
+                       format_shape(s));
+    }
+  };
+  need_matrix(qs, "q", "(..., L, E)");
+  need_matrix(ks, "k", "(..., S, E)");
+  need_matrix(vs, "v", "(..., S, Ev)");
+
+  Problem p;
+  p.L = qs[qs.size() - 2];
+  p.E = qs.back();
+  p.S = ks[ks.size() - 2];
+  p.Ev = vs.back();
+  if (ks.back() != p.E) {
+    throw ShapeError("attention: q has E = " + std::to_string(p.E) +
+                     " but k has E = " + std::to_string(ks.back()) + " (q " + format_shape(qs) +
+                     ", k " + format_shape(ks) + ")");
+  }
+  if (vs[vs.size() - 2] != p.S) {
+    throw ShapeError("attention: k has S = " + std::to_string(p.S) + " keys but v has " +
+                     std::to_string(vs[vs.size() - 2]) + " values (k " + format_shape(ks) + ", v " +
+                     format_shape(vs) + ")");
+  }
+  for (const auto& [t, name] : {std::pair{&q, "q"}, std::pair{&k, "k"}, std::pair{&v, "v"}}) {
+    if (t->size() == 0) {
+      throw ShapeError(std::string("attention: ") + name + " is empty (shape " +
+                       format_shape(shape_of(*t)) + ")");
+    }
+  }
+  const Shape q_lead(qs.begin(), qs.end() - 2), k_lead(ks.begin(), ks.end() - 2),
+      v_lead(vs.begin(), vs.end() - 2);
+  p.batch = broadcast_shapes(broadcast_shapes(q_lead, k_lead, "the batch axes of q and k"), v_lead,
+                             "the batch axes of q, k and v");
+  p.batches = product(p.batch);
+  p.q_strides = broadcast_strides(qs, p.with(p.L, p.E));
+  p.k_strides = broadcast_strides(ks, p.with(p.S, p.E));
+  p.v_strides = broadcast_strides(vs, p.with(p.S, p.Ev));
+  for (auto* strides : {&p.q_strides, &p.k_strides, &p.v_strides}) {
+    strides->resize(p.batch.size());
+  }
+
+  check_finite(q, "q");
+  check_finite(k, "k");
+  check_finite(v, "v");
+
+  p.scale = options.scale.value_or(1.0 / std::sqrt(static_cast<double>(p.E)));
+  if (!std::isfinite(p.scale)) {
+    throw ValueError("attention: scale must be a finite number, got " + format_number(p.scale));
+  }
+
+  p.mask = &options.mask;
+  const Shape full = p.with(p.L, p.S);
+  if (options.mask.kind == Mask::Kind::boolean || options.mask.kind == Mask::Kind::additive) {
+    const bool boolean = options.mask.kind == Mask::Kind::boolean;
+    const Shape ms = boolean ? shape_of(options.mask.allowed) : shape_of(options.mask.additive);
+    const char* name = boolean ? "boolean mask" : "additive mask";
+    bool fits = ms.size() <= full.size();
+    for (std::size_t i = 0; fits && i < ms.size(); ++i) {
+      const std::size_t d = ms[ms.size() - 1 - i];
+      fits = d == 1 || d == full[full.size() - 1 - i];
+    }
+    if (!fits) {
+      throw ShapeError(std::string("attention: the ") + name + " of shape " + format_shape(ms) +
+                       " does not broadcast to (..., L, S) = " + format_shape(full));
+    }
+    p.mask_strides = broadcast_strides(ms, full);
+    if (!boolean) {
+      const float* a = options.mask.additive.data();
+      for (std::size_t i = 0; i < options.mask.additive.size(); ++i) {
+        if (std::isnan(a[i]) || a[i] == std::numeric_limits<float>::infinity()) {
+          throw ValueError("attention: additive mask" + format_index(ms, i) + " is " +
+                           format_number(a[i]) + "; use -Infinity to forbid a key");
+        }
+      }
+    }
+  }
+
+  const std::size_t out_elements = p.batches * p.L * p.Ev;
+  const std::size_t weight_elements = p.batches * p.L * p.S;
+  if (out_elements > kMaxElements) {
+    throw MemoryError("attention: the output " + format_shape(p.with(p.L, p.Ev)) + " needs " +
+                      std::to_string(out_elements * 4 / (1 << 20)) + " MiB, more than can be had");
+  }
+  if ((options.return_weights || options.return_logits) &&
+      (weight_elements > kMaxElements || p.L * p.S / p.L != p.S)) {
+    throw MemoryError("attention: weights of shape " + format_shape(full) + " need " +
+                      std::to_string(weight_elements / (1 << 18)) +
+                      " MiB, more than can be had; leave the weights and logits out to run the "
+                      "fused kernel, which never holds them");
+  }
+  return p;
+}
+
+void check_logit_row(float m, std::size_t row) {
+  if (!(m < std::numeric_limits<float>::infinity())) {
+    throw ValueError("attention: the logits of query row " + std::to_string(row) +
+                     " overflow float32 (|scale·q·k| beyond 3.4e38); scale q or k down");
+  }
+}
+
+// scores[r·ld + j] = scale·scores + additive, or −inf where forbidden,
+// for query rows i0 + r and keys j0 + j.
+void scale_and_mask(const Problem& p, const kernels::KernelSet& ks, std::size_t moff, float* scores,
+                    std::size_t ld, std::size_t rows, std::size_t i0, std::size_t j0,
+                    std::size_t n) {
+  const float scale = static_cast<float>(p.scale);
+  for (std::size_t r = 0; r < rows; ++r) {
+    float* x = scores + r * ld;
+    if (p.mask->kind == Mask::Kind::none) {
+      ks.vscale(x, n, scale);
+      continue;
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+      x[j] = p.allowed(moff, i0 + r, j0 + j) ? x[j] * scale + p.additive(moff, i0 + r, j0 + j)
+                                             : kNegInf;
+    }
+  }
+}
+
+AttentionResult run(const Problem& p, const Tensor& q, const Tensor& k, const Tensor& v,
+                    const AttentionOptions& options, const detail::Temperature& t,
+                    const kernels::KernelSet& ks) {
+  AttentionResult result;
+  result.output = xt::zeros<float>(p.with(p.L, p.Ev));
+  const Shape none = {0};
+  result.weights = Tensor::from_shape(options.return_weights ? p.with(p.L, p.S) : none);
+  result.logits = Tensor::from_shape(options.return_logits ? p.with(p.L, p.S) : none);
+  const bool two_pass = options.return_weights || options.return_logits ||
+                        t.kind != detail::Temperature::Kind::scaled;
+  const std::size_t ld = two_pass ? p.S : kTile;
+  std::vector<float> packed(kernels::padded_keys(p.S) * p.E);
+  std::vector<float> scores(kernels::kBlockRows * ld);
+
+  for (std::size_t b = 0; b < p.batches; ++b) {
+    const float* qb = q.data() + p.offset(b, p.q_strides);
+    const float* vb = v.data() + p.offset(b, p.v_strides);
+    const std::size_t moff = p.mask_strides.empty() ? 0 : p.offset(b, p.mask_strides);
+    kernels::pack_keys(k.data() + p.offset(b, p.k_strides), p.S, p.E, p.E, packed.data());
+
+    for (std::size_t i0 = 0; i0 < p.L; i0 += kernels::kBlockRows) {
+      const std::size_t rows = std::min(kernels::kBlockRows, p.L - i0);
+      float* out = result.output.data() + (b * p.L + i0) * p.Ev;
+      if (two_pass) {
+        // The whole rows at once: logits, softmax, then p·V.
+        ks.qk(qb + i0 * p.E, p.E, rows, packed.data(), p.S, p.E, scores.data(), ld);
+        scale_and_mask(p, ks, moff, scores.data(), ld, rows, i0, 0, p.S);
+        for (std::size_t r = 0; r < rows; ++r) {
+          float* x = scores.data() + r * ld;
+          const std::size_t at = (b * p.L + i0 + r) * p.S;
+          check_logit_row(ks.rmax(x, p.S), i0 + r);
+          if (options.return_logits) {
+            std::copy(x, x + p.S, result.logits.data() + at);
+          }
+          if (!detail::softmax_row(ks, x, x, p.S, t)) {
+            ++result.fully_masked_rows;
+          }
+          if (options.return_weights) {
+            std::copy(x, x + p.S, result.weights.data() + at);
+          }
+        }
+        ks.pv(scores.data(), ld, rows, vb, p.Ev, p.S, p.Ev, out, p.Ev);
+        continue;
+      }
+      // Fused: online softmax over key tiles; `out` holds the running Σ p·v.
+      float m[kernels::kBlockRows], l[kernels::kBlockRows];
+      std::fill(m, m + rows, kNegInf);
+      std::fill(l, l + rows, 0.0f);
+      auto [lo, hi] = p.key_range(i0, i0 + rows);
+      lo = lo / kernels::kPanel * kernels::kPanel;
+      for (std::size_t j0 = lo; j0 < hi; j0 += kTile) {
+        const std::size_t n = std::min(kTile, hi - j0);
+        ks.qk(qb + i0 * p.E, p.E, rows, packed.data() + j0 * p.E, n, p.E, scores.data(), ld);
+        scale_and_mask(p, ks, moff, scores.data(), ld, rows, i0, j0, n);
+        for (std::size_t r = 0; r < rows; ++r) {
+          float* x = scores.data() + r * ld;
+          const float tile_max = ks.rmax(x, n);
+          check_logit_row(tile_max, i0 + r);
+          if (tile_max == kNegInf) {
+            std::fill(x, x + n, 0.0f); // nothing allowed in this tile
+            continue;
+          }
+          const float m_new = std::max(m[r], tile_max);
+          const float sum = ks.raddstoreexpminusmax(x, n, m_new, t.inv, x);
+          if (m[r] != kNegInf && m[r] != m_new) {
+            const float correction = std::exp((m[r] - m_new) * t.inv);
+            ks.vscale(out + r * p.Ev, p.Ev, correction);
+            l[r] *= correction;
+          }
+          l[r] += sum;
+          m[r] = m_new;
+        }
+        ks.pv(scores.data(), ld, rows, vb + j0 * p.Ev, p.Ev, n, p.Ev, out, p.Ev);
+      }
+      for (std::size_t r = 0; r < rows; ++r) {
+        if (l[r] == 0.0f) {
+          ++result.fully_masked_rows; // the output row stays zero
+        } else {
+          ks.vscale(out + r * p.Ev, p.Ev, 1.0f / l[r]);
+        }
+      }
+    }
+  }
+  return result;
+}
+
+} // namespace
+
+namespace detail {
+
+AttentionResult attention_with(const kernels::KernelSet& ks, const Tensor& q, const Tensor& k,
+                               const Tensor& v, const AttentionOptions& options) {
+  const Problem p = validate(q, k, v, options);
+  const Temperature t(options.temperature, "attention");
+  return run(p, q, k, v, options, t, ks);
+}
+
+} // namespace detail
+
+AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
+                                             const AttentionOptions& options) {
+  return detail::attention_with(kernels::best(), q, k, v, options);
+}
+
+AttentionResult64 scaled_dot_product_attention_reference(const Tensor& q, const Tensor& k,
+                                                         const Tensor& v,
+                                                         const AttentionOptions& options) {
+  const Problem p = validate(q, k, v, options);
+  const detail::Temperature validated(options.temperature, "attention");
+  (void)validated;
+
+  AttentionResult64 result;
+  result.output = xt::zeros<double>(p.with(p.L, p.Ev));
+  result.weights = Tensor64::from_shape(p.with(p.L, p.S));
+  result.logits = Tensor64::from_shape(p.with(p.L, p.S));
+  Tensor64 row = Tensor64::from_shape({p.S});
+  for (std::size_t b = 0; b < p.batches; ++b) {
+    const float* qb = q.data() + p.offset(b, p.q_strides);
+    const float* kb = k.data() + p.offset(b, p.k_strides);
+    const float* vb = v.data() + p.offset(b, p.v_strides);
+    const std::size_t moff = p.mask_strides.empty() ? 0 : p.offset(b, p.mask_strides);
+    for (std::size_t i = 0; i < p.L; ++i) {
+      // logits_ij = scale · Σ_e q_ie k_je + additive_ij, −inf where forbidden
+      for (std::size_t j = 0; j < p.S; ++j) {
+        double dot = 0;
+        for (std::size_t e = 0; e < p.E; ++e) {
+          dot += double(qb[i * p.E + e]) * double(kb[j * p.E + e]);
+        }
+        row(j) = p.allowed(moff, i, j) ? p.scale * dot + p.additive(moff, i, j)
+                                       : -std::numeric_limits<double>::infinity();
+      }
+      const std::size_t at = (b * p.L + i) * p.S;
+      std::copy(row.begin(), row.end(), result.logits.data() + at);
+      const Tensor64 w = softmax_reference(row, options.temperature);
+      std::copy(w.begin(), w.end(), result.weights.data() + at);
+      bool any = false;
+      for (std::size_t j = 0; j < p.S; ++j) {
+        any = any || row(j) != -std::numeric_limits<double>::infinity();
+      }
+      result.fully_masked_rows += any ? 0 : 1;
+      // output_i = Σ_j w_ij v_j
+      double* out = result.output.data() + (b * p.L + i) * p.Ev;
+      for (std::size_t j = 0; j < p.S; ++j) {
+        for (std::size_t c = 0; c < p.Ev; ++c) {
+          out[c] += w(j) * double(vb[j * p.Ev + c]);
+        }
+      }
+    }
+  }
+  return result;
+}
+
+} // namespace attn

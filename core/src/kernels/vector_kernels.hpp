@@ -1,0 +1,183 @@
+// The kernel algorithms, written once against a 4-lane float vector mapping V
+// (vec4_scalar.hpp, vec4_sse2.hpp, vec4_wasm_simd128.hpp). V provides:
+//   using f32x4; load, store, splat, add, mul, max, hmax, hsum, exp_nonpositive.
+// Each ISA file instantiates these templates into its <op>_f32__<isa> functions.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+
+#include "kernels.hpp"
+
+namespace attn::kernels {
+
+template <class V> float rmax(const float* x, std::size_t n) {
+  float m = -std::numeric_limits<float>::infinity();
+  std::size_t i = 0;
+  if (n >= 4) {
+    auto vm = V::load(x);
+    for (i = 4; i + 4 <= n; i += 4) {
+      vm = V::max(vm, V::load(x + i));
+    }
+    m = V::hmax(vm);
+  }
+  for (; i < n; ++i) {
+    m = x[i] > m ? x[i] : m;
+  }
+  return m;
+}
+
+template <class V>
+float raddstoreexpminusmax(const float* x, std::size_t n, float m, float s, float* y) {
+  const auto vm = V::splat(m);
+  const auto vs = V::splat(s);
+  auto vsum = V::splat(0.0f);
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const auto e = V::exp_nonpositive(V::mul(V::sub(V::load(x + i), vm), vs));
+    V::store(y + i, e);
+    vsum = V::add(vsum, e);
+  }
+  float sum = V::hsum(vsum);
+  for (; i < n; ++i) {
+    const float e = std::exp((x[i] - m) * s);
+    y[i] = e;
+    sum += e;
+  }
+  return sum;
+}
+
+template <class V> void vscale(float* y, std::size_t n, float c) {
+  const auto vc = V::splat(c);
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    V::store(y + i, V::mul(V::load(y + i), vc));
+  }
+  for (; i < n; ++i) {
+    y[i] *= c;
+  }
+}
+
+// One panel of kPanel keys against R query rows: 2·R vector accumulators,
+// and per step of the head dimension 2 panel loads and R broadcasts of q.
+template <class V, std::size_t R>
+void qk_panel(const float* q, std::size_t q_stride, const float* panel, std::size_t e,
+              float* out /* R × kPanel */) {
+  typename V::f32x4 acc[R][2];
+  for (std::size_t r = 0; r < R; ++r) {
+    acc[r][0] = acc[r][1] = V::splat(0.0f);
+  }
+  for (std::size_t c = 0; c < e; ++c) {
+    const auto k0 = V::load(panel + c * kPanel);
+    const auto k1 = V::load(panel + c * kPanel + 4);
+    for (std::size_t r = 0; r < R; ++r) {
+      const auto qv = V::splat(q[r * q_stride + c]);
+      acc[r][0] = V::add(acc[r][0], V::mul(qv, k0));
+      acc[r][1] = V::add(acc[r][1], V::mul(qv, k1));
+    }
+  }
+  for (std::size_t r = 0; r < R; ++r) {
+    V::store(out + r * kPanel, acc[r][0]);
+    V::store(out + r * kPanel + 4, acc[r][1]);
+  }
+}
+
+template <class V, std::size_t R>
+void qk_rows(const float* q, std::size_t q_stride, const float* packed, std::size_t n,
+             std::size_t e, float* scores, std::size_t ld) {
+  alignas(16) float tile[R * kPanel];
+  for (std::size_t j0 = 0; j0 < n; j0 += kPanel) {
+    qk_panel<V, R>(q, q_stride, packed + j0 * e, e, tile);
+    const std::size_t width = n - j0 < kPanel ? n - j0 : kPanel;
+    for (std::size_t r = 0; r < R; ++r) {
+      for (std::size_t j = 0; j < width; ++j) {
+        scores[r * ld + j0 + j] = tile[r * kPanel + j];
+      }
+    }
+  }
+}
+
+template <class V>
+void qk(const float* q, std::size_t q_stride, std::size_t rows, const float* packed, std::size_t n,
+        std::size_t e, float* scores, std::size_t ld) {
+  switch (rows) {
+  case 1:
+    return qk_rows<V, 1>(q, q_stride, packed, n, e, scores, ld);
+  case 2:
+    return qk_rows<V, 2>(q, q_stride, packed, n, e, scores, ld);
+  case 3:
+    return qk_rows<V, 3>(q, q_stride, packed, n, e, scores, ld);
+  default:
+    return qk_rows<V, 4>(q, q_stride, packed, n, e, scores, ld);
+  }
+}
+
+// acc[r][c..c+8) += Σ_t p[r][t] · v[t][c..c+8): 2·R accumulators in registers
+// across the whole key loop, then a 4-wide and a scalar tail over the columns.
+template <class V, std::size_t R>
+void pv_rows(const float* p, std::size_t ld, const float* v, std::size_t v_stride, std::size_t n,
+             std::size_t ev, float* acc, std::size_t acc_stride) {
+  std::size_t c = 0;
+  for (; c + 8 <= ev; c += 8) {
+    typename V::f32x4 a[R][2];
+    for (std::size_t r = 0; r < R; ++r) {
+      a[r][0] = V::load(acc + r * acc_stride + c);
+      a[r][1] = V::load(acc + r * acc_stride + c + 4);
+    }
+    for (std::size_t t = 0; t < n; ++t) {
+      const auto v0 = V::load(v + t * v_stride + c);
+      const auto v1 = V::load(v + t * v_stride + c + 4);
+      for (std::size_t r = 0; r < R; ++r) {
+        const auto pr = V::splat(p[r * ld + t]);
+        a[r][0] = V::add(a[r][0], V::mul(pr, v0));
+        a[r][1] = V::add(a[r][1], V::mul(pr, v1));
+      }
+    }
+    for (std::size_t r = 0; r < R; ++r) {
+      V::store(acc + r * acc_stride + c, a[r][0]);
+      V::store(acc + r * acc_stride + c + 4, a[r][1]);
+    }
+  }
+  for (; c + 4 <= ev; c += 4) {
+    typename V::f32x4 a[R];
+    for (std::size_t r = 0; r < R; ++r) {
+      a[r] = V::load(acc + r * acc_stride + c);
+    }
+    for (std::size_t t = 0; t < n; ++t) {
+      const auto v0 = V::load(v + t * v_stride + c);
+      for (std::size_t r = 0; r < R; ++r) {
+        a[r] = V::add(a[r], V::mul(V::splat(p[r * ld + t]), v0));
+      }
+    }
+    for (std::size_t r = 0; r < R; ++r) {
+      V::store(acc + r * acc_stride + c, a[r]);
+    }
+  }
+  for (; c < ev; ++c) {
+    for (std::size_t r = 0; r < R; ++r) {
+      float sum = acc[r * acc_stride + c];
+      for (std::size_t t = 0; t < n; ++t) {
+        sum += p[r * ld + t] * v[t * v_stride + c];
+      }
+      acc[r * acc_stride + c] = sum;
+    }
+  }
+}
+
+template <class V>
+void pv(const float* p, std::size_t ld, std::size_t rows, const float* v, std::size_t v_stride,
+        std::size_t n, std::size_t ev, float* acc, std::size_t acc_stride) {
+  switch (rows) {
+  case 1:
+    return pv_rows<V, 1>(p, ld, v, v_stride, n, ev, acc, acc_stride);
+  case 2:
+    return pv_rows<V, 2>(p, ld, v, v_stride, n, ev, acc, acc_stride);
+  case 3:
+    return pv_rows<V, 3>(p, ld, v, v_stride, n, ev, acc, acc_stride);
+  default:
+    return pv_rows<V, 4>(p, ld, v, v_stride, n, ev, acc, acc_stride);
+  }
+}
+
+} // namespace attn::kernels
