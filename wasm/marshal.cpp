@@ -16,7 +16,8 @@ constexpr std::size_t kMaxElements = std::size_t{1} << 29; // 2 GiB of float32
 
 } // namespace
 
-Tensor tensor_from_js(const val& data, const val& shape, const std::string& name) {
+template <class T>
+xt::xarray<T> array_from_js(const val& data, const val& shape, const std::string& name) {
   const std::vector<double> dims = emscripten::vecFromJSArray<double>(shape);
   Shape extents;
   extents.reserve(dims.size());
@@ -38,10 +39,14 @@ Tensor tensor_from_js(const val& data, const val& shape, const std::string& name
     throw ShapeError(name + ": data has " + std::to_string(length) + " values but shape " +
                      format_shape(extents) + " needs " + std::to_string(count));
   }
-  Tensor tensor = Tensor::from_shape(extents);
-  val(emscripten::typed_memory_view(count, tensor.data())).call<void>("set", data);
-  return tensor;
+  xt::xarray<T> array = xt::xarray<T>::from_shape(extents);
+  val(emscripten::typed_memory_view(count, array.data())).call<void>("set", data);
+  return array;
 }
+
+template xt::xarray<float> array_from_js<float>(const val&, const val&, const std::string&);
+template xt::xarray<std::uint8_t> array_from_js<std::uint8_t>(const val&, const val&,
+                                                              const std::string&);
 
 val tensor_to_js(const Tensor& tensor) {
   val result = val::object();

@@ -14,14 +14,24 @@ namespace attn::wasm {
 
 using emscripten::val;
 
-/// {data, shape} from JS -> Tensor, copying the data once into wasm memory.
-///   data: Float32Array (or array of numbers) of length prod(shape); shape: array of integers ≥ 0.
+/// {data, shape} from JS -> an xtensor array of T, copying the data once into wasm memory.
+///   data: a typed array (or array of numbers) of length prod(shape); shape: whole numbers ≥ 0.
 /// `name` is the argument's name in error messages ("logits", "q", ...).
-Tensor tensor_from_js(const val& data, const val& shape, const std::string& name);
+template <class T>
+xt::xarray<T> array_from_js(const val& data, const val& shape, const std::string& name);
+
+inline Tensor tensor_from_js(const val& data, const val& shape, const std::string& name) {
+  return array_from_js<float>(data, shape, name);
+}
 
 /// Tensor -> {data: Float32Array, shape: number[]}; the data is a fresh copy,
 /// never a view of wasm memory (views are detached when memory grows).
 val tensor_to_js(const Tensor& tensor);
+
+/// A std::vector of numbers -> a fresh typed array (Int32Array, Uint8Array, Float64Array...).
+template <class T> val vector_to_js(const std::vector<T>& values, const char* array_type) {
+  return val::global(array_type).new_(emscripten::typed_memory_view(values.size(), values.data()));
+}
 
 /// The error form every binding returns instead of throwing: {error: message, kind}.
 /// kind is "ShapeError", "ValueError", "MemoryError" or "Error"; the JS engine
