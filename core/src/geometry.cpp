@@ -1,0 +1,165 @@
+// Convex hull (Andrew's monotone chain) and point-in-hull tests (see attn/geometry.hpp).
+#include "attn/geometry.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "attn/error.hpp"
+
+namespace attn {
+namespace {
+
+struct Point {
+  double x = 0;
+  double y = 0;
+  std::int32_t index = 0; // row in the caller's tensor
+};
+
+// Checks that `t` is an (n, 2) tensor of finite coordinates; n = 0 only if allowed.
+//   fn: "convex_hull", name: "points" -> "convex_hull: points must have shape (n, 2), ..."
+void check_points(const Tensor& t, const std::string& fn, const std::string& name,
+                  bool allow_empty) {
+  const Shape shape = shape_of(t);
+  if (shape.size() != 2 || shape[1] != 2) {
+    throw ShapeError(fn + ": " + name + " must have shape (n, 2), got " + format_shape(shape));
+  }
+  if (shape[0] == 0 && !allow_empty) {
+    throw ShapeError(fn + ": " + name + " are empty (shape " + format_shape(shape) +
+                     "); need at least one point");
+  }
+  if (shape[0] > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
+    throw ShapeError(fn + ": " + name + " has " + std::to_string(shape[0]) +
+                     " rows, more than int32 indices can hold");
+  }
+  for (std::size_t r = 0; r < shape[0]; ++r) {
+    const float x = t(r, 0);
+    const float y = t(r, 1);
+    if (!std::isfinite(x) || !std::isfinite(y)) {
+      throw ValueError(fn + ": " + name + " row " + std::to_string(r) + " is (" + format_number(x) +
+                       ", " + format_number(y) + "); coordinates must be finite");
+    }
+  }
+}
+
+std::vector<Point> to_points(const Tensor& t) {
+  std::vector<Point> points(t.shape()[0]);
+  for (std::size_t r = 0; r < points.size(); ++r) {
+    points[r] = {t(r, 0), t(r, 1), static_cast<std::int32_t>(r)};
+  }
+  return points;
+}
+
+// z of (a − o) × (b − o): > 0 for a left (counter-clockwise) turn o → a → b.
+double cross(const Point& o, const Point& a, const Point& b) {
+  return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+// Andrew (1979): sort by (x, y), drop exact duplicates (keeping the first index),
+// then build the lower chain left to right and the upper chain right to left, each
+// keeping only strict left turns (so collinear points on an edge are dropped).
+// Returns the hull counter-clockwise from the lowest (x, y); 1 or 2 points when the
+// input has one distinct point or is collinear.
+std::vector<Point> monotone_chain(std::vector<Point> points) {
+  std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) {
+    if (a.x != b.x) {
+      return a.x < b.x;
+    }
+    if (a.y != b.y) {
+      return a.y < b.y;
+    }
+    return a.index < b.index;
+  });
+  points.erase(std::unique(points.begin(), points.end(),
+                           [](const Point& a, const Point& b) { return a.x == b.x && a.y == b.y; }),
+               points.end());
+  const std::size_t n = points.size();
+  if (n <= 2) {
+    return points;
+  }
+
+  std::vector<Point> hull(2 * n);
+  std::size_t k = 0;
+  // pass 1: lower chain, left to right
+  for (std::size_t i = 0; i < n; ++i) {
+    while (k >= 2 && cross(hull[k - 2], hull[k - 1], points[i]) <= 0) {
+      --k;
+    }
+    hull[k++] = points[i];
+  }
+  // pass 2: upper chain, right to left, never popping into the lower chain
+  const std::size_t lower_size = k + 1;
+  for (std::size_t i = n - 1; i-- > 0;) {
+    while (k >= lower_size && cross(hull[k - 2], hull[k - 1], points[i]) <= 0) {
+      --k;
+    }
+    hull[k++] = points[i];
+  }
+  hull.resize(k - 1); // the last point is the first again
+  return hull;
+}
+
+// Euclidean distance from p to the segment a–b (a point when a = b).
+double distance_to_segment(const Point& p, const Point& a, const Point& b) {
+  const double dx = b.x - a.x;
+  const double dy = b.y - a.y;
+  const double length2 = dx * dx + dy * dy;
+  double t = 0;
+  if (length2 > 0) {
+    t = std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / length2, 0.0, 1.0);
+  }
+  return std::hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
+}
+
+} // namespace
+
+std::vector<std::int32_t> convex_hull(const Tensor& points) {
+  check_points(points, "convex_hull", "points", false);
+  const std::vector<Point> hull = monotone_chain(to_points(points));
+  std::vector<std::int32_t> indices(hull.size());
+  for (std::size_t i = 0; i < hull.size(); ++i) {
+    indices[i] = hull[i].index;
+  }
+  return indices;
+}
+
+std::vector<std::uint8_t> points_in_hull(const Tensor& points, const Tensor& hull_points) {
+  check_points(points, "points_in_hull", "points", true);
+  check_points(hull_points, "points_in_hull", "hull_points", false);
+  const std::vector<Point> vertices = to_points(hull_points);
+  const std::vector<Point> hull = monotone_chain(vertices);
+
+  // tol = 1e-6 · max(extent, largest |coordinate|) of hull_points
+  double min_x = vertices[0].x, max_x = vertices[0].x;
+  double min_y = vertices[0].y, max_y = vertices[0].y;
+  double magnitude = 0;
+  for (const Point& v : vertices) {
+    min_x = std::min(min_x, v.x);
+    max_x = std::max(max_x, v.x);
+    min_y = std::min(min_y, v.y);
+    max_y = std::max(max_y, v.y);
+    magnitude = std::max({magnitude, std::abs(v.x), std::abs(v.y)});
+  }
+  const double tol = 1e-6 * std::max({max_x - min_x, max_y - min_y, magnitude});
+
+  const std::size_t h = hull.size();
+  std::vector<std::uint8_t> inside(points.shape()[0], 0);
+  for (std::size_t r = 0; r < inside.size(); ++r) {
+    const Point p = {points(r, 0), points(r, 1), 0};
+    // pass 1: a polygon (h ≥ 3) contains p when p is left of or on every CCW edge
+    bool in = h >= 3;
+    for (std::size_t i = 0; in && i < h; ++i) {
+      in = cross(hull[i], hull[(i + 1) % h], p) >= 0;
+    }
+    // pass 2: otherwise p may still be within tol of the boundary (for h = 1 or 2
+    // the boundary is the point or the segment itself)
+    for (std::size_t i = 0; !in && i < h; ++i) {
+      in = distance_to_segment(p, hull[i], hull[(i + 1) % h]) <= tol;
+    }
+    inside[r] = in ? 1 : 0;
+  }
+  return inside;
+}
+
+} // namespace attn
