@@ -10,9 +10,12 @@
 
 #include "attn/attention.hpp"
 #include "attn/error.hpp"
+#include "attn/geometry.hpp"
 #include "attn/heads.hpp"
 #include "attn/mixing.hpp"
+#include "attn/random.hpp"
 #include "attn/softmax.hpp"
+#include "attn/stats.hpp"
 #include "marshal.hpp"
 
 namespace attn::wasm {
@@ -114,6 +117,83 @@ val merge_heads(const val& data, const val& shape) {
   return guarded([&] { return tensor_to_js(attn::merge_heads(tensor_from_js(data, shape, "x"))); });
 }
 
+// 2^53: the largest whole number a JS number holds exactly.
+constexpr double kMaxSafeInteger = 9007199254740991.0;
+
+/// randn(shape, seed) -> {data, shape}: standard normal entries (PCG32, Box–Muller)
+val randn(const val& shape, double seed) {
+  return guarded([&] {
+    Shape extents;
+    for (double d : emscripten::vecFromJSArray<double>(shape)) {
+      extents.push_back(whole_number(d, 0, kMaxSafeInteger, "randn: shape entries"));
+    }
+    return tensor_to_js(
+        attn::randn(extents, whole_number(seed, 0, kMaxSafeInteger, "randn: seed")));
+  });
+}
+
+/// dirichlet(alpha, alphaShape, count, seed) -> {data, shape (count, k)}
+val dirichlet(const val& alpha, const val& alpha_shape, double count, double seed) {
+  return guarded([&] {
+    return tensor_to_js(attn::dirichlet(tensor_from_js(alpha, alpha_shape, "alpha"),
+                                        whole_number(count, 0, kMaxSafeInteger, "dirichlet: count"),
+                                        whole_number(seed, 0, kMaxSafeInteger, "dirichlet: seed")));
+  });
+}
+
+/// convexHull(points, shape (n, 2)) -> Int32Array of counter-clockwise vertex indices
+val convex_hull(const val& points, const val& shape) {
+  return guarded([&] {
+    return vector_to_js(attn::convex_hull(tensor_from_js(points, shape, "points")), "Int32Array");
+  });
+}
+
+/// pointsInHull(points, shape (m, 2), hull, hullShape (h, 2)) -> Uint8Array (1 = inside)
+val points_in_hull(const val& points, const val& shape, const val& hull, const val& hull_shape) {
+  return guarded([&] {
+    return vector_to_js(attn::points_in_hull(tensor_from_js(points, shape, "points"),
+                                             tensor_from_js(hull, hull_shape, "hullPoints")),
+                        "Uint8Array");
+  });
+}
+
+/// entropy(weights, shape (..., n)) -> {data, shape (...)}: nats per row
+val entropy(const val& data, const val& shape) {
+  return guarded(
+      [&] { return tensor_to_js(attn::entropy(tensor_from_js(data, shape, "weights"))); });
+}
+
+/// effectivePositions(weights, shape (..., n)) -> {data, shape (...)}: exp(entropy)
+val effective_positions(const val& data, const val& shape) {
+  return guarded([&] {
+    return tensor_to_js(attn::effective_positions(tensor_from_js(data, shape, "weights")));
+  });
+}
+
+/// scalingStatistics(dims, scaled, draws, seed, tokens)
+///   -> {dims: number[], meanMaxWeight: Float64Array, meanEntropy: Float64Array}
+val scaling_statistics(const val& dims, bool scaled, double draws, double seed, double tokens) {
+  return guarded([&] {
+    std::vector<std::size_t> d;
+    for (double x : emscripten::vecFromJSArray<double>(dims)) {
+      d.push_back(whole_number(x, 0, kMaxSafeInteger, "scalingStatistics: dims entries"));
+    }
+    const ScalingStats stats = attn::scaling_statistics(
+        d, scaled, whole_number(draws, 0, kMaxSafeInteger, "scalingStatistics: draws"),
+        whole_number(seed, 0, kMaxSafeInteger, "scalingStatistics: seed"),
+        whole_number(tokens, 0, kMaxSafeInteger, "scalingStatistics: tokens"));
+    val result = val::object();
+    val out_dims = val::array();
+    for (std::size_t x : stats.dims) {
+      out_dims.call<void>("push", static_cast<double>(x));
+    }
+    result.set("dims", out_dims);
+    result.set("meanMaxWeight", vector_to_js(stats.mean_max_weight, "Float64Array"));
+    result.set("meanEntropy", vector_to_js(stats.mean_entropy, "Float64Array"));
+    return result;
+  });
+}
+
 /// memory() -> {heapBytes: size of wasm memory, inUseBytes: bytes malloc'd now}
 val memory() {
   val result = val::object();
@@ -144,6 +224,13 @@ EMSCRIPTEN_BINDINGS(attnbook) {
   emscripten::function("rowStochasticReport", &row_stochastic_report);
   emscripten::function("splitHeads", &split_heads);
   emscripten::function("mergeHeads", &merge_heads);
+  emscripten::function("randn", &randn);
+  emscripten::function("dirichlet", &dirichlet);
+  emscripten::function("convexHull", &convex_hull);
+  emscripten::function("pointsInHull", &points_in_hull);
+  emscripten::function("entropy", &entropy);
+  emscripten::function("effectivePositions", &effective_positions);
+  emscripten::function("scalingStatistics", &scaling_statistics);
   emscripten::function("memory", &memory);
   emscripten::function("buildInfo", &build_info);
 }

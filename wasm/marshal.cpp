@@ -48,6 +48,14 @@ template xt::xarray<float> array_from_js<float>(const val&, const val&, const st
 template xt::xarray<std::uint8_t> array_from_js<std::uint8_t>(const val&, const val&,
                                                               const std::string&);
 
+std::uint64_t whole_number(double value, double min, double max, const std::string& name) {
+  if (!(value >= min && value <= max) || value != std::floor(value)) {
+    throw ValueError(name + " must be a whole number from " + format_number(min) + " to " +
+                     format_number(max) + ", got " + format_number(value));
+  }
+  return static_cast<std::uint64_t>(value);
+}
+
 val tensor_to_js(const Tensor& tensor) {
   val result = val::object();
   // new Float32Array(view) copies out of wasm memory.

@@ -3,8 +3,10 @@
 // only that a JS tensor is well formed (shape entries, data length).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <emscripten/val.h>
 
@@ -23,6 +25,10 @@ xt::xarray<T> array_from_js(const val& data, const val& shape, const std::string
 inline Tensor tensor_from_js(const val& data, const val& shape, const std::string& name) {
   return array_from_js<float>(data, shape, name);
 }
+
+/// A JS number that must be a whole number in [min, max] (a seed, a count, a size);
+/// `name` names it in the ShapeError/ValueError otherwise.
+std::uint64_t whole_number(double value, double min, double max, const std::string& name);
 
 /// Tensor -> {data: Float32Array, shape: number[]}; the data is a fresh copy,
 /// never a view of wasm memory (views are detached when memory grows).
