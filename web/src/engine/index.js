@@ -12,6 +12,7 @@
 import { loadBuild } from '#wasm-builds';
 import { AttentionError, describe } from './errors.js';
 import { simdSupported } from './features.js';
+import { toMaskFields } from './mask.js';
 import { toTensor } from './tensor.js';
 
 export { AttentionError, simdSupported };
@@ -59,12 +60,153 @@ export class Attention {
     checkNumber(temperature, 'temperature');
     return unwrap(this.#module.softmax(x.data, x.shape, temperature));
   }
+
+  /**
+   * Scaled dot-product attention with PyTorch SDPA semantics:
+   * softmax((scale · q kᵀ + mask) / τ) v, leading axes broadcast, L may differ from S.
+   * Without weights or logits asked for, the fused kernel runs (no L×S buffer).
+   * @param {TensorLike} q (..., L, E)
+   * @param {TensorLike} k (..., S, E)
+   * @param {TensorLike} v (..., S, Ev)
+   * @param {{ scale?: number, temperature?: number, mask?: null | 'causal' | { window: number, causal?: boolean } | TensorLike | { additive: TensorLike }, returnWeights?: boolean, returnLogits?: boolean }} [options]
+   *   scale defaults to 1/sqrt(E); mask tensors use 1 = may attend
+   * @returns {{ output: Tensor, weights?: Tensor, logits?: Tensor, fullyMaskedRows: number }}
+   *   output (..., L, Ev); weights and logits (..., L, S); rows with no allowed key are zeros and counted
+   */
+  attention(q, k, v, { scale, temperature = 1, mask = null, returnWeights = false, returnLogits = false } = {}) {
+    const [tq, tk, tv] = [toTensor(q, 'q'), toTensor(k, 'k'), toTensor(v, 'v')];
+    if (scale !== undefined && scale !== null) checkNumber(scale, 'scale');
+    checkNumber(temperature, 'temperature');
+    checkBoolean(returnWeights, 'returnWeights');
+    checkBoolean(returnLogits, 'returnLogits');
+    const options = { scale: scale ?? NaN, temperature, returnWeights, returnLogits, ...toMaskFields(mask) };
+    return unwrap(this.#module.attention(tq.data, tq.shape, tk.data, tk.shape, tv.data, tv.shape, options));
+  }
+
+  /**
+   * y = α V for each row of weights: a convex combination of the rows of V.
+   * Weights must be finite, non-negative and each row must sum to 1 (within 1e-5).
+   * @param {TensorLike} weights (..., T)
+   * @param {TensorLike} values (T, d)
+   * @returns {Tensor} (..., d)
+   */
+  convexCombination(weights, values) {
+    const [w, v] = [toTensor(weights, 'weights'), toTensor(values, 'values')];
+    return unwrap(this.#module.convexCombination(w.data, w.shape, v.data, v.shape));
+  }
+
+  /**
+   * How far A is from row-stochastic (rows over the last axis).
+   * @param {TensorLike} a (..., n)
+   * @returns {{ maxRowSumError: number, minEntry: number, isRowStochastic: boolean }}
+   */
+  rowStochasticReport(a) {
+    const t = toTensor(a, 'A');
+    return unwrap(this.#module.rowStochasticReport(t.data, t.shape));
+  }
+
+  /** (B, T, h·d) -> (B, h, T, d). @param {TensorLike} x @param {number} heads @returns {Tensor} */
+  splitHeads(x, heads) {
+    const t = toTensor(x, 'x');
+    checkNumber(heads, 'heads');
+    return unwrap(this.#module.splitHeads(t.data, t.shape, heads));
+  }
+
+  /** (B, h, T, d) -> (B, T, h·d). @param {TensorLike} x @returns {Tensor} */
+  mergeHeads(x) {
+    const t = toTensor(x, 'x');
+    return unwrap(this.#module.mergeHeads(t.data, t.shape));
+  }
+
+  /**
+   * Standard normal entries from the seeded PCG32 generator (the same stream in
+   * every build and runtime).
+   * @param {number[]} shape @param {number} seed a whole number @returns {Tensor}
+   */
+  randn(shape, seed) {
+    if (!Array.isArray(shape)) fail(`randn: shape must be an array of whole numbers, got ${describe(shape)}`);
+    shape.forEach((d, i) => checkNumber(d, `randn: shape[${i}]`));
+    checkNumber(seed, 'randn: seed');
+    return unwrap(this.#module.randn(shape, seed));
+  }
+
+  /**
+   * count draws from Dirichlet(alpha): rows of k non-negative weights summing to 1.
+   * @param {TensorLike} alpha (k), every entry > 0 @param {number} count @param {number} seed
+   * @returns {Tensor} (count, k)
+   */
+  dirichlet(alpha, count, seed) {
+    const a = toTensor(alpha, 'alpha');
+    checkNumber(count, 'dirichlet: count');
+    checkNumber(seed, 'dirichlet: seed');
+    return unwrap(this.#module.dirichlet(a.data, a.shape, count, seed));
+  }
+
+  /**
+   * Indices of the convex hull's vertices, counter-clockwise.
+   * @param {TensorLike} points (n, 2) @returns {Int32Array}
+   */
+  convexHull(points) {
+    const p = toTensor(points, 'points');
+    return unwrap(this.#module.convexHull(p.data, p.shape));
+  }
+
+  /**
+   * 1 where a point lies inside (or on) the convex hull of hullPoints, else 0.
+   * @param {TensorLike} points (m, 2) @param {TensorLike} hullPoints (h, 2) @returns {Uint8Array}
+   */
+  pointsInHull(points, hullPoints) {
+    const [p, h] = [toTensor(points, 'points'), toTensor(hullPoints, 'hullPoints')];
+    return unwrap(this.#module.pointsInHull(p.data, p.shape, h.data, h.shape));
+  }
+
+  /** Shannon entropy of each row, in nats. @param {TensorLike} weights (..., n) @returns {Tensor} (...) */
+  entropy(weights) {
+    const t = toTensor(weights, 'weights');
+    return unwrap(this.#module.entropy(t.data, t.shape));
+  }
+
+  /** exp(entropy) of each row: the effective number of positions attended to. @returns {Tensor} (...) */
+  effectivePositions(weights) {
+    const t = toTensor(weights, 'weights');
+    return unwrap(this.#module.effectivePositions(t.data, t.shape));
+  }
+
+  /**
+   * Mean max-weight and mean entropy of softmax(q·k / sqrt(d)) (or unscaled) over
+   * random standard-normal draws, for each d: why attention divides by sqrt(d_k).
+   * @param {{ dims: number[], scaled: boolean, draws: number, seed: number, tokens?: number }} options
+   * @returns {{ dims: number[], meanMaxWeight: Float64Array, meanEntropy: Float64Array }}
+   */
+  scalingStatistics({ dims, scaled, draws, seed, tokens = 5 } = {}) {
+    if (!Array.isArray(dims)) fail(`scalingStatistics: dims must be an array of whole numbers, got ${describe(dims)}`);
+    dims.forEach((d, i) => checkNumber(d, `scalingStatistics: dims[${i}]`));
+    checkBoolean(scaled, 'scalingStatistics: scaled');
+    checkNumber(draws, 'scalingStatistics: draws');
+    checkNumber(seed, 'scalingStatistics: seed');
+    checkNumber(tokens, 'scalingStatistics: tokens');
+    return unwrap(this.#module.scalingStatistics(dims, scaled, draws, seed, tokens));
+  }
+
+  /** Wasm memory: its size and the bytes malloc'd now. @returns {{ heapBytes: number, inUseBytes: number }} */
+  memory() {
+    return this.#module.memory();
+  }
+}
+
+/** @typedef {import('./tensor.js').Tensor} Tensor */
+/** @typedef {Tensor | number[] | number[][] | Float32Array} TensorLike */
+
+function fail(message) {
+  throw new AttentionError(message, { kind: 'TypeError' });
 }
 
 function checkNumber(value, name) {
-  if (typeof value !== 'number') {
-    throw new AttentionError(`${name} must be a number, got ${describe(value)}`, { kind: 'TypeError' });
-  }
+  if (typeof value !== 'number') fail(`${name} must be a number, got ${describe(value)}`);
+}
+
+function checkBoolean(value, name) {
+  if (typeof value !== 'boolean') fail(`${name} must be true or false, got ${describe(value)}`);
 }
 
 // The bindings return a result or { error, kind }; the latter becomes an AttentionError.
