@@ -173,6 +173,21 @@ TEST(attention, long_rows_cross_many_tiles_and_every_tail) {
   }
 }
 
+TEST(attention, every_kernel_set_from_1x1_up_to_4096_keys) {
+  const auto one = [](float x) {
+    Tensor t = Tensor::from_shape({1, 1});
+    t(0, 0) = x;
+    return t;
+  };
+  expect_matches_reference(one(2.0f), one(3.0f), one(-1.5f), {}, 0, "1x1");
+  for (std::size_t s : {1u, 2u, 3u, 4u, 5u, 4096u}) {
+    const Tensor q = random_tensor({3, 64}, 40u, 1.0f);
+    const Tensor k = random_tensor({s, 64}, 41u, 1.0f);
+    const Tensor v = random_tensor({s, 64}, 42u);
+    expect_matches_reference(q, k, v, {}, 1e-6, "L=3, S=" + std::to_string(s));
+  }
+}
+
 TEST(attention, temperature_limits) {
   const Qkv x = seed_qkv();
   for (double tau : {0.0, 0.3, 4.0, std::numeric_limits<double>::infinity()}) {

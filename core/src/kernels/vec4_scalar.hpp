@@ -23,6 +23,9 @@ struct Vec4Scalar {
   static f32x4 splat(float x) {
     return {{x, x, x, x}};
   }
+  static f32x4 load_splat(const float* p) {
+    return splat(*p);
+  }
   static f32x4 add(f32x4 a, f32x4 b) {
     return map(a, b, [](float x, float y) { return x + y; });
   }

@@ -18,6 +18,9 @@ struct Vec4Sse2 {
   static f32x4 splat(float x) {
     return _mm_set1_ps(x);
   }
+  static f32x4 load_splat(const float* p) {
+    return _mm_load1_ps(p);
+  }
   static f32x4 add(f32x4 a, f32x4 b) {
     return _mm_add_ps(a, b);
   }

@@ -19,6 +19,9 @@ struct Vec4WasmSimd128 {
   static f32x4 splat(float x) {
     return wasm_f32x4_splat(x);
   }
+  static f32x4 load_splat(const float* p) {
+    return wasm_v128_load32_splat(p);
+  }
   static f32x4 add(f32x4 a, f32x4 b) {
     return wasm_f32x4_add(a, b);
   }

@@ -1,6 +1,7 @@
 // The kernel algorithms, written once against a 4-lane float vector mapping V
 // (vec4_scalar.hpp, vec4_sse2.hpp, vec4_wasm_simd128.hpp). V provides:
-//   using f32x4; load, store, splat, add, mul, max, hmax, hsum, exp_nonpositive.
+//   using f32x4; load, load_splat, store, splat, add, sub, mul, max, hmax, hsum,
+//   exp_nonpositive.
 // Each ISA file instantiates these templates into its <op>_f32__<isa> functions.
 #pragma once
 
@@ -72,7 +73,7 @@ void qk_panel(const float* q, std::size_t q_stride, const float* panel, std::siz
     const auto k0 = V::load(panel + c * kPanel);
     const auto k1 = V::load(panel + c * kPanel + 4);
     for (std::size_t r = 0; r < R; ++r) {
-      const auto qv = V::splat(q[r * q_stride + c]);
+      const auto qv = V::load_splat(q + r * q_stride + c);
       acc[r][0] = V::add(acc[r][0], V::mul(qv, k0));
       acc[r][1] = V::add(acc[r][1], V::mul(qv, k1));
     }
@@ -129,7 +130,7 @@ void pv_rows(const float* p, std::size_t ld, const float* v, std::size_t v_strid
       const auto v0 = V::load(v + t * v_stride + c);
       const auto v1 = V::load(v + t * v_stride + c + 4);
       for (std::size_t r = 0; r < R; ++r) {
-        const auto pr = V::splat(p[r * ld + t]);
+        const auto pr = V::load_splat(p + r * ld + t);
         a[r][0] = V::add(a[r][0], V::mul(pr, v0));
         a[r][1] = V::add(a[r][1], V::mul(pr, v1));
       }
@@ -147,7 +148,7 @@ void pv_rows(const float* p, std::size_t ld, const float* v, std::size_t v_strid
     for (std::size_t t = 0; t < n; ++t) {
       const auto v0 = V::load(v + t * v_stride + c);
       for (std::size_t r = 0; r < R; ++r) {
-        a[r] = V::add(a[r], V::mul(V::splat(p[r * ld + t]), v0));
+        a[r] = V::add(a[r], V::mul(V::load_splat(p + r * ld + t), v0));
       }
     }
     for (std::size_t r = 0; r < R; ++r) {
