@@ -13,8 +13,11 @@ export default defineConfig(({ mode }) => {
     publicDir: false,
     logLevel: 'warn',
     plugins: single ? [viteSingleFile({ removeViteModuleLoader: true })] : [],
+    worker: { format: 'es' },
     build: {
       outDir: single ? '../dist/.single' : '../dist/site',
+      // The site has the lessons and a "check this browser" page; the single file only the lessons.
+      rollupOptions: single ? {} : { input: { index: 'web/index.html', selftest: 'web/selftest.html' } },
       emptyOutDir: true,
       target: 'es2022',
       chunkSizeWarningLimit: 2048,

@@ -1,0 +1,60 @@
+// The "check this browser" page: the engine on the main thread and in a Web
+// Worker, each against known answers. Each row gets data-status pass or fail.
+import { loadAttention, simdSupported } from './engine/index.js';
+import { createWorkerEngine } from './engine/worker-client.js';
+
+const SEED_LOGITS = [1.2, 4.5, 2, 0.8];
+const EXPECTED = [0.0322492, 0.8743615, 0.071772, 0.0216173];
+const table = document.getElementById('checks');
+
+function report(name, ok, detail) {
+  const row = table.insertRow();
+  row.dataset.status = ok ? 'pass' : 'fail';
+  row.insertCell().textContent = name;
+  row.insertCell().textContent = `${ok ? 'pass' : 'FAIL'} — ${detail}`;
+}
+
+const close = (a, b) => a.length === b.length && Array.from(a).every((x, i) => Math.abs(x - b[i]) < 1e-5);
+
+async function check(name, run) {
+  try {
+    const [ok, detail] = await run();
+    report(name, ok, detail);
+  } catch (error) {
+    report(name, false, error.message);
+  }
+}
+
+await check('WebAssembly SIMD', async () => [
+  true,
+  simdSupported() ? 'supported' : 'not supported: the scalar build runs',
+]);
+await check('engine on the main thread', async () => {
+  const attn = await loadAttention();
+  const w = attn.softmax(SEED_LOGITS).data;
+  return [
+    close(w, EXPECTED),
+    `softmax = [${Array.from(w, (x) => x.toFixed(4)).join(', ')}] (${attn.simd ? 'SIMD' : 'scalar'})`,
+  ];
+});
+await check('engine in a Web Worker', async () => {
+  const engine = await createWorkerEngine(
+    new Worker(new URL('./engine/worker.js', import.meta.url), { type: 'module' }),
+  );
+  try {
+    const w = (await engine.softmax(SEED_LOGITS)).data;
+    const q = await engine.randn([1, 64, 16], 1);
+    const { output, fullyMaskedRows } = await engine.attention(q, q, q, { mask: 'causal' });
+    const first = Array.from(output.data.slice(0, 16));
+    const ok = close(w, EXPECTED) && fullyMaskedRows === 0 && close(first, Array.from(q.data.slice(0, 16)));
+    let rejected = false;
+    await engine.softmax([1, NaN]).catch((error) => (rejected = error.name === 'AttentionError'));
+    return [
+      ok && rejected,
+      `softmax and causal attention agree; bad input rejected: ${rejected} (${engine.simd ? 'SIMD' : 'scalar'})`,
+    ];
+  } finally {
+    engine.terminate();
+  }
+});
+document.body.dataset.done = 'true';
