@@ -2,8 +2,19 @@
 //   vite build                 -> dist/site/      static site, relative URLs (works under any sub-path)
 //   vite build --mode single   -> dist/.single/   one HTML file with every script, style and the wasm
 //                                                 inlined; scripts/build.mjs moves it to dist/attnbook.html
+import { existsSync, readdirSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
+
+// Every page of the site: web/*.html and the component galleries in web/gallery/*.html.
+function sitePages() {
+  const pages = {};
+  for (const dir of ['web', 'web/gallery']) {
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.html')) : [];
+    for (const f of files) pages[`${dir}/${f}`.slice(4, -5).replace('/', '-')] = `${dir}/${f}`;
+  }
+  return pages;
+}
 
 export default defineConfig(({ mode }) => {
   const single = mode === 'single';
@@ -16,8 +27,8 @@ export default defineConfig(({ mode }) => {
     worker: { format: 'es' },
     build: {
       outDir: single ? '../dist/.single' : '../dist/site',
-      // The site has the lessons and a "check this browser" page; the single file only the lessons.
-      rollupOptions: single ? {} : { input: { index: 'web/index.html', selftest: 'web/selftest.html' } },
+      // The site has every page; the single file only the lessons (index.html).
+      rollupOptions: single ? {} : { input: sitePages() },
       emptyOutDir: true,
       target: 'es2022',
       chunkSizeWarningLimit: 2048,

@@ -7,111 +7,93 @@
  * Attributes: logits (comma-separated numbers), temperature (τ > 0).
  * Sets data-ready on itself once the engine is loaded and the bars are drawn.
  */
-import { LitElement, css, html } from 'lit';
+import { css, html } from 'lit';
 import { createBarChart } from '../charts/bar-chart.js';
-import { getEngine } from '../runtime.js';
+import { AttnCell } from './attn-cell.js';
 
 const LOG_MIN = -2; // τ = 0.01
 const LOG_MAX = 2; // τ = 100
-const DEFAULT_LOGITS = [1.2, 4.5, 2.0, 0.8];
-
-/** "1.2, 4.5,2" -> [1.2, 4.5, 2]; null when any entry is not a finite number. */
-export function parseNumberList(text) {
-  const parts = String(text ?? '')
-    .split(',')
-    .map((s) => s.trim());
-  if (parts.length === 0 || parts.some((s) => s === '')) return null;
-  const values = parts.map(Number);
-  return values.every(Number.isFinite) ? values : null;
-}
 
 const formatTau = (tau) => (tau >= 10 ? tau.toFixed(1) : tau.toPrecision(3));
 
-export class AttnSoftmaxTemperature extends LitElement {
-  static properties = {
-    logits: { type: String },
-    temperature: { type: Number },
-    _weights: { state: true },
-    _error: { state: true },
+export class AttnSoftmaxTemperature extends AttnCell {
+  static stateFields = {
+    logits: { type: 'numbers', default: [1.2, 4.5, 2.0, 0.8], minLength: 1, maxLength: 64, min: -1e4, max: 1e4 },
+    temperature: { type: 'number', default: 1, min: 0.01, max: 100 },
   };
 
-  static styles = css`
-    :host {
-      display: block;
-      margin: 1.5rem 0;
-    }
-    figure {
-      margin: 0;
-      padding: 1rem;
-      border: 1px solid var(--border, #d0d4dc);
-      border-radius: 8px;
-      background: var(--surface, #fff);
-    }
-    .chart {
-      max-width: 36rem;
-    }
-    .bar-chart {
-      width: 100%;
-      height: auto;
-      font: 12px var(--font-sans, system-ui, sans-serif);
-    }
-    .bar {
-      fill: var(--accent, #3b5bdb);
-    }
-    .grid {
-      stroke: var(--border, #d0d4dc);
-      stroke-dasharray: 2 3;
-    }
-    .tick,
-    .label,
-    .value {
-      fill: var(--text, #1b1e24);
-    }
-    .control {
-      display: flex;
-      align-items: center;
-      gap: 0.75rem;
-      flex-wrap: wrap;
-      margin-top: 0.5rem;
-    }
-    input[type='range'] {
-      flex: 1 1 12rem;
-      accent-color: var(--accent, #3b5bdb);
-    }
-    output,
-    .readout {
-      font-family: var(--font-mono, ui-monospace, monospace);
-    }
-    .readout {
-      margin: 0.5rem 0 0;
-      white-space: pre-wrap;
-    }
-    .error {
-      color: var(--danger, #b3261e);
-    }
-  `;
+  static properties = { ...super.properties, _weights: { state: true }, _error: { state: true } };
+
+  static styles = [
+    AttnCell.baseStyles,
+    css`
+      figure {
+        margin: 0;
+        padding: 1rem;
+        border: 1px solid var(--border, #d0d4dc);
+        border-radius: 8px;
+        background: var(--surface, #fff);
+      }
+      .chart {
+        max-width: 36rem;
+      }
+      .bar-chart {
+        width: 100%;
+        height: auto;
+        font: 12px var(--font-sans, system-ui, sans-serif);
+      }
+      .bar {
+        fill: var(--accent, #3b5bdb);
+      }
+      .grid {
+        stroke: var(--border, #d0d4dc);
+        stroke-dasharray: 2 3;
+      }
+      .tick,
+      .label,
+      .value {
+        fill: var(--text, #1b1e24);
+      }
+      .control {
+        display: flex;
+        align-items: center;
+        gap: 0.75rem;
+        flex-wrap: wrap;
+        margin-top: 0.5rem;
+      }
+      input[type='range'] {
+        flex: 1 1 12rem;
+        accent-color: var(--accent, #3b5bdb);
+      }
+      output,
+      .readout {
+        font-family: var(--font-mono, ui-monospace, monospace);
+      }
+      .readout {
+        margin: 0.5rem 0 0;
+        white-space: pre-wrap;
+      }
+      .error {
+        color: var(--danger, #b3261e);
+      }
+    `,
+  ];
 
   constructor() {
     super();
-    this.logits = DEFAULT_LOGITS.join(',');
-    this.temperature = 1;
     this._weights = null;
     this._error = '';
     this._engine = null;
     this._chart = null;
   }
 
-  get _values() {
-    return parseNumberList(this.logits) ?? DEFAULT_LOGITS;
-  }
-
   async connectedCallback() {
     super.connectedCallback();
     try {
-      this._engine = await getEngine();
+      this._engine = await this.engine();
       this._compute();
     } catch (error) {
-      this._error = `The attention core could not be loaded: ${error.message}`;
+      this.fail(new Error(`the attention core could not be loaded: ${error.message}`));
     }
   }
 
@@ -120,18 +102,16 @@ export class AttnSoftmaxTemperature extends LitElement {
   }
 
   _compute() {
-    if (parseNumberList(this.logits) === null) {
-      this._error = `logits="${this.logits}" is not a list of numbers; showing ${DEFAULT_LOGITS.join(', ')}`;
-    }
     try {
-      this._weights = this._engine.softmax(this._values, { temperature: this.temperature }).data;
+      this._weights = this._engine.softmax(this.logits, { temperature: this.temperature }).data;
+      this._error = '';
     } catch (error) {
       this._error = error.message;
     }
   }
 
   updated() {
-    const values = this._values;
+    const values = this.logits;
     if (!this._weights) return;
     if (!this._chart || this._chart.size !== values.length) {
       const container = this.renderRoot.querySelector('.chart');
@@ -148,11 +128,12 @@ export class AttnSoftmaxTemperature extends LitElement {
 
   _onInput(event) {
     this.temperature = 10 ** Number(event.target.value);
+    this.stateChanged();
   }
 
-  render() {
+  renderCell() {
     const tau = this.temperature;
-    const values = this._values;
+    const values = this.logits;
     const weights = this._weights;
     const sum = weights ? weights.reduce((a, b) => a + b, 0) : 0;
     return html`

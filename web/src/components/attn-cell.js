@@ -1,0 +1,179 @@
+/**
+ * AttnCell: the base class of every attn-* cell element (not registered itself).
+ *
+ * What it gives a cell:
+ * - State as a table (`static stateFields`, see app/state-fields.js): each field
+ *   is a reactive property, settable by an attribute of the same name (text,
+ *   validated; an invalid attribute keeps the default and shows a notice),
+ *   readable with getState(), settable with setState() (throws FieldError),
+ *   and restored with reset(). Changes the user makes call stateChanged(),
+ *   which fires `attn-state-change` (bubbles, composed) so the page can update
+ *   the permalink.
+ * - The engine: `await this.engine()` (one wasm module per page).
+ * - Fault isolation: subclasses implement renderCell(); if it throws, the cell
+ *   shows the error with a Retry button and the rest of the page carries on.
+ * - Visibility: `this.visible` resolves the first time the cell is on screen,
+ *   so heavy figures can wait for it.
+ */
+import { LitElement, css, html } from 'lit';
+import { defaults, FieldError, parseField } from '../app/state-fields.js';
+import { getEngine } from '../runtime.js';
+
+export class AttnCell extends LitElement {
+  /** @type {Record<string, object>} */
+  static stateFields = {};
+
+  static get properties() {
+    const props = { _cellError: { state: true }, _notice: { state: true } };
+    for (const name of Object.keys(this.stateFields)) props[name] = { attribute: false };
+    return props;
+  }
+
+  static get observedAttributes() {
+    return [...super.observedAttributes, ...Object.keys(this.stateFields)];
+  }
+
+  static baseStyles = css`
+    :host {
+      display: block;
+      margin: 1.25rem 0;
+    }
+    .cell-error,
+    .cell-notice {
+      font-size: 0.9rem;
+      border-radius: 6px;
+      padding: 0.5rem 0.75rem;
+    }
+    .cell-error {
+      border: 1px solid var(--danger, #b3261e);
+      color: var(--danger, #b3261e);
+    }
+    .cell-notice {
+      border: 1px solid var(--border, #d0d4dc);
+      color: var(--muted, #555d6b);
+    }
+    button {
+      font: inherit;
+      font-size: 0.85rem;
+      padding: 0.2rem 0.6rem;
+      border-radius: 4px;
+      border: 1px solid var(--border, #d0d4dc);
+      background: var(--surface, #fff);
+      color: var(--text, #1b1e24);
+      cursor: pointer;
+    }
+    button:focus-visible {
+      outline: 2px solid var(--accent, #3b5bdb);
+      outline-offset: 2px;
+    }
+  `;
+
+  constructor() {
+    super();
+    Object.assign(this, defaults(this.constructor.stateFields));
+    this._cellError = null;
+    this._notice = '';
+    this.visible = new Promise((resolve) => (this._resolveVisible = resolve));
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    if (typeof IntersectionObserver === 'undefined') {
+      this._resolveVisible();
+      return;
+    }
+    this._observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        this._resolveVisible();
+        this._observer.disconnect();
+      }
+    });
+    this._observer.observe(this);
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this._observer?.disconnect();
+  }
+
+  attributeChangedCallback(name, old, value) {
+    const spec = this.constructor.stateFields[name];
+    if (!spec) return super.attributeChangedCallback(name, old, value);
+    if (value === null) return;
+    try {
+      this[name] = parseField(value, name, spec);
+    } catch (error) {
+      this._notice = `Attribute ${error.message}; using the default.`;
+    }
+  }
+
+  /** The engine, loaded once per page. */
+  engine() {
+    return getEngine();
+  }
+
+  /** Current state: { field: value } for every declared field. */
+  getState() {
+    return Object.fromEntries(Object.keys(this.constructor.stateFields).map((n) => [n, structuredClone(this[n])]));
+  }
+
+  /** Sets fields from text values ({ field: 'text' }); throws FieldError naming the first bad one. */
+  setStateFromText(texts) {
+    const fields = this.constructor.stateFields;
+    const parsed = {};
+    for (const [name, text] of Object.entries(texts)) {
+      if (!fields[name]) throw new FieldError(name, 'is not a field of this cell');
+      parsed[name] = parseField(text, name, fields[name]);
+    }
+    Object.assign(this, parsed);
+  }
+
+  /** Back to the declared defaults. */
+  reset() {
+    Object.assign(this, defaults(this.constructor.stateFields));
+    this._notice = '';
+    this.stateChanged();
+  }
+
+  /** Call after the user changed the state (not for programmatic changes). */
+  stateChanged() {
+    this.dispatchEvent(new CustomEvent('attn-state-change', { bubbles: true, composed: true }));
+  }
+
+  /** Subclasses render here; a throw shows an error state instead of breaking the page. */
+  renderCell() {
+    return html``;
+  }
+
+  render() {
+    if (this._cellError) return this.#errorTemplate(this._cellError);
+    let content;
+    try {
+      content = this.renderCell();
+    } catch (error) {
+      console.warn(`${this.localName}: ${error.message}`);
+      return this.#errorTemplate(error);
+    }
+    return html`${this._notice ? html`<p class="cell-notice" role="status">${this._notice}</p>` : ''}${content}`;
+  }
+
+  /** Shows `error` in place of the cell until Retry. */
+  fail(error) {
+    console.warn(`${this.localName}: ${error.message}`);
+    this._cellError = error;
+  }
+
+  #errorTemplate(error) {
+    return html`<div class="cell-error" role="alert">
+      This cell failed: ${error.message}
+      <button
+        @click=${() => {
+          this._cellError = null;
+          this.requestUpdate();
+        }}
+      >
+        Retry
+      </button>
+    </div>`;
+  }
+}
