@@ -1,2 +1,2 @@
-// App entry: registers the lesson elements. The elements load the engine themselves.
-import './components/attn-softmax-temperature.js';
+// App entry: registers every attn-* element. The elements load the engine themselves.
+import './components/index.js';
