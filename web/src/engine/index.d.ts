@@ -7,6 +7,17 @@ export interface Tensor {
 /** Anything the engine accepts as a tensor: a Tensor, a 1-D array or Float32Array, or a 2-D array of rows. */
 export type TensorLike = Tensor | { data: ArrayLike<number>; shape: number[] } | number[] | number[][] | Float32Array;
 
+/** Which keys each query may attend to. Tensors use 1 (or true) = may attend, broadcastable to (..., L, S). */
+export type Mask =
+  | null
+  | 'none'
+  | 'causal'
+  | { window: number; causal?: boolean }
+  | { additive: TensorLike }
+  | TensorLike
+  | boolean[]
+  | boolean[][];
+
 export class AttentionError extends Error {
   name: 'AttentionError';
   /** 'ShapeError' | 'ValueError' | 'MemoryError' | 'TypeError' | 'Error' */
@@ -14,11 +25,60 @@ export class AttentionError extends Error {
   constructor(message: string, options?: { kind?: string });
 }
 
+export interface AttentionOptions {
+  /** Default 1/sqrt(E). */
+  scale?: number;
+  /** τ: 0 = hard argmax, Infinity = uniform. Default 1. */
+  temperature?: number;
+  mask?: Mask;
+  returnWeights?: boolean;
+  returnLogits?: boolean;
+}
+
+export interface AttentionResult {
+  /** (..., L, Ev) */
+  output: Tensor;
+  /** (..., L, S), when returnWeights */
+  weights?: Tensor;
+  /** (..., L, S) scaled, masked logits, when returnLogits */
+  logits?: Tensor;
+  /** Rows with no allowed key: their weights and output are zeros. */
+  fullyMaskedRows: number;
+}
+
 export interface Attention {
   /** Whether this engine runs the SIMD128 build. */
   readonly simd: boolean;
   /** Softmax over the last axis with temperature (τ = 0: argmax, τ = Infinity: uniform). */
   softmax(logits: TensorLike, options?: { temperature?: number }): Tensor;
+  /** softmax((scale·q kᵀ + mask)/τ) v with PyTorch SDPA semantics; q (..., L, E), k (..., S, E), v (..., S, Ev). */
+  attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): AttentionResult;
+  /** y = α V for each row of weights (rows must be non-negative and sum to 1). */
+  convexCombination(weights: TensorLike, values: TensorLike): Tensor;
+  rowStochasticReport(a: TensorLike): { maxRowSumError: number; minEntry: number; isRowStochastic: boolean };
+  /** (B, T, h·d) -> (B, h, T, d) */
+  splitHeads(x: TensorLike, heads: number): Tensor;
+  /** (B, h, T, d) -> (B, T, h·d) */
+  mergeHeads(x: TensorLike): Tensor;
+  /** Standard normal entries from the seeded PCG32 generator. */
+  randn(shape: number[], seed: number): Tensor;
+  /** (count, k) draws from Dirichlet(alpha). */
+  dirichlet(alpha: TensorLike, count: number, seed: number): Tensor;
+  /** Counter-clockwise indices of the hull vertices of points (n, 2). */
+  convexHull(points: TensorLike): Int32Array;
+  /** 1 where a point (m, 2) lies inside or on the hull of hullPoints (h, 2). */
+  pointsInHull(points: TensorLike, hullPoints: TensorLike): Uint8Array;
+  /** Shannon entropy per row, in nats. */
+  entropy(weights: TensorLike): Tensor;
+  /** exp(entropy) per row. */
+  effectivePositions(weights: TensorLike): Tensor;
+  scalingStatistics(options: { dims: number[]; scaled: boolean; draws: number; seed: number; tokens?: number }): {
+    dims: number[];
+    meanMaxWeight: Float64Array;
+    meanEntropy: Float64Array;
+  };
+  /** Wasm memory size and bytes malloc'd now. */
+  memory(): { heapBytes: number; inUseBytes: number };
 }
 
 /** Loads the wasm module: the SIMD build where supported ('auto'), or the one asked for. */
