@@ -14,6 +14,8 @@
 
 namespace {
 
+using attn::test::expect_error;
+
 using attn::AttentionOptions;
 using attn::Mask;
 using attn::Shape;
@@ -29,15 +31,6 @@ struct Qkv {
 // The lesson's example: B = 2, T = 5, D = 8.
 Qkv seed_qkv() {
   return {random_tensor({2, 5, 8}, 1u), random_tensor({2, 5, 8}, 2u), random_tensor({2, 5, 8}, 3u)};
-}
-
-template <class E, class F> void expect_error(F call, const std::string& needle) {
-  try {
-    call();
-    ADD_FAILURE() << "expected an error mentioning \"" << needle << "\"";
-  } catch (const E& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message: " << e.what();
-  }
 }
 
 // Runs every kernel set, fused (no weights) and two-pass (weights), and checks

@@ -12,24 +12,17 @@
 #include "attn/error.hpp"
 #include "attn/geometry.hpp"
 #include "attn/random.hpp"
+#include "test_util.hpp"
 
 namespace {
+
+using attn::test::expect_error;
 
 using attn::Tensor;
 using Indices = std::vector<std::int32_t>;
 using Flags = std::vector<std::uint8_t>;
 
 const Tensor kNotebookValues = {{1.0f, 1.0f}, {1.5f, 4.0f}, {5.0f, 4.5f}, {4.0f, 0.5f}};
-
-// Expect `call` to throw E whose message contains `needle`.
-template <class E, class F> void expect_error(F call, const std::string& needle) {
-  try {
-    call();
-    ADD_FAILURE() << "expected an error mentioning \"" << needle << "\"";
-  } catch (const E& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message: " << e.what();
-  }
-}
 
 // Rows `indices` of an (n, 2) tensor, as an (h, 2) tensor.
 Tensor rows(const Tensor& points, const Indices& indices) {

@@ -11,21 +11,14 @@
 
 namespace {
 
+using attn::test::expect_error;
+
 using attn::Tensor;
 using attn::Tensor64;
 using attn::test::all_close;
 
 const Tensor kV = {{1, 0, 0}, {0, 2, 0}, {0, 0, 3}, {1, 1, 1}};
 const Tensor kAlpha = {0.40f, 0.10f, 0.20f, 0.30f};
-
-template <class E, class F> void expect_error(F call, const std::string& needle) {
-  try {
-    call();
-    ADD_FAILURE() << "expected an error mentioning \"" << needle << "\"";
-  } catch (const E& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message: " << e.what();
-  }
-}
 
 TEST(convex_combination, seed_weights_give_the_notebook_mixture) {
   const Tensor y = attn::convex_combination(kAlpha, kV);

@@ -18,18 +18,10 @@
 
 namespace {
 
+using attn::test::expect_error;
+
 using attn::Rng;
 using attn::Tensor;
-
-// Expect `call` to throw E whose message contains `needle`.
-template <class E, class F> void expect_error(F call, const std::string& needle) {
-  try {
-    call();
-    ADD_FAILURE() << "expected an error mentioning \"" << needle << "\"";
-  } catch (const E& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message: " << e.what();
-  }
-}
 
 struct Moments {
   double mean = 0;

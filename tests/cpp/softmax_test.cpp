@@ -13,6 +13,8 @@
 
 namespace {
 
+using attn::test::expect_error;
+
 using attn::Tensor;
 using attn::Tensor64;
 using attn::test::all_close;
@@ -22,16 +24,6 @@ constexpr double kRtol = 1e-6;
 constexpr double kAtol = 1e-7;
 
 const Tensor kSeedLogits = {1.2f, 4.5f, 2.0f, 0.8f};
-
-// Expect `call` to throw E whose message contains `needle`.
-template <class E, class F> void expect_error(F call, const std::string& needle) {
-  try {
-    call();
-    ADD_FAILURE() << "expected an error mentioning \"" << needle << "\"";
-  } catch (const E& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message: " << e.what();
-  }
-}
 
 Tensor random_logits(std::size_t rows, std::size_t n, unsigned seed, float spread) {
   std::mt19937 gen(seed);

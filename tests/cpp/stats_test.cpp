@@ -15,19 +15,11 @@
 
 namespace {
 
+using attn::test::expect_error;
+
 using attn::Tensor;
 using attn::Tensor64;
 using attn::test::all_close;
-
-// Expect `call` to throw E whose message contains `needle`.
-template <class E, class F> void expect_error(F call, const std::string& needle) {
-  try {
-    call();
-    ADD_FAILURE() << "expected an error mentioning \"" << needle << "\"";
-  } catch (const E& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message: " << e.what();
-  }
-}
 
 const std::vector<std::size_t> kDims = {8, 16, 32, 64, 128};
 

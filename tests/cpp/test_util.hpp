@@ -57,6 +57,17 @@ template <class A, class B>
   return ::testing::AssertionSuccess();
 }
 
+/// Expects `call` to throw E whose message contains `needle` (the error messages
+/// are part of the contract: they name what was wrong, where, and the value).
+template <class E, class F> void expect_error(F call, const std::string& needle) {
+  try {
+    call();
+    ADD_FAILURE() << "expected an error mentioning \"" << needle << "\"";
+  } catch (const E& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message: " << e.what();
+  }
+}
+
 /// A tensor of the given shape with entries from N(0, spread²), deterministic for a
 /// seed (std::mt19937 with Box–Muller; the same on every platform).
 inline Tensor random_tensor(const Shape& shape, unsigned seed, float spread = 1.0f) {
