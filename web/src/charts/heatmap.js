@@ -97,7 +97,11 @@ export function createHeatmap(container, options) {
   const cells = [];
   const texts = [];
   if (mode === 'svg') {
-    const grid = svgElement('g', { role: 'grid', 'aria-label': title, 'aria-rowcount': rows, 'aria-colcount': cols }, svg);
+    const grid = svgElement(
+      'g',
+      { role: 'grid', 'aria-label': title, 'aria-rowcount': rows, 'aria-colcount': cols },
+      svg,
+    );
     const notes = svgElement('g', { class: 'annotations', 'aria-hidden': 'true', 'pointer-events': 'none' }, svg);
     const fontSize = Math.min(12, Math.max(6, cell * 0.3));
     for (let r = 0; r < rows; r++) {
@@ -270,20 +274,14 @@ export function createHeatmap(container, options) {
           texts[i].style.fill = ink; // beats any stylesheet rule for text
         }
       } else {
-        const lut = paletteLut(palette, 256);
+        fillPixels(
+          (image ??= canvas.getContext('2d').createImageData(cols, rows)),
+          data,
+          state.min,
+          state.max,
+          palette,
+        );
         const context = canvas.getContext('2d');
-        image ??= context.createImageData(cols, rows);
-        const pixels = image.data;
-        const k = state.max > state.min ? 255 / (state.max - state.min) : 0;
-        for (let i = 0, n = rows * cols; i < n; i++) {
-          const v = data[i];
-          const j = v === v ? Math.min(255, Math.max(0, Math.round((v - state.min) * k))) * 3 : 0;
-          const p = i * 4;
-          pixels[p] = lut[j];
-          pixels[p + 1] = lut[j + 1];
-          pixels[p + 2] = lut[j + 2];
-          pixels[p + 3] = 255;
-        }
         context.putImageData(image, 0, 0);
       }
     },
@@ -315,6 +313,30 @@ export function createHeatmap(container, options) {
       (mode === 'svg' ? cells[current[0] * cols + current[1]] : canvas).focus();
     },
   };
+}
+
+/**
+ * Colours one RGBA pixel per value through a 256-entry palette table packed as
+ * 32-bit words (one store per pixel; NaN gets the low end).
+ */
+function fillPixels(image, data, min, max, palette) {
+  const lut = paletteLut(palette, 256);
+  const words = new Uint32Array(256);
+  const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+  for (let i = 0; i < 256; i++) {
+    const [r, g, b] = [lut[i * 3], lut[i * 3 + 1], lut[i * 3 + 2]];
+    words[i] = littleEndian
+      ? ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0
+      : ((r << 24) | (g << 16) | (b << 8) | 255) >>> 0;
+  }
+  const pixels = new Uint32Array(image.data.buffer);
+  const k = max > min ? 255 / (max - min) : 0;
+  const n = pixels.length;
+  for (let i = 0; i < n; i++) {
+    let j = ((data[i] - min) * k + 0.5) | 0; // NaN -> 0
+    j = j < 0 ? 0 : j > 255 ? 255 : j;
+    pixels[i] = words[j];
+  }
 }
 
 function longestOf(labels) {

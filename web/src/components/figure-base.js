@@ -102,6 +102,11 @@ export class AttnFigure extends AttnCell {
     svg .tick {
       fill: var(--muted, #555d6b);
     }
+    @media (max-width: 480px) {
+      svg {
+        font-size: 15px;
+      }
+    }
     svg [tabindex]:focus {
       outline: none;
     }
