@@ -1,67 +1,185 @@
 /**
- * A bar chart of values in [0, max], drawn as SVG into `container`.
+ * A bar chart of a vector, drawn as SVG into `container`, optionally editable.
  * Elements are created once; update() only moves them, so it is cheap enough
- * to call on every input event.
+ * to call on every input event (a drag stays at 60 fps).
  *
  *   const chart = createBarChart(container, { labels: ['Pos 0', 'Pos 1'], max: 1 });
  *   chart.update([0.3, 0.7]);
+ *
+ * Editable charts (editable: true) make each bar a focusable role="slider":
+ * drag it with a pointer (mouse, pen or touch, with pointer capture) or use
+ * ArrowUp/ArrowDown (step), PageUp/PageDown (10 steps), Home/End (min/max).
+ * onInput(values, index) runs on every change, onChange(values, index) when an
+ * edit is complete (pointer released, or each key press).
  */
-const SVG = 'http://www.w3.org/2000/svg';
+import { linearScale, niceStep, niceTicks } from './scale.js';
+import { setAttributes, svgElement } from './svg.js';
+
 const WIDTH = 480;
 const HEIGHT = 240;
-const MARGIN = { top: 22, right: 12, bottom: 30, left: 40 };
-
-function element(name, attributes = {}, parent) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
-  parent?.append(node);
-  return node;
-}
+const MARGIN = { top: 22, right: 12, bottom: 30, left: 44 };
 
 /**
  * @param {Element} container where the chart's <svg> is placed
- * @param {{ labels: string[], max?: number, title?: string, format?: (v: number) => string }} options
- * @returns {{ update(values: ArrayLike<number>): void, svg: SVGSVGElement }}
+ * @param {{ labels: string[], max?: number, min?: number, title?: string,
+ *   format?: (v: number) => string, editable?: boolean, step?: number,
+ *   onInput?: (values: number[], index: number) => void,
+ *   onChange?: (values: number[], index: number) => void }} options
+ * @returns {{ update(values: ArrayLike<number>): void, values: number[], svg: SVGSVGElement, size: number }}
  */
-export function createBarChart(container, { labels, max = 1, title = 'Bar chart', format = (v) => v.toFixed(3) }) {
-  const svg = element('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', class: 'bar-chart' });
-  element('title', {}, svg).textContent = title;
+export function createBarChart(container, options) {
+  const { labels, title = 'Bar chart', format = (v) => v.toFixed(3), editable = false } = options;
+  const max = options.max ?? 1;
+  const min = options.min ?? 0;
+  const step = options.step ?? niceStep(max - min, 100);
+  const svg = svgElement('svg', {
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    role: editable ? 'group' : 'img',
+    class: `bar-chart${editable ? ' editable' : ''}`,
+    'aria-label': title,
+  });
+  svgElement('title', {}, svg).textContent = title;
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
-  const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const y = (v) => MARGIN.top + plotHeight * (1 - Math.min(Math.max(v / max, 0), 1));
+  const bottom = HEIGHT - MARGIN.bottom;
+  const y = linearScale([min, max], [bottom, MARGIN.top]);
+  const clamp = (v) => Math.min(Math.max(v, min), max);
+  const snap = (v) => clamp(Math.round(v / step) * step);
+  const digits = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
 
-  for (const tick of [0, 0.5, 1]) {
-    const ty = y(tick * max);
-    element('line', { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: ty, y2: ty, class: 'grid' }, svg);
-    element('text', { x: MARGIN.left - 6, y: ty + 4, class: 'tick', 'text-anchor': 'end' }, svg).textContent = String(
-      tick * max,
-    );
+  const ticks = max === 1 && min === 0 ? [0, 0.5, 1] : niceTicks(min, max, 4);
+  for (const tick of ticks) {
+    const ty = y(tick);
+    svgElement('line', { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: ty, y2: ty, class: 'grid' }, svg);
+    svgElement('text', { x: MARGIN.left - 6, y: ty + 4, class: 'tick', 'text-anchor': 'end' }, svg).textContent =
+      String(tick);
   }
+  const zero = y(clamp(0));
+  if (min < 0)
+    svgElement('line', { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: zero, y2: zero, class: 'axis' }, svg);
 
+  const values = labels.map(() => 0);
   const band = plotWidth / labels.length;
   const bars = labels.map((label, i) => {
     const x = MARGIN.left + band * i + band * 0.15;
     const width = band * 0.7;
-    const rect = element('rect', { x, width, y: y(0), height: 0, class: 'bar', 'data-index': i }, svg);
-    const value = element('text', { x: x + width / 2, y: y(0) - 6, class: 'value', 'text-anchor': 'middle' }, svg);
-    element('text', { x: x + width / 2, y: HEIGHT - 10, class: 'label', 'text-anchor': 'middle' }, svg).textContent =
+    const hit = editable
+      ? svgElement(
+          'rect',
+          {
+            x: MARGIN.left + band * i,
+            width: band,
+            y: MARGIN.top,
+            height: bottom - MARGIN.top,
+            class: 'hit',
+            'data-export': 'skip',
+          },
+          svg,
+        )
+      : null;
+    const rect = svgElement('rect', { x, width, y: zero, height: 0, class: 'bar', 'data-index': i }, svg);
+    if (editable) {
+      setAttributes(rect, {
+        tabindex: 0,
+        role: 'slider',
+        'aria-label': `Bar ${label}`,
+        'aria-valuemin': min,
+        'aria-valuemax': max,
+        'aria-orientation': 'vertical',
+      });
+    }
+    const value = svgElement('text', { x: x + width / 2, y: zero - 6, class: 'value', 'text-anchor': 'middle' }, svg);
+    value.setAttribute('aria-hidden', 'true');
+    svgElement('text', { x: x + width / 2, y: HEIGHT - 10, class: 'label', 'text-anchor': 'middle' }, svg).textContent =
       label;
-    return { rect, value };
+    return { rect, value, hit };
   });
   container.append(svg);
 
+  function draw(i) {
+    const { rect, value } = bars[i];
+    const v = values[i];
+    const top = y(clamp(v));
+    rect.setAttribute('y', String(Math.min(top, zero)));
+    rect.setAttribute('height', String(Math.abs(zero - top)));
+    rect.setAttribute('data-value', String(v));
+    value.setAttribute('y', String(v >= 0 ? Math.min(top, zero) - 6 : Math.max(top, zero) + 14));
+    value.textContent = format(v);
+    if (editable) {
+      rect.setAttribute('aria-valuenow', String(v));
+      rect.setAttribute('aria-valuetext', `${labels[i]}: ${format(v)}`);
+    }
+  }
+
+  function set(i, v, done) {
+    const next = Number(snap(v).toFixed(digits));
+    if (next !== values[i]) {
+      values[i] = next;
+      draw(i);
+      options.onInput?.(values.slice(), i);
+    }
+    if (done) options.onChange?.(values.slice(), i);
+  }
+
+  if (editable) {
+    const valueAt = (event) => {
+      const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
+      return y.invert(point.y);
+    };
+    bars.forEach(({ rect, hit }, i) => {
+      let dragging = false;
+      const down = (event) => {
+        if (event.button !== 0) return;
+        event.preventDefault();
+        dragging = true;
+        event.currentTarget.setPointerCapture(event.pointerId);
+        rect.focus({ preventScroll: true });
+        set(i, valueAt(event), false);
+      };
+      const move = (event) => dragging && set(i, valueAt(event), false);
+      const up = (event) => {
+        if (!dragging) return;
+        dragging = false;
+        set(i, valueAt(event), true);
+      };
+      for (const target of [rect, hit]) {
+        target.addEventListener('pointerdown', down);
+        target.addEventListener('pointermove', move);
+        target.addEventListener('pointerup', up);
+        target.addEventListener('pointercancel', () => (dragging = false));
+      }
+      rect.addEventListener('keydown', (event) => {
+        const moves = {
+          ArrowUp: values[i] + step,
+          ArrowRight: values[i] + step,
+          ArrowDown: values[i] - step,
+          ArrowLeft: values[i] - step,
+          PageUp: values[i] + 10 * step,
+          PageDown: values[i] - 10 * step,
+          Home: min,
+          End: max,
+        };
+        if (!(event.key in moves)) return;
+        event.preventDefault();
+        set(i, moves[event.key], true);
+      });
+    });
+  }
+
   return {
     svg,
-    update(values) {
-      bars.forEach(({ rect, value }, i) => {
-        const v = values[i];
-        const top = y(v);
-        rect.setAttribute('y', String(top));
-        rect.setAttribute('height', String(y(0) - top));
-        rect.setAttribute('data-value', String(v));
-        value.setAttribute('y', String(top - 6));
-        value.textContent = format(v);
-      });
+    size: labels.length,
+    get values() {
+      return values.slice();
+    },
+    update(next) {
+      for (let i = 0; i < bars.length; i++) {
+        values[i] = Number(next[i]);
+        draw(i);
+      }
+    },
+    /** Moves keyboard focus to bar i. */
+    focus(i) {
+      bars[i]?.rect.focus();
     },
   };
 }

@@ -1,0 +1,187 @@
+// The figure gallery (gallery/figures.html) in headless Chromium over http:
+// bars dragged by pointer and keyboard, heatmap contrast and data table, the
+// canvas heatmap, the convex hull moved by keyboard, Reset and the exports.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+import { launch, serveSite, watch } from './browser.js';
+
+let browser;
+let server;
+
+before(async () => {
+  browser = await launch();
+  server = await serveSite();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens the gallery; returns { page, problems } once every figure is drawn. */
+async function openGallery() {
+  const page = await browser.context.newPage();
+  const { problems } = watch(page);
+  await page.goto(new URL('gallery/figures.html', server.url).href);
+  for (const id of ['weights-bars', 'small-heatmap', 'weights-matrix', 'shapes-figure']) {
+    await page.locator(`#${id}[data-ready]`).waitFor();
+  }
+  await page.locator('#large-heatmap-figure[data-mode="canvas"]').waitFor();
+  await page.locator('#hull-figure[data-outside]').waitFor();
+  return { page, problems };
+}
+
+const barValues = (page) =>
+  page.locator('#weights-bars rect.bar').evaluateAll((bars) => bars.map((b) => Number(b.getAttribute('data-value'))));
+
+/** Clicks an export button of `figure` and returns the downloaded file's name and bytes. */
+async function exportFile(page, figure, name) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator(figure).getByRole('button', { name }).click(),
+  ]);
+  return { filename: download.suggestedFilename(), bytes: await readFile(await download.path()) };
+}
+
+test('a bar follows a pointer drag and fires change; Reset restores it', async () => {
+  const { page, problems } = await openGallery();
+  await page.evaluate(() => {
+    window.changes = [];
+    document.getElementById('weights-bars').addEventListener('change', (e) => window.changes.push(e.detail.values));
+  });
+  const bar = page.locator('#weights-bars rect.bar[data-index="1"]');
+  const box = await bar.boundingBox();
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x, box.y - 40, { steps: 6 });
+  await page.mouse.up();
+
+  const after = await barValues(page);
+  assert.ok(after[1] > 0.7, `dragged bar is ${after[1]}, expected above 0.7`);
+  assert.deepEqual([after[0], ...after.slice(2)], [0.05, 0.15, 0.1, 0.1], 'other bars did not move');
+  const changes = await page.evaluate(() => window.changes);
+  assert.ok(changes.length >= 1, 'change fired');
+  assert.deepEqual(changes.at(-1), after, 'change detail carries the values');
+  assert.equal(await bar.getAttribute('aria-valuenow'), String(after[1]));
+
+  await page.locator('#weights-bars').getByRole('button', { name: 'Reset' }).click();
+  assert.deepEqual(await barValues(page), [0.05, 0.6, 0.15, 0.1, 0.1]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('bars are sliders: ArrowUp, PageUp, Home and End change the focused bar', async () => {
+  const { page, problems } = await openGallery();
+  const slider = page.locator('#weights-bars').getByRole('slider', { name: 'Bar The' });
+  await slider.focus();
+  await page.keyboard.press('ArrowUp');
+  assert.equal((await barValues(page))[0], 0.06);
+  assert.equal(await slider.getAttribute('aria-valuetext'), 'The: 0.06');
+  await page.keyboard.press('PageUp');
+  assert.equal((await barValues(page))[0], 0.16);
+  await page.keyboard.press('End');
+  assert.equal((await barValues(page))[0], 1);
+  await page.keyboard.press('Home');
+  assert.equal((await barValues(page))[0], 0);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('heatmap: text contrasts with its cell, cells read by keyboard, the data table has the same numbers', async () => {
+  const { page, problems } = await openGallery();
+  const map = page.locator('#small-heatmap');
+  const inks = await map
+    .locator('text.annotation')
+    .evaluateAll((texts) => texts.map((t) => [t.textContent, t.getAttribute('fill'), getComputedStyle(t).fill]));
+  // Cell (0, 0) holds the largest value (yellow), cell (0, 1) the smallest (dark purple).
+  assert.deepEqual(inks[0], ['1', '#000000', 'rgb(0, 0, 0)']);
+  assert.deepEqual(inks[1], ['0', '#ffffff', 'rgb(255, 255, 255)']);
+
+  await page.evaluate(() => {
+    window.cells = [];
+    document.getElementById('small-heatmap').addEventListener('cell-focus', (e) => window.cells.push(e.detail));
+  });
+  await map.getByRole('gridcell').first().focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  await map.getByText('Row cat, column cat: 0.7').waitFor();
+  assert.deepEqual(await page.evaluate(() => window.cells.at(-1)), { row: 1, col: 1 });
+
+  await map.getByRole('button', { name: 'Data table' }).click();
+  const table = await map
+    .locator('table.data-table tbody tr')
+    .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => Number(td.textContent))));
+  const attribute = await map.getAttribute('values');
+  assert.deepEqual(
+    table,
+    attribute.split(';').map((row) => row.split(',').map(Number)),
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the 256 × 256 heatmap is a canvas without per-cell elements, readable by keyboard', async () => {
+  const { page, problems } = await openGallery();
+  const map = page.locator('#large-heatmap-figure');
+  const canvas = map.locator('canvas.heatmap-canvas');
+  assert.deepEqual(await canvas.evaluate((c) => [c.width, c.height]), [256, 256]);
+  assert.equal(await map.locator('rect.cell').count(), 0);
+  await canvas.focus();
+  await page.keyboard.press('ArrowDown');
+  await map.getByText(/Row 1, column 0: 0\.\d+/).waitFor();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('moving a hull vertex by keyboard recomputes the hull and the outside count; Reset restores it', async () => {
+  const { page, problems } = await openGallery();
+  const figure = page.locator('#hull-figure');
+  assert.equal(await figure.getAttribute('data-outside'), '0');
+  await figure.getByText('Hull (counter-clockwise): v1 → v4 → v3 → v2').waitFor();
+  await figure.getByText('of 500 mixtures lie outside the hull').waitFor();
+
+  const v3 = figure.getByRole('button', { name: /^Point v3 at/ });
+  await v3.focus();
+  for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowLeft'); // x: 5 -> 2.5
+  for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowDown'); // y: 4.5 -> 2.5
+  assert.equal(await v3.getAttribute('aria-label'), 'Point v3 at (2.5, 2.5)');
+  await figure.getByText('Hull (counter-clockwise): v1 → v4 → v2').waitFor();
+  const outside = Number(await figure.getAttribute('data-outside'));
+  assert.ok(outside > 0, `mixtures outside: ${outside}`);
+  assert.equal(await figure.locator('.outside-count').textContent(), String(outside));
+
+  await figure.getByRole('button', { name: 'Reset' }).click();
+  await figure.getByText('Hull (counter-clockwise): v1 → v4 → v3 → v2').waitFor();
+  assert.equal(await figure.getAttribute('data-outside'), '0');
+  assert.equal(await figure.locator('circle.point').nth(2).getAttribute('data-x'), '5');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('exports: CSV and JSON hold the data, SVG is a standalone <svg> document, PNG is a PNG', async () => {
+  const { page, problems } = await openGallery();
+  const csv = await exportFile(page, '#weights-bars', 'Export the data as CSV');
+  assert.equal(csv.filename, 'weights-bars.csv');
+  assert.equal(csv.bytes.toString(), 'label,value\r\nThe,0.05\r\ncat,0.6\r\nsat,0.15\r\non,0.1\r\nmats,0.1\r\n');
+
+  const json = await exportFile(page, '#small-heatmap', 'Export the data as JSON');
+  const data = JSON.parse(json.bytes.toString());
+  assert.deepEqual(data.rowLabels, ['The', 'cat', 'sat', 'on', 'mats']);
+  assert.deepEqual(data.values[3], [0.05, 0.25, 0.2, 0.5, 0]);
+
+  const svg = (await exportFile(page, '#weights-bars', 'Export the figure as SVG')).bytes.toString();
+  assert.match(svg, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.equal(svg.match(/<rect /g).length, 1 + 5, 'background and five bars');
+  assert.doesNotMatch(svg, /var\(--/, 'colours are inlined');
+  assert.ok(svg.trimEnd().endsWith('</svg>'));
+
+  const heatmapSvg = (await exportFile(page, '#large-heatmap-figure', 'Export the figure as SVG')).bytes.toString();
+  assert.match(heatmapSvg, /<image [^>]*href="data:image\/png;base64,/);
+
+  const png = (await exportFile(page, '#shapes-figure', 'Export the figure as PNG')).bytes;
+  assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
