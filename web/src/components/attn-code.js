@@ -1,6 +1,6 @@
 /**
  * <attn-code language="python">
- *   <template>weights = softmax(np.array({{logits}}) / {{tau}})</template>
+ *   <pre>weights = softmax(np.array({{logits}}) / {{tau}})</pre>
  * </attn-code>
  *
  * The equivalent NumPy or PyTorch code with the current values filled in.
@@ -11,6 +11,9 @@
  * literals. A placeholder with no value stays as written. The text is only
  * ever text (Lit bindings, never innerHTML). Copy puts it on the clipboard
  * (navigator.clipboard, or else selects it for Ctrl+C) and says "Copied".
+ *
+ * Prefer <pre> in .html files: prettier reflows a <template>'s text (keeps a
+ * <pre>'s), and the <pre> doubles as the text shown before scripts run.
  *
  * Properties: language (python), template, params, label. `code` is the filled-in text.
  */
