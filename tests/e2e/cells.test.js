@@ -3,6 +3,7 @@
 // shows, data-status, saved progress, Reset, and no console errors.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { launch, serveSite, watch } from './browser.js';
 
 let browser;
@@ -384,6 +385,28 @@ test('progress falls back to memory when localStorage throws (sandboxed iframe, 
   assert.equal(await exercise.getAttribute('data-status'), 'pass');
   await exercise.getByRole('button', { name: /^Reset/ }).click();
   assert.equal(await exercise.getAttribute('data-status'), 'pending');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the gallery has no axe-core accessibility violations (light DOM and shadow roots)', async () => {
+  const { page, problems } = await openGallery();
+  await page.addScriptTag({ path: fileURLToPath(import.meta.resolve('axe-core/axe.min.js')) });
+  // an invalid entry and an open hint are part of what must be accessible
+  await page.getByRole('textbox', { name: 'Logits s' }).fill('1, x');
+  await page.locator('#convex-weights').getByRole('button', { name: 'Show hint' }).click();
+  for (const colorScheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme });
+    const { violations, passes } = await page.evaluate(async () => {
+      const result = await window.axe.run(document, { resultTypes: ['violations'] });
+      return {
+        violations: result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        passes: result.passes.length,
+      };
+    });
+    assert.deepEqual(violations, [], colorScheme);
+    assert.ok(passes > 10, `axe ran its rules (${passes} passed)`);
+  }
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -75,7 +75,7 @@ export class AttnMatrixEditor extends AttnCell {
         padding: 0.15rem;
       }
       input[type='text'] {
-        width: 5.2rem;
+        width: 4.75rem;
         text-align: right;
       }
       .errors {
