@@ -190,6 +190,11 @@ export const progressStore = {
 
 /** Styles most cells share: the card, a label row, the error beside a field, visually hidden text. */
 export const cellStyles = css`
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
   .card {
     border: 1px solid var(--border, #d0d4dc);
     border-radius: 8px;
