@@ -5,6 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
+import lessonsPlugin from './scripts/vite-lessons-plugin.mjs';
 
 // Every page of the site: web/*.html and the component galleries in web/gallery/*.html.
 function sitePages() {
@@ -23,7 +24,8 @@ export default defineConfig(({ mode }) => {
     base: './',
     publicDir: false,
     logLevel: 'warn',
-    plugins: single ? [viteSingleFile({ removeViteModuleLoader: true })] : [],
+    // Lessons: web/lessons/*.md -> { meta, html, headings } with KaTeX rendered at build time.
+    plugins: [lessonsPlugin(), ...(single ? [viteSingleFile({ removeViteModuleLoader: true })] : [])],
     worker: { format: 'es' },
     build: {
       outDir: single ? '../dist/.single' : '../dist/site',
