@@ -5,6 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
+import lessonsPlugin from './scripts/vite-lessons-plugin.mjs';
 
 // Every page of the site: web/*.html and the component galleries in web/gallery/*.html.
 function sitePages() {
@@ -23,7 +24,8 @@ export default defineConfig(({ mode }) => {
     base: './',
     publicDir: false,
     logLevel: 'warn',
-    plugins: single ? [viteSingleFile({ removeViteModuleLoader: true })] : [],
+    // Lessons: web/lessons/*.md -> { meta, html, headings } with KaTeX rendered at build time.
+    plugins: [lessonsPlugin(), ...(single ? [viteSingleFile({ removeViteModuleLoader: true })] : [])],
     worker: { format: 'es' },
     build: {
       outDir: single ? '../dist/.single' : '../dist/site',
@@ -32,7 +34,10 @@ export default defineConfig(({ mode }) => {
       emptyOutDir: true,
       target: 'es2022',
       chunkSizeWarningLimit: 2048,
-      assetsInlineLimit: single ? Number.MAX_SAFE_INTEGER : 4096,
+      // The site keeps fonts as files: a data: font would need font-src data: under the site's CSP.
+      assetsInlineLimit: single
+        ? Number.MAX_SAFE_INTEGER
+        : (file) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
     },
   };
 });

@@ -1,5 +1,6 @@
 // The softmax-temperature slice in headless Chromium: the static site over
-// http and the single file from file://, with no console errors.
+// http and the single file from file://, with no console errors. The lesson
+// lives at #/softmax-temperature (the home page lists the lessons).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch, serveSite, singleFileUrl, watch } from './browser.js';
@@ -33,8 +34,8 @@ function assertClose(actual, expected, tol, what) {
 }
 
 const targets = [
-  ['the static site over http', () => server.url],
-  ['dist/attnbook.html from file://', () => singleFileUrl],
+  ['the static site over http', () => `${server.url}#/softmax-temperature`],
+  ['dist/attnbook.html from file://', () => `${singleFileUrl}#/softmax-temperature`],
 ];
 
 for (const [name, url] of targets) {

@@ -35,7 +35,7 @@ test('start serves dist/site on 127.0.0.1 and prints the URL and the single-file
 
   const response = await fetch(url);
   assert.equal(response.status, 200);
-  assert.match(await response.text(), /<attn-softmax-temperature/);
+  assert.match(await response.text(), /<attn-app>/); // the shell; lessons are in the bundle
 });
 
 test('start refuses a malformed PORT with a clear message', async () => {

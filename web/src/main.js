@@ -1,2 +1,8 @@
-// App entry: registers every attn-* element. The elements load the engine themselves.
+// App entry: KaTeX's stylesheet (the lessons' maths is rendered at build time),
+// every attn-* element, then the shell (theme, skip link); <attn-app> in
+// index.html routes and renders the lessons.
+import 'katex/dist/katex.min.css';
 import './components/index.js';
+import { startApp } from './app/start.js';
+
+startApp();

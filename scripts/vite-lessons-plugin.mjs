@@ -1,0 +1,258 @@
+// Vite plugin: lessons authored as Markdown, compiled at build time.
+//
+//   import { meta, html, headings } from '../lessons/softmax-temperature.md';
+//
+// Each web/lessons/<id>.md starts with YAML front matter
+//   id: softmax-temperature       same as the file name; lower-case words joined by hyphens
+//   title: Softmax temperature    shown as the page's <h1>
+//   order: 3                      position in the course (a number; lessons are sorted by it)
+//   summary: One or two sentences for the lesson list.
+//   sources: [ ... ]              at least one credit line (strings)
+// and continues in Markdown: $…$ and $$…$$ are rendered by KaTeX here, at build
+// time (the page only needs KaTeX's CSS and fonts); HTML is allowed, so cells are
+// written inline as custom elements (<attn-softmax-temperature id="t" …>). An
+// element on a line of its own is not wrapped in a <p>.
+//
+// The module exports
+//   meta      the front matter plus exercises (number of <attn-exercise id=…>) and exerciseIds
+//   html      the lesson body (no <h1>: headings start at ##)
+//   headings  [{ id, text, level }] for ## and ### headings, with the ids set in html
+// Bad front matter, a # heading, bad TeX, a duplicate or unsafe cell id, or two
+// lessons with one id stop the build with an error naming the file and field.
+//
+// The plugin also drops the .woff and .ttf fallbacks from KaTeX's stylesheet:
+// every browser the site supports reads woff2, and the single-file build inlines
+// every font it references.
+import path from 'node:path';
+import frontMatter from 'front-matter';
+import katex from 'katex';
+import MarkdownIt from 'markdown-it';
+import markdownItKatexModule from '@vscode/markdown-it-katex';
+
+const markdownItKatex = markdownItKatexModule.default ?? markdownItKatexModule;
+
+const ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const CELL_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
+const FIELDS = ['id', 'title', 'order', 'summary', 'sources'];
+
+/** Error thrown for a lesson that cannot be built; `field` names the culprit. */
+export class LessonError extends Error {
+  constructor(file, field, message) {
+    super(`${file}: ${field ? `front matter field "${field}" ` : ''}${message}`);
+    this.name = 'LessonError';
+    this.file = file;
+    this.field = field;
+  }
+}
+
+function describe(value) {
+  if (value === undefined) return 'nothing';
+  return JSON.stringify(value)?.slice(0, 60) ?? String(value);
+}
+
+/** Checks the front matter; returns the normalised meta or throws LessonError. */
+export function validateMeta(attributes, file) {
+  const name = path.basename(file, '.md');
+  if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes)) {
+    throw new LessonError(file, null, `needs YAML front matter between --- lines with ${FIELDS.join(', ')}`);
+  }
+  const fail = (field, message) => {
+    throw new LessonError(file, field, message);
+  };
+  for (const field of FIELDS) if (!(field in attributes)) fail(field, 'is missing');
+  for (const field of Object.keys(attributes)) {
+    if (!FIELDS.includes(field)) fail(field, `is not a known field (known: ${FIELDS.join(', ')})`);
+  }
+  const { id, title, order, summary, sources } = attributes;
+  if (typeof id !== 'string' || !ID_PATTERN.test(id)) {
+    fail('id', `must be lower-case words joined by hyphens, got ${describe(id)}`);
+  }
+  if (id !== name) fail('id', `must match the file name "${name}", got ${describe(id)}`);
+  if (typeof title !== 'string' || title.trim() === '') fail('title', `must be non-empty text, got ${describe(title)}`);
+  if (typeof order !== 'number' || !Number.isFinite(order)) fail('order', `must be a number, got ${describe(order)}`);
+  if (typeof summary !== 'string' || summary.trim() === '') {
+    fail('summary', `must be non-empty text, got ${describe(summary)}`);
+  }
+  if (!Array.isArray(sources) || sources.length === 0) {
+    fail('sources', `must be a list of at least one credit line, got ${describe(sources)}`);
+  }
+  sources.forEach((source, i) => {
+    if (typeof source !== 'string' || source.trim() === '') {
+      fail('sources', `entry ${i} must be non-empty text, got ${describe(source)}`);
+    }
+  });
+  return { id, title: title.trim(), order, summary: summary.trim(), sources: sources.map((s) => s.trim()) };
+}
+
+function slugify(text) {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug || 'section';
+}
+
+const ELEMENT_TAG = /<(attn-[a-z0-9-]+)\b([^>]*)>/gi;
+const ID_ATTRIBUTE = /(?:^|\s)id\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
+
+/** The attn-* elements written in `html`: [{ tag, id }]. */
+function attnElements(html) {
+  return [...html.matchAll(ELEMENT_TAG)].map(([, tag, attributes]) => {
+    const m = attributes.match(ID_ATTRIBUTE);
+    return { tag: tag.toLowerCase(), id: m ? (m[1] ?? m[2] ?? m[3]) : null };
+  });
+}
+
+function createMarkdown() {
+  const md = new MarkdownIt({ html: true, linkify: false, typographer: true });
+  // The plugin renders bad TeX as an error span; compileLesson checks every formula first.
+  md.use(markdownItKatex, { throwOnError: false });
+
+  // A paragraph holding nothing but one inline attn-* element (open and close
+  // tags on one line) is not wrapped in <p>: the cells are blocks.
+  md.core.ruler.push('attn_cell_blocks', (state) => {
+    const tokens = state.tokens;
+    for (let i = 1; i < tokens.length - 1; i++) {
+      const inline = tokens[i];
+      if (inline.type !== 'inline' || tokens[i - 1].type !== 'paragraph_open') continue;
+      const parts = inline.children.filter(
+        (t) => !(t.type === 'text' && t.content.trim() === '') && t.type !== 'softbreak',
+      );
+      if (parts.length > 0 && parts.every((t) => t.type === 'html_inline') && /^<attn-/i.test(parts[0].content)) {
+        tokens[i - 1].hidden = true;
+        tokens[i + 1].hidden = true;
+      }
+    }
+  });
+  return md;
+}
+
+const markdown = createMarkdown();
+
+/** Markdown source -> { meta, html, headings }; throws LessonError. `file` is for messages. */
+export function compileLesson(source, file) {
+  let parsed;
+  try {
+    parsed = frontMatter(source);
+  } catch (error) {
+    throw new LessonError(file, null, `has front matter that is not valid YAML: ${error.message.split('\n')[0]}`);
+  }
+  if (!/^\uFEFF?---/.test(source)) {
+    throw new LessonError(file, null, `needs YAML front matter between --- lines with ${FIELDS.join(', ')}`);
+  }
+  const meta = validateMeta(parsed.attributes, file);
+
+  const env = {};
+  const tokens = markdown.parse(parsed.body, env);
+  const all = tokens.flatMap((t) => (t.type === 'inline' ? t.children : [t]));
+
+  // Maths: every formula must render; the error names the line and the formula.
+  const bodyStart = source.split('\n').length - parsed.body.split('\n').length;
+  for (const block of tokens) {
+    for (const token of block.type === 'inline' ? block.children : [block]) {
+      if (!token.type.startsWith('math_')) continue;
+      try {
+        katex.renderToString(token.content, { throwOnError: true, displayMode: token.type !== 'math_inline' });
+      } catch (error) {
+        const where = block.map ? ` on line ${bodyStart + block.map[0] + 1}` : '';
+        throw new LessonError(file, null, `has maths KaTeX cannot render${where}: ${error.message}`);
+      }
+    }
+  }
+
+  // Cells: ids must be unique and safe in a permalink (cellId.field=value).
+  const rawHtml = all
+    .filter((t) => t.type === 'html_block' || t.type === 'html_inline')
+    .map((t) => t.content)
+    .join('\n');
+  const elements = attnElements(rawHtml);
+  const taken = new Set();
+  for (const { tag, id } of elements) {
+    if (id === null) continue;
+    if (!CELL_ID_PATTERN.test(id)) {
+      throw new LessonError(file, null, `has <${tag} id="${id}">: a cell id is a letter then letters, digits, _ or -`);
+    }
+    if (taken.has(id)) throw new LessonError(file, null, `has two elements with id "${id}"`);
+    taken.add(id);
+  }
+  const exerciseIds = elements.filter((e) => e.tag === 'attn-exercise' && e.id).map((e) => e.id);
+
+  // Headings: ids for the table of contents, unique and distinct from cell ids.
+  const headings = [];
+  tokens.forEach((token, i) => {
+    if (token.type !== 'heading_open') return;
+    const level = Number(token.tag.slice(1));
+    const text = tokens[i + 1].children
+      .filter((t) => t.type === 'text' || t.type === 'code_inline' || t.type === 'math_inline')
+      .map((t) => t.content)
+      .join('')
+      .trim();
+    if (level === 1) {
+      throw new LessonError(
+        file,
+        null,
+        `has a # heading "${text}": the title comes from the front matter, start at ##`,
+      );
+    }
+    let id = slugify(text);
+    for (let n = 2; taken.has(id); n++) id = `${slugify(text)}-${n}`;
+    taken.add(id);
+    token.attrSet('id', id);
+    if (level <= 3) headings.push({ id, text, level });
+  });
+
+  const html = markdown.renderer.render(tokens, markdown.options, env);
+  return { meta: { ...meta, exercises: exerciseIds.length, exerciseIds }, html, headings };
+}
+
+const KATEX_CSS = /[\\/]katex[\\/]dist[\\/]katex(?:\.min)?\.css$/;
+
+/** KaTeX's stylesheet with only the woff2 fonts. */
+export function woff2Only(css) {
+  return css.replace(/,\s*url\([^)]*\.(?:woff|ttf)\)\s*format\((["'])(?:woff|truetype)\1\)/g, '');
+}
+
+export default function lessonsPlugin() {
+  let root = process.cwd();
+  const owners = new Map(); // lesson id -> file, to refuse two lessons with one id
+  return {
+    name: 'attnbook-lessons',
+    enforce: 'pre',
+    configResolved(config) {
+      root = config.root;
+    },
+    buildStart() {
+      owners.clear();
+    },
+    transform(code, id) {
+      const file = id.split('?')[0];
+      if (KATEX_CSS.test(file)) return { code: woff2Only(code), map: null };
+      if (!file.endsWith('.md')) return null;
+      const name = path.relative(path.resolve(root, '..'), file);
+      let lesson;
+      try {
+        lesson = compileLesson(code, name);
+      } catch (error) {
+        this.error(error.message);
+      }
+      const owner = owners.get(lesson.meta.id);
+      if (owner && owner !== file) {
+        this.error(`${name}: front matter field "id" "${lesson.meta.id}" is already used by ${path.basename(owner)}`);
+      }
+      owners.set(lesson.meta.id, file);
+      // '<' escaped so no '</script>' can appear when the single file inlines the bundle.
+      const literal = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
+      return {
+        code: [
+          `export const meta = ${literal(lesson.meta)};`,
+          `export const html = ${literal(lesson.html)};`,
+          `export const headings = ${literal(lesson.headings)};`,
+          'export default { meta, html, headings };',
+        ].join('\n'),
+        map: null,
+      };
+    },
+  };
+}

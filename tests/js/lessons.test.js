@@ -1,0 +1,151 @@
+// The lesson authoring pipeline (scripts/vite-lessons-plugin.mjs) and the
+// permalink route parser (web/src/app/route.js), in Node.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { describe, test } from 'node:test';
+import { compileLesson, woff2Only } from '../../scripts/vite-lessons-plugin.mjs';
+import { buildHash, parseHash } from '../../web/src/app/route.js';
+
+const FILE = 'web/lessons/demo.md';
+const FRONT = `---
+id: demo
+title: Demo
+order: 2
+summary: A lesson for tests.
+sources:
+  - Vaswani et al. 2017
+---
+`;
+
+const lesson = (body, front = FRONT) => compileLesson(front + body, FILE);
+const withField = (line, replace) => FRONT.replace(new RegExp(`^${replace}:.*$`, 'm'), line);
+
+describe('compileLesson', () => {
+  test('renders maths with KaTeX at build time, inline and display', () => {
+    const { html } = lesson('Inline $\\tau > 0$ and\n\n$$\n\\alpha_j = \\frac{a}{b}\n$$\n');
+    assert.match(html, /<span class="katex">/);
+    assert.match(html, /class="katex-display"/);
+    assert.match(html, /<annotation encoding="application\/x-tex">\\alpha_j = \\frac\{a\}\{b\}/);
+  });
+
+  test('keeps inline cells as elements, unwrapped from <p>, and counts exercises', () => {
+    const { html, meta } = lesson(
+      '<attn-softmax-temperature id="t" temperature="2"></attn-softmax-temperature>\n\n' +
+        '<attn-exercise id="e1"></attn-exercise>\n\nText <attn-exercise id="e2"></attn-exercise> inline.\n',
+    );
+    assert.match(html, /^<attn-softmax-temperature id="t" temperature="2"><\/attn-softmax-temperature>/);
+    assert.match(html, /<p>Text <attn-exercise id="e2"><\/attn-exercise> inline.<\/p>/);
+    assert.equal(meta.exercises, 2);
+    assert.deepEqual(meta.exerciseIds, ['e1', 'e2']);
+    assert.deepEqual(
+      { id: meta.id, title: meta.title, order: meta.order, sources: meta.sources },
+      { id: 'demo', title: 'Demo', order: 2, sources: ['Vaswani et al. 2017'] },
+    );
+  });
+
+  test('gives headings unique ids for the table of contents', () => {
+    const { html, headings } = lesson(
+      '## Why it works\n\n### Détails\n\n## Why it works\n\n#### Deep\n\n<attn-x id="t"></attn-x>\n\n## T\n',
+    );
+    assert.deepEqual(headings, [
+      { id: 'why-it-works', text: 'Why it works', level: 2 },
+      { id: 'details', text: 'Détails', level: 3 },
+      { id: 'why-it-works-2', text: 'Why it works', level: 2 },
+      { id: 't-2', text: 'T', level: 2 },
+    ]);
+    assert.match(html, /<h2 id="why-it-works-2">/);
+    assert.match(html, /<h4 id="deep">/);
+  });
+
+  const bad = [
+    ['a missing field', FRONT.replace(/^summary:.*\n/m, ''), '', /demo\.md: front matter field "summary" is missing/],
+    [
+      'an order that is not a number',
+      withField('order: third', 'order'),
+      '',
+      /field "order" must be a number, got "third"/,
+    ],
+    ['an id unlike the file name', withField('id: other', 'id'), '', /field "id" must match the file name "demo"/],
+    ['an id with capitals', withField('id: Demo', 'id'), '', /field "id" must be lower-case words/],
+    ['empty sources', FRONT.replace(/^sources:\n.*\n/m, 'sources: []\n'), '', /field "sources" must be a list of/],
+    ['an unknown field', FRONT.replace('order: 2', 'order: 2\nauthor: me'), '', /field "author" is not a known field/],
+    ['no front matter', '', '# Hi\n', /demo\.md: needs YAML front matter/],
+    ['a # heading', FRONT, '# Title again\n', /has a # heading "Title again"/],
+    ['maths KaTeX cannot parse', FRONT, '$\\frac{1}{$\n', /demo\.md: has maths KaTeX cannot render/],
+    [
+      'two cells with one id',
+      FRONT,
+      '<attn-a id="t"></attn-a>\n\n<attn-b id="t"></attn-b>\n',
+      /two elements with id "t"/,
+    ],
+    ['a cell id with a dot', FRONT, '<attn-a id="a.b"></attn-a>\n', /<attn-a id="a\.b">: a cell id is a letter/],
+  ];
+  for (const [what, front, body, message] of bad) {
+    test(`refuses ${what}, naming the file and field`, () => {
+      assert.throws(() => compileLesson(front + body, FILE), message);
+    });
+  }
+
+  test('the course lessons build', async () => {
+    for (const id of ['convex-combinations', 'softmax-temperature']) {
+      const file = `web/lessons/${id}.md`;
+      const { meta } = compileLesson(await readFile(new URL(`../../${file}`, import.meta.url), 'utf8'), file);
+      assert.equal(meta.id, id);
+      assert.ok(meta.sources.some((s) => s.includes('arXiv:1706.03762')));
+    }
+  });
+});
+
+test('woff2Only drops the woff and ttf fallbacks from KaTeX CSS', () => {
+  const css =
+    '@font-face{font-family:KaTeX_Main;src:url(fonts/KaTeX_Main-Regular.woff2) format("woff2"),' +
+    'url(fonts/KaTeX_Main-Regular.woff) format("woff"),url(fonts/KaTeX_Main-Regular.ttf) format("truetype")}';
+  assert.equal(
+    woff2Only(css),
+    '@font-face{font-family:KaTeX_Main;src:url(fonts/KaTeX_Main-Regular.woff2) format("woff2")}',
+  );
+});
+
+describe('parseHash', () => {
+  test('routes', () => {
+    assert.equal(parseHash('').page, 'home');
+    assert.equal(parseHash('#/').page, 'home');
+    assert.deepEqual(parseHash('#/softmax-temperature/'), {
+      page: 'lesson',
+      lessonId: 'softmax-temperature',
+      params: [],
+      embed: false,
+      issues: [],
+    });
+    assert.equal(parseHash('#main'), null, 'an in-page fragment is not a route');
+  });
+
+  test('reads cell settings and embed, and reports what it cannot read', () => {
+    const route = parseHash('#/l?t.logits=1,2,3&t.temperature=%3Cb%3E&embed=1&bad&x.y=%E0%A4%A&.z=1');
+    assert.equal(route.embed, true);
+    assert.deepEqual(route.params, [
+      { cell: 't', field: 'logits', text: '1,2,3' },
+      { cell: 't', field: 'temperature', text: '<b>' },
+    ]);
+    assert.deepEqual(route.issues, [
+      'bad: not a cell setting (expected cell.field=value)',
+      'x.y: not valid percent-encoding',
+      '.z: not a cell setting (expected cell.field=value)',
+    ]);
+    assert.match(parseHash(`#/l?t.a=${'1'.repeat(100001)}`).issues[0], /too long/);
+  });
+
+  test('buildHash is the inverse of parseHash', () => {
+    const params = [
+      { cell: 't', field: 'logits', text: '1.2,-4.5e-3' },
+      { cell: 'm', field: 'grid', text: '1,0;0,1' },
+      { cell: 'n', field: 'note', text: 'a&b=c #d' },
+    ];
+    const hash = buildHash('softmax-temperature', params, { embed: true });
+    assert.equal(hash.split('?')[1].split('&')[0], 't.logits=1.2,-4.5e-3');
+    const route = parseHash(hash);
+    assert.deepEqual(route.params, params);
+    assert.equal(route.embed, true);
+    assert.equal(route.lessonId, 'softmax-temperature');
+  });
+});

@@ -1,0 +1,18 @@
+/**
+ * Starts the app shell around <attn-app> (web/index.html): applies the stored
+ * colour theme and makes the skip link move focus to the main content without
+ * touching the hash (which holds the route).
+ */
+import { applyTheme, storedTheme } from './theme.js';
+
+export function startApp() {
+  applyTheme(storedTheme());
+  for (const link of document.querySelectorAll('a.skip-link')) {
+    link.addEventListener('click', (event) => {
+      const target = document.getElementById(link.getAttribute('href').slice(1));
+      if (!target) return;
+      event.preventDefault();
+      target.focus();
+    });
+  }
+}
