@@ -136,6 +136,7 @@ export class AttnSoftmaxTemperature extends AttnCell {
     const values = this.logits;
     const weights = this._weights;
     const sum = weights ? weights.reduce((a, b) => a + b, 0) : 0;
+    const readout = weights && `α = [${Array.from(weights, (w) => w.toFixed(4)).join(', ')}]  sum = ${sum.toFixed(6)}`;
     return html`
       <figure>
         <div class="chart"></div>
@@ -157,13 +158,7 @@ export class AttnSoftmaxTemperature extends AttnCell {
           />
           <output for="tau">τ = ${formatTau(tau)}</output>
         </div>
-        ${
-          weights
-            ? html`<p class="readout">
-                α = [${Array.from(weights, (w) => w.toFixed(4)).join(', ')}] sum = ${sum.toFixed(6)}
-              </p>`
-            : html`<p class="readout">Loading the attention core…</p>`
-        }
+        ${weights ? html`<p class="readout">${readout}</p>` : html`<p class="readout">Loading the attention core…</p>`}
         ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
       </figure>
     `;
