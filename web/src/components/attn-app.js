@@ -207,6 +207,8 @@ export class AttnApp extends AttnCell {
                 .onJump=${(event, id) => this._scrollToHeading(event, id)}
               ></attn-toc>`
         }
+        <!-- lesson.html is the lesson's Markdown compiled at build time (trusted authored
+             content); nothing from the URL or the user ever reaches it. -->
         <div class="lesson-body">${keyed(this._visit, unsafeHTML(lesson.html))}</div>
         <footer class="lesson-foot">
           <section class="sources" aria-labelledby="sources-title">
