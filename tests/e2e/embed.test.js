@@ -30,6 +30,13 @@ before(async () => {
 </body>
 </html>`,
   );
+  await writeFile(
+    path.join(scratch, 'twice.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Two blocks</title></head><body>
+<script src="attn-widgets.js"></script><attn-softmax-temperature temperature="100"></attn-softmax-temperature>
+<script src="attn-widgets.js"></script><attn-softmax-temperature temperature="0.01"></attn-softmax-temperature>
+</body></html>`,
+  );
   // The recorder's own check: an inline script must be refused and recorded.
   await writeFile(
     path.join(scratch, 'inline.html'),
@@ -167,6 +174,18 @@ test('a bare host page with only <script src="attn-widgets.js"> renders the figu
     requests.filter((p) => p !== '/favicon.ico'),
     ['/host.html', '/attn-widgets.js'],
   );
+  assert.deepEqual(await cspViolations(page), []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a host page that loads the script twice keeps working, with no error', async () => {
+  const { page, problems } = await open();
+  await page.goto(new URL('twice.html', host.url).href);
+  const figures = page.locator('attn-softmax-temperature[data-ready]');
+  await figures.nth(1).waitFor();
+  assertClose(await barValues(figures.nth(0)), softmax([1.2, 4.5, 2, 0.8], 100), 1e-5, 'first, τ = 100');
+  assertClose(await barValues(figures.nth(1)), [0, 1, 0, 0], 1e-6, 'second, τ = 0.01');
   assert.deepEqual(await cspViolations(page), []);
   assert.deepEqual(problems, []);
   await page.close();

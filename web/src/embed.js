@@ -5,4 +5,7 @@
 //   <attn-softmax-temperature logits="1.2,4.5,2,0.8" temperature="1"></attn-softmax-temperature>
 // The elements style themselves (shadow DOM, with fallbacks for the site's CSS variables); no
 // KaTeX stylesheet is needed, as figures render no maths.
-import './components/index.js';
+//
+// A page that loads the script twice (two blocks of a course page, say) keeps the first copy's
+// elements: defining them again would throw. The import is inlined into the one file.
+if (!customElements.get('attn-softmax-temperature')) import('./components/index.js');
