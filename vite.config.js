@@ -1,7 +1,9 @@
-// Two builds of the same front end (web/):
+// Three builds of the same front end (web/):
 //   vite build                 -> dist/site/      static site, relative URLs (works under any sub-path)
 //   vite build --mode single   -> dist/.single/   one HTML file with every script, style and the wasm
 //                                                 inlined; scripts/build.mjs moves it to dist/attnbook.html
+//   vite build --mode embed    -> dist/embed/     attn-widgets.js: one classic script (IIFE) with every
+//                                                 attn-* element and the wasm inlined, for any page
 import { existsSync, readdirSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
@@ -17,7 +19,31 @@ function sitePages() {
   return pages;
 }
 
+// The embeddable widgets: a library build of web/src/embed.js as one IIFE, nothing split off.
+const embedConfig = {
+  root: 'web',
+  base: './',
+  publicDir: false,
+  logLevel: 'warn',
+  plugins: [lessonsPlugin()], // <attn-app> is among the elements, and it imports the lessons
+  build: {
+    outDir: '../dist/embed',
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 4096,
+    assetsInlineLimit: Number.MAX_SAFE_INTEGER, // the wasm too, as data: URLs (decoded, never fetched)
+    lib: {
+      entry: 'src/embed.js',
+      formats: ['iife'],
+      name: 'attnWidgets',
+      fileName: () => 'attn-widgets.js',
+    },
+    rolldownOptions: { output: { codeSplitting: false } }, // dynamic imports (the wasm builds) inlined
+  },
+};
+
 export default defineConfig(({ mode }) => {
+  if (mode === 'embed') return embedConfig;
   const single = mode === 'single';
   return {
     root: 'web',

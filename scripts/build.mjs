@@ -1,11 +1,13 @@
 // npm run build: the C++ core natively and to wasm (SIMD and scalar), then the
-// static site (dist/site/) and the offline single file (dist/attnbook.html).
-import { rm, rename } from 'node:fs/promises';
+// static site (dist/site/), the offline single file (dist/attnbook.html) and the
+// embeddable widgets (dist/embed/attn-widgets.js, also copied into the site).
+import { copyFile, mkdir, rm, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emccEnv, mustRun, presets, root, step } from './lib.mjs';
 
 export const singleFile = path.join(root, 'dist', 'attnbook.html');
+export const widgetsFile = path.join(root, 'dist', 'embed', 'attn-widgets.js');
 
 export async function build() {
   for (const preset of presets) {
@@ -20,11 +22,17 @@ export async function build() {
   await mustRun(process.execPath, [vite, 'build', '--mode', 'single']);
   await rename(path.join(root, 'dist', '.single', 'index.html'), singleFile);
   await rm(path.join(root, 'dist', '.single'), { recursive: true, force: true });
+  step('building the embeddable widgets (dist/embed/attn-widgets.js)');
+  await mustRun(process.execPath, [vite, 'build', '--mode', 'embed']);
+  // The site's embed-example.html loads it as ./embed/attn-widgets.js, a classic script Vite leaves
+  // alone (vite-ignore): the site is built first, so the copy lands in the finished dist/site.
+  await mkdir(path.join(root, 'dist', 'site', 'embed'), { recursive: true });
+  await copyFile(widgetsFile, path.join(root, 'dist', 'site', 'embed', 'attn-widgets.js'));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   build().then(
-    () => console.log(`\nbuilt: dist/site/ and ${singleFile}`),
+    () => console.log(`\nbuilt: dist/site/, ${singleFile} and ${widgetsFile}`),
     (error) => {
       console.error(`\nbuild failed: ${error.message}`);
       process.exit(1);

@@ -4,18 +4,23 @@ import http from 'node:http';
 import sirv from 'sirv';
 
 /**
- * Serves `dir` on http://host:port/. Port 0 picks a free port.
+ * Serves `dir` on http://host:port/. Port 0 picks a free port. `headers` are
+ * added to every response (e.g. { 'Content-Security-Policy': '…' }). sirv
+ * sends .wasm as application/wasm, so browsers compile it while it streams.
+ * @param {string} dir
+ * @param {{ host?: string, port?: number, headers?: Record<string, string> }} [options]
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
-export function serve(dir, { host = '127.0.0.1', port = 0 } = {}) {
+export function serve(dir, { host = '127.0.0.1', port = 0, headers = {} } = {}) {
   const files = sirv(dir, { etag: true, dev: false });
-  const server = http.createServer((req, res) =>
+  const server = http.createServer((req, res) => {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     files(req, res, () => {
       res.statusCode = 404;
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       res.end('Not found');
-    }),
-  );
+    });
+  });
   return new Promise((resolve, reject) => {
     server.once('error', (error) => {
       reject(

@@ -38,13 +38,57 @@ export async function launch() {
   };
 }
 
-/** Serves dist/site on a free loopback port. */
-export function serveSite() {
-  return serve(path.join(root, 'dist', 'site'));
+/**
+ * The Content-Security-Policy every page of the site must run under: no eval,
+ * no inline script, nothing fetched from another origin (nor from data:).
+ */
+export const STRICT_CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
+  "img-src 'self' data: blob:; worker-src 'self' blob:";
+
+/**
+ * Serves `dir` on a free loopback port, by default with the strict CSP header.
+ * @param {string} dir @param {{ csp?: boolean }} [options]
+ */
+export function serveDir(dir, { csp = true } = {}) {
+  return serve(dir, { headers: csp ? { 'Content-Security-Policy': STRICT_CSP } : {} });
 }
+
+/** Serves dist/site on a free loopback port, with the strict CSP unless { csp: false }. */
+export function serveSite({ csp = true } = {}) {
+  return serveDir(path.join(root, 'dist', 'site'), { csp });
+}
+
+/** Where the builds land. */
+export const distDir = path.join(root, 'dist');
 
 /** file:// URL of the offline single file. */
 export const singleFileUrl = pathToFileURL(path.join(root, 'dist', 'attnbook.html')).href;
+
+/**
+ * Records every CSP violation in `page` and its frames (a securitypolicyviolation
+ * listener installed before any script of the page runs). Call before goto();
+ * read them with cspViolations(page).
+ */
+export async function recordCspViolations(page) {
+  await page.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (event) => {
+      window.__cspViolations.push(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`);
+    });
+  });
+}
+
+/** The violations recorded in every frame of `page`. @returns {Promise<string[]>} */
+export async function cspViolations(page) {
+  const all = [];
+  for (const frame of page.frames()) {
+    const found = await frame.evaluate(() => window.__cspViolations ?? null).catch(() => null);
+    if (found === null) all.push(`no CSP recorder in frame ${frame.url()}`);
+    else all.push(...found.map((v) => `${frame.url()}: ${v}`));
+  }
+  return all;
+}
 
 /**
  * Watches `page` for console errors, uncaught exceptions and requests that

@@ -1,14 +1,68 @@
 /**
  * The wasm builds as browsers and workers load them: ES module factories
- * (ENVIRONMENT=web,worker, wasm inlined), bundled by Vite. Chosen through
- * package.json "imports" (#wasm-builds, "default").
+ * (ENVIRONMENT=web,worker) bundled by Vite, each with its .wasm beside it.
+ * Chosen through package.json "imports" (#wasm-builds, "default").
+ *
+ * Vite turns each `.wasm?url` import into either a file URL (the site) or a
+ * data: URL (the single file and the embeddable widgets inline every asset).
+ * The factory gets an instantiateWasm hook, so Emscripten's own loader never
+ * runs: a URL is fetched and compiled while it streams; a data: URL is decoded
+ * here, never fetched, as fetch(data:) is refused under a strict CSP
+ * (connect-src 'self').
  */
+import simdWasmUrl from '../../../build/wasm-simd/module/attnbook-wasm.web.wasm?url';
+import scalarWasmUrl from '../../../build/wasm-scalar/module/attnbook-wasm.web.wasm?url';
+import { AttentionError } from './errors.js';
+
 const builds = {
-  simd: () => import('../../../build/wasm-simd/module/attnbook-wasm.web.mjs'),
-  scalar: () => import('../../../build/wasm-scalar/module/attnbook-wasm.web.mjs'),
+  simd: { factory: () => import('../../../build/wasm-simd/module/attnbook-wasm.web.mjs'), wasmUrl: simdWasmUrl },
+  scalar: {
+    factory: () => import('../../../build/wasm-scalar/module/attnbook-wasm.web.mjs'),
+    wasmUrl: scalarWasmUrl,
+  },
 };
 
 /** @param {'simd' | 'scalar'} name @returns {Promise<() => Promise<object>>} the module factory */
 export async function loadBuild(name) {
-  return (await builds[name]()).default;
+  const { factory, wasmUrl } = builds[name];
+  const createModule = (await factory()).default;
+  return () =>
+    new Promise((resolve, reject) => {
+      const instantiateWasm = (imports, receiveInstance) => {
+        instantiate(wasmUrl, imports).then(
+          ({ instance, module }) => receiveInstance(instance, module),
+          (error) => reject(new AttentionError(`could not load the ${name} wasm build: ${error?.message ?? error}`)),
+        );
+        return {}; // the exports arrive later, through receiveInstance
+      };
+      createModule({ instantiateWasm }).then(resolve, reject);
+    });
+}
+
+/**
+ * Compiles and instantiates the wasm at `url`.
+ * @param {string} url a data: URL, or an http(s)/relative URL of the same origin
+ * @param {WebAssembly.Imports} imports
+ * @returns {Promise<WebAssembly.WebAssemblyInstantiatedSource>}
+ */
+async function instantiate(url, imports) {
+  if (url.startsWith('data:')) return WebAssembly.instantiate(decodeDataUrl(url), imports);
+  const response = await fetch(url, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  // Streaming compilation needs the server to say application/wasm; otherwise read it whole.
+  const type = response.headers.get('Content-Type') ?? '';
+  if (typeof WebAssembly.instantiateStreaming === 'function' && type.split(';')[0].trim() === 'application/wasm') {
+    return WebAssembly.instantiateStreaming(response, imports);
+  }
+  return WebAssembly.instantiate(await response.arrayBuffer(), imports);
+}
+
+/** The bytes of a base64 data: URL. @param {string} url @returns {Uint8Array} */
+function decodeDataUrl(url) {
+  const comma = url.indexOf(',');
+  if (comma < 0 || !url.slice(0, comma).endsWith(';base64')) throw new Error('the wasm data: URL is not base64');
+  const text = atob(url.slice(comma + 1));
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
 }
