@@ -3,6 +3,11 @@
 import http from 'node:http';
 import sirv from 'sirv';
 
+/** The Content-Security-Policy the site is built to run under (npm start and the browser tests send it). */
+export const STRICT_CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
+  "img-src 'self' data: blob:; worker-src 'self' blob:";
+
 /**
  * Serves `dir` on http://host:port/. Port 0 picks a free port. `headers` are
  * added to every response (e.g. { 'Content-Security-Policy': '…' }). sirv

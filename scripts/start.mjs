@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { build, singleFile } from './build.mjs';
 import { root, step } from './lib.mjs';
-import { serve } from './serve.mjs';
+import { serve, STRICT_CSP } from './serve.mjs';
 
 const port = Number(process.env.PORT || 8080);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -16,7 +16,10 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 try {
   if (!process.argv.includes('--no-build')) await build();
   step('serving the lessons');
-  const { url } = await serve(path.join(root, 'dist', 'site'), { port });
+  const { url } = await serve(path.join(root, 'dist', 'site'), {
+    port,
+    headers: { 'Content-Security-Policy': STRICT_CSP },
+  });
   console.log(`\n  attnbook is running at   ${url}`);
   console.log(`  offline single file:     ${singleFile}`);
   console.log('\n  Press Ctrl+C to stop.');

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { serve } from '../../scripts/serve.mjs';
+import { serve, STRICT_CSP } from '../../scripts/serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -42,9 +42,7 @@ export async function launch() {
  * The Content-Security-Policy every page of the site must run under: no eval,
  * no inline script, nothing fetched from another origin (nor from data:).
  */
-export const STRICT_CSP =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
-  "img-src 'self' data: blob:; worker-src 'self' blob:";
+export { STRICT_CSP };
 
 /**
  * Serves `dir` on a free loopback port, by default with the strict CSP header.
