@@ -1,7 +1,7 @@
 // Shared set-up for the browser tests: Debian's Chromium driven by
 // playwright-core, the built site served on 127.0.0.1, and a watcher that
 // collects console errors, uncaught exceptions and any non-local request.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -104,4 +104,24 @@ export function watch(page) {
     if (!/^(https?:\/\/127\.0\.0\.1[:/]|file:|data:|blob:)/.test(url)) problems.push(`non-local request: ${url}`);
   });
   return { problems };
+}
+
+/**
+ * Runs axe-core in `page` (light DOM and shadow roots) and returns its violations
+ * of at least `minImpact` as "rule: targets" strings. axe is evaluated through
+ * DevTools rather than added as an inline <script>, which the site's CSP refuses.
+ */
+export async function axeViolations(page, { minImpact = 'minor' } = {}) {
+  const levels = ['minor', 'moderate', 'serious', 'critical'];
+  if (!(await page.evaluate(() => 'axe' in window))) {
+    await page.evaluate(await readFile(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8'));
+  }
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      impact: v.impact,
+      text: `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    }));
+  });
+  return violations.filter((v) => levels.indexOf(v.impact) >= levels.indexOf(minImpact)).map((v) => v.text);
 }

@@ -1,0 +1,44 @@
+// axe-core on every page and route of the site, in light and dark: no serious
+// or critical accessibility violation anywhere.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { axeViolations, launch, serveSite, watch } from './browser.js';
+
+const PAGES = [
+  ['home', 'index.html#/', 'attn-lesson-list'],
+  ['lesson convex-combinations', 'index.html#/convex-combinations', '.katex'],
+  ['lesson softmax-temperature', 'index.html#/softmax-temperature', 'attn-softmax-temperature[data-ready]'],
+  ['not found', 'index.html#/no-such-lesson', 'h1'],
+  ['check this browser', 'selftest.html', 'body[data-done="true"]'],
+  ['figure gallery', 'gallery/figures.html', 'attn-bars[data-ready]'],
+  ['cell gallery', 'gallery/cells.html', 'attn-slider'],
+  ['embed example', 'embed-example.html', 'attn-softmax-temperature[data-ready]'],
+];
+
+let browser;
+let server;
+
+before(async () => {
+  browser = await launch();
+  server = await serveSite();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+for (const [name, path, ready] of PAGES) {
+  test(`${name}: no serious or critical axe violation, light and dark`, async () => {
+    const page = await browser.context.newPage();
+    const { problems } = watch(page);
+    await page.goto(new URL(path, server.url).href);
+    await page.locator(ready).first().waitFor();
+    for (const colorScheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme });
+      assert.deepEqual(await axeViolations(page, { minImpact: 'serious' }), [], `${name}, ${colorScheme}`);
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}
