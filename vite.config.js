@@ -8,6 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 import lessonsPlugin from './scripts/vite-lessons-plugin.mjs';
+import serviceWorkerPlugin from './scripts/vite-sw-plugin.mjs';
 
 // Every page of the site: web/*.html and the component galleries in web/gallery/*.html.
 function sitePages() {
@@ -45,13 +46,15 @@ const embedConfig = {
 export default defineConfig(({ mode }) => {
   if (mode === 'embed') return embedConfig;
   const single = mode === 'single';
+  // The site build (the default mode, `production`) also gets sw.js, the offline service worker.
+  const offline = mode === 'production' ? [serviceWorkerPlugin()] : [];
   return {
     root: 'web',
     base: './',
     publicDir: false,
     logLevel: 'warn',
     // Lessons: web/lessons/*.md -> { meta, html, headings } with KaTeX rendered at build time.
-    plugins: [lessonsPlugin(), ...(single ? [viteSingleFile({ removeViteModuleLoader: true })] : [])],
+    plugins: [lessonsPlugin(), ...(single ? [viteSingleFile({ removeViteModuleLoader: true })] : []), ...offline],
     worker: { format: 'es' },
     build: {
       outDir: single ? '../dist/.single' : '../dist/site',

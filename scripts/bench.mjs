@@ -6,6 +6,8 @@
 //   softmax-wasm.json      softmax: wasm SIMD, wasm scalar, plain JS
 //   attention.json         attention: wasm SIMD (fused, +weights), wasm scalar, plain JS,
 //                          TensorFlow.js wasm and the native medians, side by side
+//   browser.json           browser budgets in headless Chromium (bench/browser.bench.mjs): first
+//                          lesson interactive, input to updated figure, sizes of dist/
 import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -61,6 +63,8 @@ try {
   await mustRun(process.execPath, [path.join('bench', 'softmax.bench.mjs')]);
   step('benchmark: attention, wasm builds, plain JS, TensorFlow.js wasm and native');
   await mustRun(process.execPath, [path.join('bench', 'attention.bench.mjs'), '--native', nativeAttentionJson]);
+  step('benchmark: browser budgets in headless Chromium (first lesson interactive, input to frame, sizes)');
+  await mustRun(process.execPath, [path.join('bench', 'browser.bench.mjs')]);
   console.log(`\nnpm run bench: ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
 } catch (error) {
   console.error(`\nbenchmark failed: ${error.message}`);

@@ -1,9 +1,11 @@
 /**
  * Starts the app shell around <attn-app> (web/index.html): applies the stored
  * colour theme and makes the skip link move focus to the main content without
- * touching the hash (which holds the route).
+ * touching the hash (which holds the route). Over http(s) it also registers
+ * the offline service worker (offline.js).
  */
 import { applyTheme, storedTheme } from './theme.js';
+import { registerOffline } from './offline.js';
 
 export function startApp() {
   applyTheme(storedTheme());
@@ -15,4 +17,5 @@ export function startApp() {
       target.focus();
     });
   }
+  registerOffline();
 }
