@@ -4,18 +4,10 @@
 // service worker. This file uses its own browser (launch() = a fresh profile),
 // so the service worker and its cache never reach other test files.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import sirv from 'sirv';
 import { launch, serveSite, singleFileUrl, watch } from './browser.js';
 
-const CSP =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
-  "img-src 'self' data: blob:; worker-src 'self' blob:";
 const EXPECTED_AT_TAU_1 = [0.0322492, 0.8743615, 0.071772, 0.0216173];
-const site = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/site');
 
 let browser;
 
@@ -97,35 +89,19 @@ test('after one visit over http, lessons open and compute with the server stoppe
 });
 
 test('the service worker installs and serves the site under the strict Content-Security-Policy', async () => {
-  const files = sirv(site, { dev: false });
-  const server = http.createServer((req, res) => {
-    res.setHeader('Content-Security-Policy', CSP);
-    files(req, res, () => {
-      res.statusCode = 404;
-      res.end();
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const server = await serveSite(); // with the strict CSP
   const page = await browser.context.newPage();
   const { problems } = watch(page);
-  // Known, not the service worker's doing: Emscripten 3.1.6's loader first
-  // fetch()es its inlined wasm as a data: URL, which connect-src blocks (it then
-  // decodes the base64 itself and runs). Those two messages are left out here.
-  const wasmDataUrl = /(Connecting to|Fetch API cannot load) '?data:application\/octet-stream;base64,/;
   try {
-    await installOffline(page, `http://127.0.0.1:${server.address().port}/#/softmax-temperature`);
+    await installOffline(page, `${server.url}#/softmax-temperature`);
     await page.reload();
     await assertLessonRenders(page);
     const swCache = await page.evaluate(async () => (await caches.keys()).filter((n) => n.startsWith('attnbook-')));
     assert.equal(swCache.length, 1);
-    assert.deepEqual(
-      problems.filter((p) => !wasmDataUrl.test(p)),
-      [],
-    );
+    assert.deepEqual(problems, []);
   } finally {
     await page.close();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   }
 });
 
