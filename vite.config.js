@@ -20,6 +20,11 @@ function sitePages() {
   return pages;
 }
 
+// Builds that inline the wasm (the single file, the widgets) take its gzipped copy
+// (attnbook-wasm.web.wasm.gz, written by scripts/build.mjs): a third of the bytes
+// to parse at load; builds-web.js inflates it with DecompressionStream.
+const gzippedWasm = { find: /^(.*attnbook-wasm\.web\.wasm)\?url$/, replacement: '$1.gz?url' };
+
 // The embeddable widgets: a library build of web/src/embed.js as one IIFE, nothing split off.
 const embedConfig = {
   root: 'web',
@@ -27,6 +32,7 @@ const embedConfig = {
   publicDir: false,
   logLevel: 'warn',
   plugins: [lessonsPlugin()], // <attn-app> is among the elements, and it imports the lessons
+  resolve: { alias: [gzippedWasm] },
   build: {
     outDir: '../dist/embed',
     emptyOutDir: true,
@@ -56,6 +62,7 @@ export default defineConfig(({ mode }) => {
     // Lessons: web/lessons/*.md -> { meta, html, headings } with KaTeX rendered at build time.
     plugins: [lessonsPlugin(), ...(single ? [viteSingleFile({ removeViteModuleLoader: true })] : []), ...offline],
     worker: { format: 'es' },
+    resolve: { alias: single ? [gzippedWasm] : [] },
     build: {
       outDir: single ? '../dist/.single' : '../dist/site',
       // The site has every page; the single file only the lessons (index.html).

@@ -1,7 +1,8 @@
 // npm run build: the C++ core natively and to wasm (SIMD and scalar), then the
 // static site (dist/site/), the offline single file (dist/attnbook.html) and the
 // embeddable widgets (dist/embed/attn-widgets.js, also copied into the site).
-import { copyFile, mkdir, rm, rename } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, rename, writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emccEnv, mustRun, presets, root, step } from './lib.mjs';
@@ -14,6 +15,11 @@ export async function build() {
     step(`building the C++ core and tests (${preset})`);
     await mustRun('cmake', ['--preset', preset], { quiet: true, env: emccEnv });
     await mustRun('cmake', ['--build', '--preset', preset], { env: emccEnv });
+  }
+  // The single file and the widgets inline the wasm gzipped (vite.config.js): write those copies.
+  for (const preset of ['wasm-simd', 'wasm-scalar']) {
+    const wasm = path.join(root, 'build', preset, 'module', 'attnbook-wasm.web.wasm');
+    await writeFile(`${wasm}.gz`, gzipSync(await readFile(wasm), { level: 9 }));
   }
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   step('building the static site (dist/site)');

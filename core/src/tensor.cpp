@@ -1,17 +1,15 @@
 #include "attn/tensor.hpp"
 
-#include <sstream>
+#include <cstdio>
 
 namespace attn {
 
 std::string format_shape(const Shape& shape) {
-  std::ostringstream out;
-  out << '[';
+  std::string out = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) {
-    out << (i ? ", " : "") << shape[i];
+    out += (i ? ", " : "") + std::to_string(shape[i]);
   }
-  out << ']';
-  return out.str();
+  return out + "]";
 }
 
 std::string format_index(const Shape& shape, std::size_t flat) {
@@ -27,10 +25,9 @@ std::string format_index(const Shape& shape, std::size_t flat) {
 }
 
 std::string format_number(double value) {
-  std::ostringstream out;
-  out.precision(9);
-  out << value;
-  return out.str();
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", value); // as iostreams print it, without iostreams
+  return text;
 }
 
 } // namespace attn

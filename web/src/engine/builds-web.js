@@ -4,7 +4,8 @@
  * Chosen through package.json "imports" (#wasm-builds, "default").
  *
  * Vite turns each `.wasm?url` import into either a file URL (the site) or a
- * data: URL (the single file and the embeddable widgets inline every asset).
+ * data: URL of the gzipped wasm (the single file and the embeddable widgets
+ * inline every asset; vite.config.js points them at the .wasm.gz copy).
  * The factory gets an instantiateWasm hook, so Emscripten's own loader never
  * runs: a URL is fetched and compiled while it streams; a data: URL is decoded
  * here, never fetched, as fetch(data:) is refused under a strict CSP
@@ -46,7 +47,7 @@ export async function loadBuild(name) {
  * @returns {Promise<WebAssembly.WebAssemblyInstantiatedSource>}
  */
 async function instantiate(url, imports) {
-  if (url.startsWith('data:')) return WebAssembly.instantiate(decodeDataUrl(url), imports);
+  if (url.startsWith('data:')) return WebAssembly.instantiate(await gunzipIfNeeded(decodeDataUrl(url)), imports);
   const response = await fetch(url, { credentials: 'same-origin' });
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
   // Streaming compilation needs the server to say application/wasm; otherwise read it whole.
@@ -55,6 +56,16 @@ async function instantiate(url, imports) {
     return WebAssembly.instantiateStreaming(response, imports);
   }
   return WebAssembly.instantiate(await response.arrayBuffer(), imports);
+}
+
+/** Inflates gzip data (magic bytes 1f 8b) with the platform's DecompressionStream; other bytes pass through. */
+async function gunzipIfNeeded(bytes) {
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  if (typeof DecompressionStream !== 'function') {
+    throw new Error('this browser has no DecompressionStream to unpack the inlined wasm; use the site instead');
+  }
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(stream).arrayBuffer();
 }
 
 /** The bytes of a base64 data: URL. @param {string} url @returns {Uint8Array} */
