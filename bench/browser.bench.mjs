@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/lib.mjs';
 import { serve } from '../scripts/serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,17 +33,7 @@ const resultsFile = path.join(root, 'bench', 'results', 'browser.json');
 const LOADS = 5;
 const EVENTS = 200;
 const BUDGET = { interactiveMs: 500, inputToFrameP95Ms: 16 };
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--allow-file-access-from-files',
-];
+const ARGS = CHROMIUM_ARGS;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

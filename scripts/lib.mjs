@@ -48,3 +48,16 @@ export async function mustRun(command, args, options = {}) {
 export const emccEnv = { NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':') };
 
 export const presets = ['native', 'wasm-simd', 'wasm-scalar'];
+
+/** Debian's Chromium, and the flags it needs headless as root on a machine with no network. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--allow-file-access-from-files',
+];

@@ -1,8 +1,8 @@
 // axe-core on every page and route of the site, in light and dark: no serious
 // or critical accessibility violation anywhere.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { axeViolations, launch, serveSite, watch } from './browser.js';
+import { test } from 'node:test';
+import { axeViolations, useBrowserAndSite, watch } from './browser.js';
 
 const PAGES = [
   ['home', 'index.html#/', 'attn-lesson-list'],
@@ -15,24 +15,13 @@ const PAGES = [
   ['embed example', 'embed-example.html', 'attn-softmax-temperature[data-ready]'],
 ];
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launch();
-  server = await serveSite();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useBrowserAndSite();
 
 for (const [name, path, ready] of PAGES) {
   test(`${name}: no serious or critical axe violation, light and dark`, async () => {
-    const page = await browser.context.newPage();
+    const page = await site.browser.context.newPage();
     const { problems } = watch(page);
-    await page.goto(new URL(path, server.url).href);
+    await page.goto(new URL(path, site.server.url).href);
     await page.locator(ready).first().waitFor();
     for (const colorScheme of ['light', 'dark']) {
       await page.emulateMedia({ colorScheme });

@@ -5,12 +5,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib.mjs';
 import { serve, STRICT_CSP } from '../../scripts/serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { CHROMIUM };
 
 /** Launches headless Chromium with a fresh profile. Returns { browser, close }. */
 export async function launch() {
@@ -18,16 +20,7 @@ export async function launch() {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--allow-file-access-from-files',
-    ],
+    args: CHROMIUM_ARGS,
   });
   return {
     context,
@@ -124,4 +117,22 @@ export async function axeViolations(page, { minImpact = 'minor' } = {}) {
     }));
   });
   return violations.filter((v) => levels.indexOf(v.impact) >= levels.indexOf(minImpact)).map((v) => v.text);
+}
+
+/**
+ * For a test file: a fresh browser and the site (served with the strict CSP),
+ * started before its tests and closed after them. Read `shared.browser` and
+ * `shared.server` inside tests.
+ */
+export function useBrowserAndSite() {
+  const shared = { browser: null, server: null };
+  before(async () => {
+    shared.browser = await launch();
+    shared.server = await serveSite();
+  });
+  after(async () => {
+    await shared.browser?.close();
+    await shared.server?.close();
+  });
+  return shared;
 }

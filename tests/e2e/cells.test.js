@@ -3,29 +3,18 @@
 // shows, data-status, saved progress, Reset, and no console errors.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { launch, serveSite, watch } from './browser.js';
+import { useBrowserAndSite, watch } from './browser.js';
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launch();
-  server = await serveSite();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useBrowserAndSite();
 
 /** A fresh page on the gallery, once the engine has filled in the figures. */
 async function openGallery({ init } = {}) {
-  const page = await browser.context.newPage();
+  const page = await site.browser.context.newPage();
   const watcher = watch(page);
   if (init) await page.addInitScript(init);
-  await page.goto(new URL('gallery/cells.html', server.url).href);
+  await page.goto(new URL('gallery/cells.html', site.server.url).href);
   await page.locator('body[data-ready="true"]').waitFor();
   return { page, problems: watcher.problems };
 }
@@ -229,7 +218,9 @@ test('attn-check flips data-status as its value crosses the threshold', async ()
 
 test('attn-code copies the code with the current values and never turns params into HTML', async () => {
   const { page, problems } = await openGallery();
-  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
+  await site.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: new URL(site.server.url).origin,
+  });
   const copy = page.getByRole('button', { name: 'Copy NumPy' });
   const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
 

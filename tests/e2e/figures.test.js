@@ -3,27 +3,16 @@
 // canvas heatmap, the convex hull moved by keyboard, Reset and the exports.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, test } from 'node:test';
-import { launch, serveSite, watch } from './browser.js';
+import { test } from 'node:test';
+import { useBrowserAndSite, watch } from './browser.js';
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launch();
-  server = await serveSite();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useBrowserAndSite();
 
 /** Opens the gallery; returns { page, problems } once every figure is drawn. */
 async function openGallery() {
-  const page = await browser.context.newPage();
+  const page = await site.browser.context.newPage();
   const { problems } = watch(page);
-  await page.goto(new URL('gallery/figures.html', server.url).href);
+  await page.goto(new URL('gallery/figures.html', site.server.url).href);
   for (const id of ['weights-bars', 'small-heatmap', 'weights-matrix', 'shapes-figure']) {
     await page.locator(`#${id}[data-ready]`).waitFor();
   }

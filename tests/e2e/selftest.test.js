@@ -1,25 +1,14 @@
 // The "check this browser" page: the engine on the main thread and in a Web Worker.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launch, serveSite, watch } from './browser.js';
+import { test } from 'node:test';
+import { useBrowserAndSite, watch } from './browser.js';
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launch();
-  server = await serveSite();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useBrowserAndSite();
 
 test('the engine runs on the main thread and in a Web Worker, with the known answers', async () => {
-  const page = await browser.context.newPage();
+  const page = await site.browser.context.newPage();
   const { problems } = watch(page);
-  await page.goto(new URL('selftest.html', server.url).href);
+  await page.goto(new URL('selftest.html', site.server.url).href);
   await page.locator('body[data-done="true"]').waitFor();
   const rows = await page
     .locator('#checks tr')

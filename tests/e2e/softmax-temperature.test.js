@@ -2,23 +2,12 @@
 // http and the single file from file://, with no console errors. The lesson
 // lives at #/softmax-temperature (the home page lists the lessons).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { launch, serveSite, singleFileUrl, watch } from './browser.js';
+import { describe, test } from 'node:test';
+import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const EXPECTED_AT_TAU_1 = [0.0322492, 0.8743615, 0.071772, 0.0216173];
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launch();
-  server = await serveSite();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useBrowserAndSite();
 
 async function barValues(page) {
   return page
@@ -34,14 +23,14 @@ function assertClose(actual, expected, tol, what) {
 }
 
 const targets = [
-  ['the static site over http', () => `${server.url}#/softmax-temperature`],
+  ['the static site over http', () => `${site.server.url}#/softmax-temperature`],
   ['dist/attnbook.html from file://', () => `${singleFileUrl}#/softmax-temperature`],
 ];
 
 for (const [name, url] of targets) {
   describe(name, () => {
     test('shows the four softmax bars at τ = 1', async () => {
-      const page = await browser.context.newPage();
+      const page = await site.browser.context.newPage();
       const { problems } = watch(page);
       await page.goto(url());
       await page.locator('attn-softmax-temperature[data-ready]').waitFor();
@@ -52,7 +41,7 @@ for (const [name, url] of targets) {
     });
 
     test('the Temperature slider moves the bars, by keyboard', async () => {
-      const page = await browser.context.newPage();
+      const page = await site.browser.context.newPage();
       const { problems } = watch(page);
       await page.goto(url());
       await page.locator('attn-softmax-temperature[data-ready]').waitFor();
