@@ -2,6 +2,7 @@
 // http and the single file from file://, with no console errors. The lesson
 // lives at #/softmax-temperature (the home page lists the lessons).
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
@@ -66,3 +67,29 @@ for (const [name, url] of targets) {
     });
   });
 }
+
+test('Reset restores τ = 1 after a change, and CSV export holds the logits and the weights', async () => {
+  const page = await site.browser.context.newPage();
+  const { problems } = watch(page);
+  await page.goto(`${site.server.url}#/softmax-temperature`);
+  await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+  await page.getByRole('slider', { name: 'Temperature' }).focus();
+  await page.keyboard.press('End');
+  await page.getByText('τ = 100.0').first().waitFor();
+  await page.locator('attn-softmax-temperature').getByRole('button', { name: 'Reset' }).click();
+  await page.getByText('τ = 1.00').first().waitFor();
+  assertClose(await barValues(page), EXPECTED_AT_TAU_1, 1e-5, 'after Reset');
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator('attn-softmax-temperature').getByRole('button', { name: 'Export the data as CSV' }).click(),
+  ]);
+  const rows = (await readFile(await download.path(), 'utf8')).trim().split(/\r?\n/);
+  assert.equal(rows[0], 'position,logit,weight');
+  assert.equal(rows.length, 5);
+  const [position, logit, weight] = rows[2].split(',').map(Number);
+  assert.deepEqual([position, logit], [1, 4.5]);
+  assert.ok(Math.abs(weight - EXPECTED_AT_TAU_1[1]) < 1e-5, `exported weight ${weight}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -4,19 +4,22 @@
  * Bars of softmax(logits / τ) with a log-scale temperature slider (τ from 0.01
  * to 100). Every slider movement recomputes the weights in the wasm core.
  *
- * Attributes: logits (comma-separated numbers), temperature (τ > 0).
+ * State (permalink): logits (comma-separated numbers), temperature (0.01–100).
+ * Attributes: label, caption. A figure (AttnFigure): Reset, and export of the
+ * bars as SVG/PNG and of logits and weights as CSV/JSON.
  * Sets data-ready on itself once the engine is loaded and the bars are drawn.
  */
 import { css, html } from 'lit';
 import { createBarChart } from '../charts/bar-chart.js';
-import { AttnCell } from './attn-cell.js';
+import { svgDocument } from '../charts/export.js';
+import { AttnFigure } from './figure-base.js';
 
 const LOG_MIN = -2; // τ = 0.01
 const LOG_MAX = 2; // τ = 100
 
 const formatTau = (tau) => (tau >= 10 ? tau.toFixed(1) : tau.toPrecision(3));
 
-export class AttnSoftmaxTemperature extends AttnCell {
+export class AttnSoftmaxTemperature extends AttnFigure {
   static stateFields = {
     logits: { type: 'numbers', default: [1.2, 4.5, 2.0, 0.8], minLength: 1, maxLength: 64, min: -1e4, max: 1e4 },
     temperature: { type: 'number', default: 1, min: 0.01, max: 100 },
@@ -25,14 +28,11 @@ export class AttnSoftmaxTemperature extends AttnCell {
   static properties = { ...super.properties, _weights: { state: true }, _error: { state: true } };
 
   static styles = [
-    AttnCell.baseStyles,
+    AttnFigure.baseStyles,
+    AttnFigure.figureStyles,
     css`
-      figure {
-        margin: 0;
-        padding: 1rem;
-        border: 1px solid var(--border, #d0d4dc);
-        border-radius: 8px;
-        background: var(--surface, #fff);
+      .formula {
+        margin: 0.25rem 0 0;
       }
       .chart {
         max-width: 36rem;
@@ -79,6 +79,8 @@ export class AttnSoftmaxTemperature extends AttnCell {
     `,
   ];
 
+  defaultLabel = 'Softmax weights at temperature τ';
+
   constructor() {
     super();
     this._weights = null;
@@ -113,8 +115,9 @@ export class AttnSoftmaxTemperature extends AttnCell {
   updated() {
     const values = this.logits;
     if (!this._weights) return;
-    if (!this._chart || this._chart.size !== values.length) {
-      const container = this.renderRoot.querySelector('.chart');
+    const container = this.renderRoot.querySelector('.chart');
+    if (!container) return; // the cell is showing an error
+    if (!this._chart || this._chart.size !== values.length || !container.contains(this._chart.svg)) {
       container.replaceChildren();
       this._chart = createBarChart(container, {
         labels: values.map((_, j) => `Pos ${j}`),
@@ -127,40 +130,56 @@ export class AttnSoftmaxTemperature extends AttnCell {
   }
 
   _onInput(event) {
+    this.beginEdit();
     this.temperature = 10 ** Number(event.target.value);
     this.stateChanged();
   }
 
-  renderCell() {
+  describe() {
+    const weights = this._weights ? Array.from(this._weights, (w) => w.toFixed(3)).join(', ') : 'not computed yet';
+    return `Softmax of the logits ${this.logits.join(', ')} at temperature ${formatTau(this.temperature)}: weights ${weights}.`;
+  }
+
+  exportSvgText() {
+    return svgDocument(this._chart.svg);
+  }
+
+  exportRows() {
+    return [['position', 'logit', 'weight'], ...this.logits.map((s, j) => [j, s, this._weights?.[j] ?? ''])];
+  }
+
+  exportObject() {
+    return { logits: this.logits, temperature: this.temperature, weights: Array.from(this._weights ?? []) };
+  }
+
+  renderFigure() {
     const tau = this.temperature;
     const values = this.logits;
     const weights = this._weights;
     const sum = weights ? weights.reduce((a, b) => a + b, 0) : 0;
     const readout = weights && `α = [${Array.from(weights, (w) => w.toFixed(4)).join(', ')}]  sum = ${sum.toFixed(6)}`;
     return html`
-      <figure>
-        <div class="chart"></div>
-        <figcaption>
-          Softmax weights α<sub>j</sub> = exp(s<sub>j</sub>/τ) / Σ<sub>k</sub> exp(s<sub>k</sub>/τ) for logits s =
-          [${values.join(', ')}]
-        </figcaption>
-        <div class="control">
-          <label for="tau">Temperature</label>
-          <input
-            id="tau"
-            type="range"
-            min=${LOG_MIN}
-            max=${LOG_MAX}
-            step="0.01"
-            .value=${String(Math.log10(tau))}
-            aria-valuetext=${`τ = ${formatTau(tau)}`}
-            @input=${this._onInput}
-          />
-          <output for="tau">τ = ${formatTau(tau)}</output>
-        </div>
-        ${weights ? html`<p class="readout">${readout}</p>` : html`<p class="readout">Loading the attention core…</p>`}
-        ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
-      </figure>
+      <div class="chart"></div>
+      <p class="formula">
+        Softmax weights α<sub>j</sub> = exp(s<sub>j</sub>/τ) / Σ<sub>k</sub> exp(s<sub>k</sub>/τ) for logits s =
+        [${values.join(', ')}]
+      </p>
+      <div class="control">
+        <label for="tau">Temperature</label>
+        <input
+          id="tau"
+          type="range"
+          min=${LOG_MIN}
+          max=${LOG_MAX}
+          step="0.01"
+          .value=${String(Math.log10(tau))}
+          aria-valuetext=${`τ = ${formatTau(tau)}`}
+          @input=${this._onInput}
+        />
+        <output for="tau">τ = ${formatTau(tau)}</output>
+      </div>
+      ${weights ? html`<p class="readout">${readout}</p>` : html`<p class="readout">Loading the attention core…</p>`}
+      ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
     `;
   }
 }
