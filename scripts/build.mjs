@@ -10,14 +10,15 @@ import { emccEnv, mustRun, presets, root, step } from './lib.mjs';
 export const singleFile = path.join(root, 'dist', 'attnbook.html');
 export const widgetsFile = path.join(root, 'dist', 'embed', 'attn-widgets.js');
 
-export async function build() {
-  for (const preset of presets) {
+export async function build({ web = false } = {}) {
+  // --web: only the Vite builds, reusing the wasm modules already in build/.
+  for (const preset of web ? [] : presets) {
     step(`building the C++ core and tests (${preset})`);
     await mustRun('cmake', ['--preset', preset], { quiet: true, env: emccEnv });
     await mustRun('cmake', ['--build', '--preset', preset], { env: emccEnv });
   }
   // The single file and the widgets inline the wasm gzipped (vite.config.js): write those copies.
-  for (const preset of ['wasm-simd', 'wasm-scalar']) {
+  for (const preset of web ? [] : ['wasm-simd', 'wasm-scalar']) {
     const wasm = path.join(root, 'build', preset, 'module', 'attnbook-wasm.web.wasm');
     await writeFile(`${wasm}.gz`, gzipSync(await readFile(wasm), { level: 9 }));
   }
@@ -37,7 +38,7 @@ export async function build() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  build().then(
+  build({ web: process.argv.includes('--web') }).then(
     () => console.log(`\nbuilt: dist/site/, ${singleFile} and ${widgetsFile}`),
     (error) => {
       console.error(`\nbuild failed: ${error.message}`);
