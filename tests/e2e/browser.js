@@ -1,7 +1,7 @@
 // Shared set-up for the browser tests: Debian's Chromium driven by
 // playwright-core, the built site served on 127.0.0.1, and a watcher that
 // collects console errors, uncaught exceptions and any non-local request.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -124,6 +124,44 @@ export async function axeViolations(page, { minImpact = 'minor' } = {}) {
  * started before its tests and closed after them. Read `shared.browser` and
  * `shared.server` inside tests.
  */
+/**
+ * Figures draw only once they are near the viewport: scrolls the first match of
+ * `selector` in `scope` (a page, frame locator or locator) into view, waits until
+ * it also matches `state` (default: drawn) and returns that locator.
+ */
+export async function showFigure(scope, selector, state = '[data-ready]') {
+  await scope.locator(selector).first().scrollIntoViewIfNeeded();
+  const figure = scope.locator(`${selector}${state}`).first();
+  await figure.waitFor();
+  return figure;
+}
+
+/** Scrolls down through the whole page (figures draw only when visible), then back to the top. */
+export async function scrollThrough(page) {
+  await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+      scrollTo(0, y);
+      await frame();
+      await frame();
+    }
+    scrollTo(0, 0);
+  });
+}
+
+/** The ids of every lesson (web/lessons/*.md), in course order. */
+export async function lessonIds() {
+  const dir = path.join(root, 'web', 'lessons');
+  const lessons = [];
+  for (const name of (await readdir(dir)).filter((n) => n.endsWith('.md'))) {
+    const text = await readFile(path.join(dir, name), 'utf8');
+    const id = text.match(/^id:\s*(\S+)/m)?.[1];
+    const order = Number(text.match(/^order:\s*(\S+)/m)?.[1]);
+    lessons.push({ id, order });
+  }
+  return lessons.sort((a, b) => a.order - b.order || a.id.localeCompare(b.id)).map((lesson) => lesson.id);
+}
+
 export function useBrowserAndSite() {
   const shared = { browser: null, server: null };
   before(async () => {

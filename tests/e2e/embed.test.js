@@ -7,7 +7,16 @@ import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { cspViolations, distDir, launch, recordCspViolations, serveDir, serveSite, watch } from './browser.js';
+import {
+  cspViolations,
+  distDir,
+  launch,
+  recordCspViolations,
+  serveDir,
+  serveSite,
+  showFigure,
+  watch,
+} from './browser.js';
 
 let browser;
 let site;
@@ -91,8 +100,7 @@ test('the CSP recorder sees a refused inline script', async () => {
 test('embed-example: the script-tag figure shows its preset bars and its slider works by keyboard', async () => {
   const { page, problems } = await open();
   await page.goto(new URL('embed-example.html', site.url).href);
-  const figure = page.locator('#by-script-figure[data-ready]');
-  await figure.waitFor();
+  const figure = await showFigure(page, '#by-script-figure');
   const logits = [3, 1, 0.2, 2.5, -1];
   assertClose(await barValues(figure), softmax(logits, 0.5), 1e-5, 'τ = 0.5');
 
@@ -113,7 +121,7 @@ test('embed-example: the iframe shows the lesson alone, preset, and takes the he
   const { page, problems } = await open();
   await page.goto(new URL('embed-example.html', site.url).href);
   const frame = page.frameLocator('#lesson-frame');
-  await frame.locator('attn-softmax-temperature[data-ready]').waitFor();
+  await showFigure(frame, 'attn-softmax-temperature');
   await frame.getByText('τ = 0.250').first().waitFor(); // t.temperature=0.25 from the src
   assert.equal(await frame.locator('.site-header').isHidden(), true, 'no site header in embed mode');
   assert.equal(await frame.locator('.site-footer').isHidden(), true, 'no site footer in embed mode');
@@ -161,8 +169,7 @@ test('a bare host page with only <script src="attn-widgets.js"> renders the figu
   const requests = [];
   page.on('request', (request) => requests.push(new URL(request.url()).pathname));
   await page.goto(new URL('host.html', host.url).href);
-  const figure = page.locator('attn-softmax-temperature[data-ready]');
-  await figure.waitFor();
+  const figure = await showFigure(page, 'attn-softmax-temperature');
   assertClose(await barValues(figure), [0.0322492, 0.8743615, 0.071772, 0.0216173], 1e-5, 'τ = 1');
   await figure.getByRole('slider', { name: 'Temperature' }).focus();
   await page.keyboard.press('End');
@@ -183,6 +190,8 @@ test('a host page that loads the script twice keeps working, with no error', asy
   const { page, problems } = await open();
   await page.goto(new URL('twice.html', host.url).href);
   const figures = page.locator('attn-softmax-temperature[data-ready]');
+  await page.locator('attn-softmax-temperature').nth(1).scrollIntoViewIfNeeded();
+  await page.locator('attn-softmax-temperature').nth(0).scrollIntoViewIfNeeded();
   await figures.nth(1).waitFor();
   assertClose(await barValues(figures.nth(0)), softmax([1.2, 4.5, 2, 0.8], 100), 1e-5, 'first, τ = 100');
   assertClose(await barValues(figures.nth(1)), [0, 1, 0, 0], 1e-6, 'second, τ = 0.01');

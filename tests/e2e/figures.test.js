@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { useBrowserAndSite, watch } from './browser.js';
+import { showFigure, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 
@@ -14,10 +14,10 @@ async function openGallery() {
   const { problems } = watch(page);
   await page.goto(new URL('gallery/figures.html', site.server.url).href);
   for (const id of ['weights-bars', 'small-heatmap', 'weights-matrix', 'shapes-figure']) {
-    await page.locator(`#${id}[data-ready]`).waitFor();
+    await showFigure(page, `#${id}`);
   }
-  await page.locator('#large-heatmap-figure[data-mode="canvas"]').waitFor();
-  await page.locator('#hull-figure[data-outside]').waitFor();
+  await showFigure(page, '#large-heatmap-figure', '[data-mode="canvas"]');
+  await showFigure(page, '#hull-figure', '[data-outside]');
   return { page, problems };
 }
 
@@ -40,6 +40,7 @@ test('a bar follows a pointer drag and fires change; Reset restores it', async (
     document.getElementById('weights-bars').addEventListener('change', (e) => window.changes.push(e.detail.values));
   });
   const bar = page.locator('#weights-bars rect.bar[data-index="1"]');
+  await bar.scrollIntoViewIfNeeded();
   const box = await bar.boundingBox();
   const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
   await page.mouse.move(x, y);
@@ -171,6 +172,23 @@ test('exports: CSV and JSON hold the data, SVG is a standalone <svg> document, P
 
   const png = (await exportFile(page, '#shapes-figure', 'Export the figure as PNG')).bytes;
   assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('figures below the fold draw only when scrolled into view', async () => {
+  const page = await site.browser.context.newPage();
+  const { problems } = watch(page);
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto(new URL('gallery/figures.html', site.server.url).href);
+  await page.locator('#weights-bars[data-ready]').waitFor();
+  const hull = page.locator('#hull-figure');
+  const drawn = () =>
+    hull.evaluate((el) => [el.hasAttribute('data-shown'), el.shadowRoot.querySelector('svg') !== null]);
+  await page.waitForTimeout(300); // time enough to draw, were it eager
+  assert.deepEqual(await drawn(), [false, false], 'not drawn while far below the viewport');
+  await showFigure(page, '#hull-figure', '[data-outside]');
+  assert.deepEqual(await drawn(), [true, true], 'drawn once scrolled to');
   assert.deepEqual(problems, []);
   await page.close();
 });

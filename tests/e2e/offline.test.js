@@ -5,7 +5,7 @@
 // so the service worker and its cache never reach other test files.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launch, serveSite, singleFileUrl, watch } from './browser.js';
+import { launch, serveSite, showFigure, singleFileUrl, watch } from './browser.js';
 
 const EXPECTED_AT_TAU_1 = [0.0322492, 0.8743615, 0.071772, 0.0216173];
 
@@ -22,7 +22,7 @@ after(async () => {
 /** Opens `url`, waits until sw.js controls the page (one reload if needed) and holds every precached file. */
 async function installOffline(page, url) {
   await page.goto(url);
-  await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+  await showFigure(page, 'attn-softmax-temperature');
   // sw.js claims the page when it activates; wait for that (a few seconds at most).
   const controlled = () =>
     page.evaluate(async () => {
@@ -50,7 +50,7 @@ async function installOffline(page, url) {
 }
 
 async function assertLessonRenders(page) {
-  await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+  await showFigure(page, 'attn-softmax-temperature');
   const bars = await page
     .locator('attn-softmax-temperature rect.bar')
     .evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('data-value'))));

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { launch, serveSite, singleFileUrl, watch } from './browser.js';
+import { launch, serveSite, showFigure, singleFileUrl, watch } from './browser.js';
 
 const LESSON_TITLES = ['Attention mixes values', 'Softmax temperature'];
 const EXPECTED_AT_TAU_1 = [0.0322492, 0.8743615, 0.071772, 0.0216173];
@@ -87,7 +87,7 @@ for (const [name, base] of targets) {
     test('a lesson page shows KaTeX maths, the bars, a table of contents, and moves focus', async () => {
       const { page, problems } = await open(base());
       await page.getByRole('link', { name: 'Softmax temperature' }).click();
-      await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+      await showFigure(page, 'attn-softmax-temperature');
       assert.ok(page.url().endsWith('#/softmax-temperature'));
       assert.equal(await page.title(), 'Softmax temperature — attnbook');
       assert.equal(await focusedText(page), 'Softmax temperature', 'focus moves to the page heading');
@@ -119,7 +119,7 @@ for (const [name, base] of targets) {
       assert.ok(page.url().endsWith('#/convex-combinations'));
       assert.equal(await page.locator('.lesson-body .katex').first().isVisible(), true);
       await pager.getByRole('link', { name: /Next/ }).click();
-      await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+      await showFigure(page, 'attn-softmax-temperature');
       assert.ok(page.url().endsWith('#/softmax-temperature'));
       await page.goBack();
       await page.getByRole('heading', { level: 1, name: 'Attention mixes values' }).waitFor();
@@ -135,7 +135,7 @@ for (const [name, base] of targets) {
 
     test('a permalink round trip restores the slider and the bars', async () => {
       const { page, problems } = await open(`${base()}#/softmax-temperature`);
-      await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+      await showFigure(page, 'attn-softmax-temperature');
       await page.getByRole('slider', { name: 'Temperature' }).focus();
       await page.keyboard.press('PageUp'); // a tenth of the range: log10 τ from 0 to 0.4
       await page.getByText('τ = 2.51').first().waitFor();
@@ -146,7 +146,7 @@ for (const [name, base] of targets) {
       assert.ok(bars[1] < 0.65, `τ ≈ 2.5 flattens the bars (bar 1 is ${bars[1]})`);
 
       const restored = await open(link);
-      await restored.page.locator('attn-softmax-temperature[data-ready]').waitFor();
+      await showFigure(restored.page, 'attn-softmax-temperature');
       const slider = restored.page.getByRole('slider', { name: 'Temperature' });
       assert.equal(Number(await slider.inputValue()).toFixed(2), '0.40');
       await restored.page.getByText('τ = 2.51').first().waitFor();
@@ -159,7 +159,7 @@ for (const [name, base] of targets) {
 
     test('Copy link copies the permalink and says so', async () => {
       const { page, problems } = await open(`${base()}#/softmax-temperature?t.temperature=0.25`);
-      await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+      await showFigure(page, 'attn-softmax-temperature');
       await page.getByText('τ = 0.250').first().waitFor();
       await page.getByRole('button', { name: 'Copy link' }).click();
       await page.getByText('Copied', { exact: true }).waitFor();
@@ -175,7 +175,7 @@ for (const [name, base] of targets) {
 
     test('a hostile permalink loads the defaults, says what was ignored, runs nothing', async () => {
       const { page, problems } = await open(`${base()}${HOSTILE}`);
-      await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+      await showFigure(page, 'attn-softmax-temperature');
       const notice = page.getByRole('status').filter({ hasText: 'Some settings in this link were ignored' });
       await notice.waitFor();
       const text = await notice.textContent();
@@ -204,7 +204,7 @@ for (const [name, base] of targets) {
           hash.replace('<', '%3C'),
         );
         assert.match(await page.locator('.link-notice').textContent(), expected, hash.slice(0, 60));
-        await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+        await showFigure(page, 'attn-softmax-temperature');
         await page.getByText('τ = 1.00').first().waitFor();
       }
       assert.deepEqual(problems, []);
@@ -256,7 +256,7 @@ for (const [name, base] of targets) {
         await page.setContent(parent);
       }
       const frame = page.frameLocator('iframe');
-      await frame.locator('attn-softmax-temperature[data-ready]').waitFor();
+      await showFigure(frame, 'attn-softmax-temperature');
       await frame.getByText('τ = 5.00').first().waitFor();
       assert.equal(await frame.locator('.site-header').isHidden(), true);
       assert.equal(await frame.locator('.site-footer').isHidden(), true);
@@ -269,6 +269,7 @@ for (const [name, base] of targets) {
 
       // The height follows the content: a hostile link adds a notice and a new report.
       await frame.locator('body').evaluate(() => (location.hash = '#/softmax-temperature?embed=1&bad.x=1'));
+      await showFigure(frame, 'attn-softmax-temperature'); // the fresh figure draws once scrolled to
       await page.waitForFunction((h) => window.heights.at(-1) > h, reported);
       assert.deepEqual(problems, []);
       await page.close();

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
-import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { showFigure, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const EXPECTED_AT_TAU_1 = [0.0322492, 0.8743615, 0.071772, 0.0216173];
 
@@ -34,7 +34,7 @@ for (const [name, url] of targets) {
       const page = await site.browser.context.newPage();
       const { problems } = watch(page);
       await page.goto(url());
-      await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+      await showFigure(page, 'attn-softmax-temperature');
       assertClose(await barValues(page), EXPECTED_AT_TAU_1, 1e-5, 'τ = 1');
       await assert.doesNotReject(page.getByText('Softmax temperature', { exact: true }).waitFor());
       assert.deepEqual(problems, []);
@@ -45,7 +45,7 @@ for (const [name, url] of targets) {
       const page = await site.browser.context.newPage();
       const { problems } = watch(page);
       await page.goto(url());
-      await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+      await showFigure(page, 'attn-softmax-temperature');
       const slider = page.getByRole('slider', { name: 'Temperature' });
       await slider.focus();
 
@@ -72,7 +72,7 @@ test('Reset restores τ = 1 after a change, and CSV export holds the logits and 
   const page = await site.browser.context.newPage();
   const { problems } = watch(page);
   await page.goto(`${site.server.url}#/softmax-temperature`);
-  await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+  await showFigure(page, 'attn-softmax-temperature');
   await page.getByRole('slider', { name: 'Temperature' }).focus();
   await page.keyboard.press('End');
   await page.getByText('τ = 100.0').first().waitFor();

@@ -4,5 +4,9 @@
 import 'katex/dist/katex.min.css';
 import './components/index.js';
 import { startApp } from './app/start.js';
+import { getEngine } from './runtime.js';
 
+// Start fetching and compiling the wasm now, in parallel with the first render;
+// cells report a failure themselves, when they ask for the engine.
+getEngine().catch(() => {});
 startApp();

@@ -12,8 +12,9 @@
  * - The engine: `await this.engine()` (one wasm module per page).
  * - Fault isolation: subclasses implement renderCell(); if it throws, the cell
  *   shows the error with a Retry button and the rest of the page carries on.
- * - Visibility: `this.visible` resolves the first time the cell is on screen,
- *   so heavy figures can wait for it.
+ * - Visibility: `this.visible` resolves the first time the cell is on screen
+ *   (or within 200 px of it), so heavy figures can wait for it; AttnFigure
+ *   does not render at all before then.
  */
 import { LitElement, css, html } from 'lit';
 import { defaults, FieldError, parseField } from '../app/state-fields.js';
@@ -82,12 +83,16 @@ export class AttnCell extends LitElement {
       this._resolveVisible();
       return;
     }
-    this._observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) {
-        this._resolveVisible();
-        this._observer.disconnect();
-      }
-    });
+    // A margin, so cells just below the fold are ready by the time they scroll in.
+    this._observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          this._resolveVisible();
+          this._observer.disconnect();
+        }
+      },
+      { rootMargin: '200px 0px' },
+    );
     this._observer.observe(this);
   }
 

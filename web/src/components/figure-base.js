@@ -14,6 +14,11 @@
  * and calls this.beginEdit() before applying a user edit, so Reset can go
  * back to the state the page gave the element (attributes or properties),
  * not the class defaults.
+ *
+ * Figures render only when visible: the first update (renderFigure(),
+ * updated(), so also `updateComplete`) waits until the figure first comes near
+ * the viewport; until then the host keeps a placeholder height and has no
+ * data-shown attribute. Tests scroll a figure into view before waiting for it.
  */
 import { css, html } from 'lit';
 import { download, fileStem, svgToPng, toCsv, toJson } from '../charts/export.js';
@@ -39,6 +44,9 @@ export class AttnFigure extends AttnCell {
   }
 
   static figureStyles = css`
+    :host(:not([data-shown])) {
+      min-height: 12rem;
+    }
     figure {
       margin: 0;
       padding: 0.75rem 1rem;
@@ -127,6 +135,21 @@ export class AttnFigure extends AttnCell {
     this.caption = '';
     this._status = '';
     this._baseline = null;
+    this._shown = false;
+  }
+
+  /**
+   * Lit's hook for the timing of updates: the first one waits until the figure
+   * is visible. Property changes made meanwhile are kept and all arrive in that
+   * first update (its `changed` map), so subclasses need not know.
+   */
+  async scheduleUpdate() {
+    if (!this._shown) {
+      await this.visible;
+      this._shown = true;
+      this.toggleAttribute('data-shown', true);
+    }
+    super.scheduleUpdate();
   }
 
   /** A present-but-empty boolean attribute (<attn-bars editable>) means true, as in HTML. */
