@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before } from 'node:test';
+import frontMatter from 'front-matter';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib.mjs';
 import { serve, STRICT_CSP } from '../../scripts/serve.mjs';
@@ -149,17 +150,22 @@ export async function scrollThrough(page) {
   });
 }
 
-/** The ids of every lesson (web/lessons/*.md), in course order. */
-export async function lessonIds() {
+/** Every lesson (web/lessons/*.md) in course order: [{ id, title }]. */
+export async function lessonList() {
   const dir = path.join(root, 'web', 'lessons');
   const lessons = [];
   for (const name of (await readdir(dir)).filter((n) => n.endsWith('.md'))) {
-    const text = await readFile(path.join(dir, name), 'utf8');
-    const id = text.match(/^id:\s*(\S+)/m)?.[1];
-    const order = Number(text.match(/^order:\s*(\S+)/m)?.[1]);
-    lessons.push({ id, order });
+    const { attributes } = frontMatter(await readFile(path.join(dir, name), 'utf8'));
+    lessons.push(attributes);
   }
-  return lessons.sort((a, b) => a.order - b.order || a.id.localeCompare(b.id)).map((lesson) => lesson.id);
+  return lessons
+    .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id))
+    .map(({ id, title }) => ({ id, title: title.trim() }));
+}
+
+/** The ids of every lesson, in course order. */
+export async function lessonIds() {
+  return (await lessonList()).map((lesson) => lesson.id);
 }
 
 export function useBrowserAndSite() {
