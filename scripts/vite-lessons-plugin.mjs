@@ -20,9 +20,11 @@
 // Bad front matter, a # heading, bad TeX, a duplicate or unsafe cell id, or two
 // lessons with one id stop the build with an error naming the file and field.
 //
-// The plugin also drops the .woff and .ttf fallbacks from KaTeX's stylesheet:
-// every browser the site supports reads woff2, and the single-file build inlines
-// every font it references.
+// The plugin also trims KaTeX's stylesheet: it drops the .woff and .ttf
+// fallbacks (every browser the site supports reads woff2) and, in a build, the
+// font families no lesson uses, since the single-file build inlines every font
+// it references.
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import frontMatter from 'front-matter';
 import katex from 'katex';
@@ -214,21 +216,70 @@ export function woff2Only(css) {
   return css.replace(/,\s*url\([^)]*\.(?:woff|ttf)\)\s*format\((["'])(?:woff|truetype)\1\)/g, '');
 }
 
+/** The class names used in `html` (every class="…" attribute). */
+export function classNames(html) {
+  const names = new Set();
+  for (const [, list] of html.matchAll(/class="([^"]*)"/g)) {
+    for (const name of list.split(/\s+/)) if (name) names.add(name);
+  }
+  return names;
+}
+
+/**
+ * KaTeX's stylesheet without the @font-face rules of the font families no
+ * lesson uses. A family is used when a rule that sets it has a selector whose
+ * classes all occur in the lessons' HTML (`classes`); KaTeX_Main, the base font
+ * of .katex, is always kept. Every face of a used family is kept.
+ */
+export function dropUnusedFonts(css, classes) {
+  const used = new Set(['KaTeX_Main']);
+  for (const [, selectors, body] of css.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
+    const family = body.match(/font-family:\s*"?(KaTeX_\w+)/)?.[1];
+    if (!family || selectors.includes('@font-face')) continue;
+    const applies = selectors
+      .split(',')
+      .some((selector) => (selector.match(/\.[\w-]+/g) ?? []).every((c) => classes.has(c.slice(1))));
+    if (applies) used.add(family);
+  }
+  return css.replace(/@font-face\{[^}]*font-family:\s*"?(KaTeX_\w+)[^}]*\}/g, (rule, family) =>
+    used.has(family) ? rule : '',
+  );
+}
+
+/** The class names used by every lesson in `dir` (compiled, so with KaTeX's markup). */
+async function lessonClassNames(dir) {
+  const names = new Set();
+  for (const file of (await readdir(dir)).filter((n) => n.endsWith('.md'))) {
+    const { html } = compileLesson(await readFile(path.join(dir, file), 'utf8'), file);
+    for (const name of classNames(html)) names.add(name);
+  }
+  return names;
+}
+
 export default function lessonsPlugin() {
   let root = process.cwd();
+  let build = false;
   const owners = new Map(); // lesson id -> file, to refuse two lessons with one id
   return {
     name: 'attnbook-lessons',
     enforce: 'pre',
     configResolved(config) {
       root = config.root;
+      build = config.command === 'build';
     },
     buildStart() {
       owners.clear();
     },
-    transform(code, id) {
+    async transform(code, id) {
       const file = id.split('?')[0];
-      if (KATEX_CSS.test(file)) return { code: woff2Only(code), map: null };
+      if (KATEX_CSS.test(file)) {
+        // In a build, only the fonts the lessons use (the dev server keeps all: lessons change under it).
+        const css = woff2Only(code);
+        return {
+          code: build ? dropUnusedFonts(css, await lessonClassNames(path.join(root, 'lessons'))) : css,
+          map: null,
+        };
+      }
       if (!file.endsWith('.md')) return null;
       const name = path.relative(path.resolve(root, '..'), file);
       let lesson;

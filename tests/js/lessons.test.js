@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
-import { compileLesson, woff2Only } from '../../scripts/vite-lessons-plugin.mjs';
+import { compileLesson, dropUnusedFonts, woff2Only } from '../../scripts/vite-lessons-plugin.mjs';
 import { buildHash, parseHash } from '../../web/src/app/route.js';
 
 const FILE = 'web/lessons/demo.md';
@@ -148,4 +148,24 @@ describe('parseHash', () => {
     assert.equal(route.embed, true);
     assert.equal(route.lessonId, 'softmax-temperature');
   });
+});
+
+test('dropUnusedFonts keeps KaTeX_Main and the families the lessons use, drops the rest', () => {
+  const css = [
+    '@font-face{font-family:"KaTeX_Main";src:url(fonts/KaTeX_Main-Regular.woff2) format("woff2")}',
+    '@font-face{font-family:KaTeX_Math;font-style:italic;src:url(fonts/KaTeX_Math-Italic.woff2) format("woff2")}',
+    '@font-face{font-family:"KaTeX_Fraktur";src:url(fonts/KaTeX_Fraktur-Regular.woff2) format("woff2")}',
+    '@font-face{font-family:"KaTeX_Size1";src:url(fonts/KaTeX_Size1-Regular.woff2) format("woff2")}',
+    '.katex{font:normal 1.21em KaTeX_Main}',
+    '.katex .mathnormal{font-family:KaTeX_Math;font-style:italic}',
+    '.katex .mathfrak,.katex .textfrak{font-family:KaTeX_Fraktur}',
+    '@media screen{.katex .op-symbol.small-op{font-family:KaTeX_Size1}}',
+  ].join('');
+  const kept = (classes) =>
+    [...dropUnusedFonts(css, new Set(classes)).matchAll(/@font-face\{font-family:"?(\w+)/g)].map((m) => m[1]);
+  assert.deepEqual(kept(['katex', 'mathnormal']), ['KaTeX_Main', 'KaTeX_Math']);
+  assert.deepEqual(kept(['katex', 'textfrak', 'op-symbol']), ['KaTeX_Main', 'KaTeX_Fraktur']);
+  assert.deepEqual(kept(['katex', 'op-symbol', 'small-op']), ['KaTeX_Main', 'KaTeX_Size1']);
+  assert.deepEqual(kept([]), ['KaTeX_Main']);
+  assert.match(dropUnusedFonts(css, new Set()), /\.katex \.mathfrak,\.katex \.textfrak\{font-family:KaTeX_Fraktur\}/);
 });
