@@ -5,8 +5,10 @@
  * - State as a table (`static stateFields`, see app/state-fields.js): each field
  *   is a reactive property, settable by an attribute of the same name (text,
  *   validated; an invalid attribute keeps the default and shows a notice),
- *   readable with getState(), settable with setState() (throws FieldError),
- *   and restored with reset(). Changes the user makes call stateChanged(),
+ *   readable with getState(), settable with setStateFromText() (throws
+ *   FieldError), and restored with reset() to what the page authored (the
+ *   attributes; AttnFigure also keeps properties a script set before the
+ *   first user edit). Changes the user makes call stateChanged(),
  *   which fires `attn-state-change` (bubbles, composed) so the page can update
  *   the permalink.
  * - The engine: `await this.engine()` (one wasm module per page).
@@ -19,6 +21,7 @@
 import { LitElement, css, html } from 'lit';
 import { defaults, FieldError, parseField } from '../app/state-fields.js';
 import { getEngine } from '../runtime.js';
+import { resetToAuthored } from './cell-support.js';
 
 export class AttnCell extends LitElement {
   /** @type {Record<string, object>} */
@@ -133,11 +136,9 @@ export class AttnCell extends LitElement {
     Object.assign(this, parsed);
   }
 
-  /** Back to the declared defaults. */
+  /** Back to the state the page authored: each field's valid attribute, else its default. */
   reset() {
-    Object.assign(this, defaults(this.constructor.stateFields));
-    this._notice = '';
-    this.stateChanged();
+    resetToAuthored(this);
   }
 
   /** Call after the user changed the state (not for programmatic changes). */
