@@ -175,7 +175,7 @@ test('the S editor: a bad entry shows an error and keeps the last valid S; a goo
   await cell.fill('abc');
   const error = page.locator(`${LAB} attn-matrix-editor .field-error`);
   await error.waitFor();
-  assert.match(await error.innerText(), /row i = 0, column j = 0 is “abc”, not a number/);
+  assert.match(await error.innerText(), /row 0, column 0 is “abc”, not a number/);
   assert.equal(await cell.getAttribute('aria-invalid'), 'true');
   assert.deepEqual(await labState(page), before, 'S keeps its last valid value');
   assert.deepEqual(await heatmapRows(page), A0);

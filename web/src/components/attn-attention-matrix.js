@@ -133,6 +133,11 @@ export class AttnAttentionMatrix extends AttnCell {
         color: var(--text, #1b1e24);
         min-width: 0;
       }
+      @media (max-width: 480px) {
+        .lab {
+          padding: 0.5rem;
+        }
+      }
       h3 {
         font-size: 1rem;
         margin: 1rem 0 0.25rem;
@@ -354,7 +359,7 @@ export class AttnAttentionMatrix extends AttnCell {
         y<sub>${i}</sub> = Σ<sub>j</sub> A<sub>${i}j</sub> v<sub>j</sub>: row ${i} (Token ${i}) of A weights the rows of
         V
       </p>
-      <div class="scroll">
+      <div class="scroll" tabindex="0" role="region" aria-label=${`Terms of y${i}`}>
         <table class="terms">
           <caption class="visually-hidden">
             ${`Row ${i} of Y as a weighted sum of the rows of V`}
@@ -447,8 +452,8 @@ export class AttnAttentionMatrix extends AttnCell {
                   label="Logits S (T × T): row i scores every key j"
                   min="-100"
                   max="100"
-                  row-labels="i = 0,i = 1,i = 2,i = 3,i = 4"
-                  col-labels="j = 0,j = 1,j = 2,j = 3,j = 4"
+                  row-labels="0,1,2,3,4"
+                  col-labels="0,1,2,3,4"
                   values=${formatField(draws.S, AttnAttentionMatrix.stateFields.scores)}
                   .values=${this.scores}
                   @change=${this._onEdit}

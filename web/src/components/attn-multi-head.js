@@ -85,6 +85,11 @@ export class AttnMultiHead extends AttnCell {
         color: var(--text, #1b1e24);
         min-width: 0;
       }
+      @media (max-width: 480px) {
+        .lab {
+          padding: 0.5rem;
+        }
+      }
       h3 {
         font-size: 1rem;
         margin: 1rem 0 0.25rem;
@@ -160,6 +165,37 @@ export class AttnMultiHead extends AttnCell {
       .mono {
         font-family: var(--font-mono, ui-monospace, monospace);
         white-space: nowrap;
+      }
+      /* Narrow screens: one block per object, each value under its column name. */
+      @media (max-width: 560px) {
+        table.audit,
+        table.audit tbody,
+        table.audit tr,
+        table.audit th,
+        table.audit td {
+          display: block;
+        }
+        table.audit thead {
+          position: absolute;
+          width: 1px;
+          height: 1px;
+          overflow: hidden;
+          clip: rect(0 0 0 0);
+        }
+        table.audit tr {
+          border-bottom: 1px solid var(--border, #d0d4dc);
+          padding: 0.35rem 0;
+        }
+        table.audit th,
+        table.audit td {
+          border: 0;
+          padding: 0.1rem 0;
+        }
+        table.audit td::before {
+          content: attr(data-label) ': ';
+          color: var(--muted, #555d6b);
+          font-family: var(--font-sans, system-ui, sans-serif);
+        }
       }
     `,
   ];
@@ -302,7 +338,7 @@ export class AttnMultiHead extends AttnCell {
         html`Convex combinations of the values, bounded inside Conv(v<sub>1</sub>, …, v<sub>T</sub>).`,
       ],
     ];
-    return html`<div class="scroll">
+    return html`<div class="scroll" tabindex="0" role="region" aria-label="Dimensional audit table">
       <table class="audit">
         <caption class="visually-hidden">
           Dimensional and conceptual audit, with the shapes of this lab
@@ -321,10 +357,10 @@ export class AttnMultiHead extends AttnCell {
             ([name, symbol, domain, symbolic, live, role]) =>
               html`<tr data-object=${symbol}>
                 <th scope="row">${name} (${symbol})</th>
-                <td>${domain}</td>
-                <td class="mono">(${symbolic})</td>
-                <td class="mono live-shape">${shape(live)}</td>
-                <td>${role}</td>
+                <td data-label="Mathematical domain">${domain}</td>
+                <td class="mono" data-label="Tensor shape">(${symbolic})</td>
+                <td class="mono live-shape" data-label="Here">${shape(live)}</td>
+                <td data-label="Role">${role}</td>
               </tr>`,
           )}
         </tbody>
