@@ -212,6 +212,14 @@ test('the S editor: a bad entry shows an error and keeps the last valid S; a goo
   assert.deepEqual(A1.slice(1), A0.slice(1), 'the other rows of A are unchanged');
   assert.match(await lab(page).locator('.note').first().innerText(), /edited by hand/);
   await assertChecksPass(page, 3);
+
+  // The permalink carries the edited S.
+  await page.waitForFunction(() => /am\.edited=1&am\.scores=8,/.test(location.hash));
+  const copy = await site.browser.context.newPage();
+  await open(copy, page.url());
+  assert.deepEqual(await labState(copy), edited);
+  assert.deepEqual(await heatmapRows(copy), A1);
+  await copy.close();
   assert.deepEqual(problems, []);
   await page.close();
 });
