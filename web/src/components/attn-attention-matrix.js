@@ -447,9 +447,10 @@ export class AttnAttentionMatrix extends AttnCell {
           ? html`<p class="note">Loading the attention core…</p>`
           : html`
               <h3>The inputs: logits S and values V</h3>
+              <p class="note">Row i of S holds the scores of query i for every key j. Type over any entry.</p>
               <div class="pair">
                 <attn-matrix-editor
-                  label="Logits S (T × T): row i scores every key j"
+                  label="Logits S (T × T)"
                   min="-100"
                   max="100"
                   row-labels="0,1,2,3,4"
@@ -461,6 +462,7 @@ export class AttnAttentionMatrix extends AttnCell {
                 <attn-matrix
                   compact
                   label="Values V (T × d_v)"
+                  caption="Values V (T × d_v): row j is v_j"
                   precision="2"
                   row-labels="v0,v1,v2,v3,v4"
                   col-labels=${DIMS}
@@ -499,6 +501,7 @@ export class AttnAttentionMatrix extends AttnCell {
               <attn-matrix
                 compact
                 label="Output Y = AV (T × d_v)"
+                caption="Y = AV: row i is y_i, the mixture for query i"
                 precision="3"
                 row-labels="y0,y1,y2,y3,y4"
                 col-labels=${DIMS}
