@@ -11,6 +11,7 @@
  *
  *   const map = createHeatmap(el, { rows: 2, cols: 2, onCell: (r, c, how) => … });
  *   map.update({ data: [0, 1, 1, 0], min: 0, max: 1, palette: 'viridis' });
+ *   map.update({ highlightRow: 1 }); // outlines row 1 (-1 or null: none)
  */
 import { cssVariable, svgDocument } from './export.js';
 import { PALETTES, paletteLut, paletteRgb, rgbHex, textColorOn } from './palettes.js';
@@ -25,7 +26,8 @@ const LEGEND = { gap: 18, width: 14, text: 46 };
 /**
  * @param {Element} container
  * @param {{ rows: number, cols: number, rowLabels?: string[], colLabels?: string[], title?: string,
- *   format?: (v: number) => string, onCell?: (row: number, col: number, how: 'hover' | 'focus') => void }} options
+ *   format?: (v: number) => string, onCell?: (row: number, col: number, how: 'hover' | 'focus') => void,
+ *   legend?: boolean }} options  legend: false leaves out the colour legend (small multiples sharing one scale)
  */
 export function createHeatmap(container, options) {
   const { rows, cols, title = 'Heatmap', format = (v) => formatNumber(v, 2) } = options;
@@ -33,6 +35,7 @@ export function createHeatmap(container, options) {
   const rowLabels = options.rowLabels ?? null;
   const colLabels = options.colLabels ?? null;
   const onCell = options.onCell ?? (() => {});
+  const showLegend = options.legend !== false;
 
   // Layout: square cells; a plot of at most ~420 units on its long side.
   const cell = mode === 'svg' ? Math.max(14, Math.min(56, Math.floor(420 / Math.max(rows, cols)))) : 0;
@@ -41,7 +44,7 @@ export function createHeatmap(container, options) {
   const longest = Math.max(1, ...(rowLabels ?? [String(rows - 1)]).map((s) => s.length));
   const left = Math.min(100, 12 + longest * 7);
   const top = 24;
-  const width = left + plotW + LEGEND.gap + LEGEND.width + LEGEND.text;
+  const width = left + plotW + (showLegend ? LEGEND.gap + LEGEND.width + LEGEND.text : 12);
   const height = top + plotH + 12;
   const px = (r) => top + (r * plotH) / rows;
   const pxc = (c) => left + (c * plotW) / cols;
@@ -55,11 +58,13 @@ export function createHeatmap(container, options) {
   svg.setAttribute('aria-label', title);
   wrap.append(svg);
 
-  // Axis labels: every label when they fit, else ticks at round indices.
+  // Axis labels: every label (or index) when they fit, else ticks at round whole indices.
   const axisFont = mode === 'svg' ? Math.min(12, Math.max(8, cell * 0.45)) : 11;
-  const rowTicks = rowLabels && rows * 12 <= plotH ? [...rowLabels.keys()] : niceTicks(0, rows - 1, 6);
+  const indices = (n) => [...Array(n).keys()];
+  const someTicks = (n) => niceTicks(0, n - 1, 6).filter(Number.isInteger);
+  const rowTicks = rows * 12 <= plotH ? indices(rows) : someTicks(rows);
   const colTicks =
-    colLabels && cols * 7 * longestOf(colLabels) <= plotW * 1.1 ? [...colLabels.keys()] : niceTicks(0, cols - 1, 6);
+    cols * 7 * longestOf(colLabels ?? [String(cols - 1)]) <= plotW * 1.1 ? indices(cols) : someTicks(cols);
   const axes = svgElement('g', { class: 'axes', 'aria-hidden': 'true', 'font-size': axisFont }, svg);
   for (const r of rowTicks) {
     svgElement(
@@ -81,6 +86,7 @@ export function createHeatmap(container, options) {
   );
   const legendX = left + plotW + LEGEND.gap;
   const legend = svgElement('g', { class: 'legend', 'aria-hidden': 'true' }, svg);
+  if (!showLegend) legend.setAttribute('display', 'none');
   svgElement(
     'rect',
     { x: legendX, y: top, width: LEGEND.width, height: plotH, fill: 'url(#heatmap-legend)', class: 'legend-bar' },
@@ -211,6 +217,20 @@ export function createHeatmap(container, options) {
     });
   }
 
+  // An outline around one row (e.g. the query whose weights are being read); hidden until asked for.
+  const rowMark = svgElement(
+    'rect',
+    { class: 'row-highlight', fill: 'none', stroke: '#3b5bdb', 'stroke-width': 3, 'pointer-events': 'none' },
+    svg,
+  );
+  rowMark.setAttribute('visibility', 'hidden');
+  function markRow(r) {
+    const shown = Number.isInteger(r) && r >= 0 && r < rows;
+    rowMark.setAttribute('visibility', shown ? 'visible' : 'hidden');
+    if (shown) setAttributes(rowMark, { x: left, y: px(r), width: plotW, height: plotH / rows, 'data-row': r });
+    else rowMark.removeAttribute('data-row');
+  }
+
   function move(event, [r, c], by = 1) {
     const keys = {
       ArrowUp: [r - by, c],
@@ -237,6 +257,8 @@ export function createHeatmap(container, options) {
     update(next) {
       const paletteChanged = next.palette !== state.palette;
       state = { ...state, ...next };
+      if ('highlightRow' in next) markRow(next.highlightRow);
+      if (!('data' in next)) return;
       const { data, palette } = state;
       // Legend: gradient stops from the palette's control points, ticks at round values.
       if (paletteChanged || !gradient.firstChild) {

@@ -67,8 +67,12 @@ const LEFT = 64;
 const TOP = 58;
 const ROW = 54;
 
-/** @param {Element} container @param {{ title?: string }} [options] */
-export function createShapeDiagram(container, { title = 'Tensor shapes' } = {}) {
+/**
+ * @param {Element} container
+ * @param {{ title?: string, names?: string[] }} [options] names: the row names of the two
+ *   operands and the product (default 'A', 'B', 'A × B'; e.g. 'A', 'V', 'Y = AV')
+ */
+export function createShapeDiagram(container, { title = 'Tensor shapes', names = ['A', 'B', 'A × B'] } = {}) {
   const svg = svgElement('svg', { role: 'img', 'aria-label': title, class: 'shape-diagram' });
   container.append(svg);
   return {
@@ -90,7 +94,7 @@ export function createShapeDiagram(container, { title = 'Tensor shapes' } = {}) 
       formula.textContent = `${shapeText(s.aLabels)} × ${shapeText(s.bLabels)} → ${shapeText(s.outLabels)}`;
       const sizes = svgElement('text', { x: 4, y: 36, class: 'sizes' }, svg);
       sizes.textContent = `${shapeText(s.a)} × ${shapeText(s.b)} → ${shapeText(s.out)}`;
-      ['A', 'B', 'A × B'].forEach((name, r) => {
+      names.forEach((name, r) => {
         svgElement('text', { x: 4, y: TOP + r * ROW + BOX.h / 2 + 4, class: 'operand' }, svg).textContent = name;
       });
       columns.forEach((col, c) => {

@@ -10,7 +10,11 @@
  *
  * State fields: values (matrix, rows separated by ";"), palette (viridis |
  * cividis), min and max (optional; default: the data's range).
- * Attributes: row-labels, col-labels (comma-separated), label, caption.
+ * Attributes: row-labels, col-labels (comma-separated), label, caption;
+ * highlight-row (a row index to outline, -1 for none: view state, not saved;
+ * SVG mode only); compact (boolean: no Reset/export toolbar and no colour
+ * legend, for small multiples that share one scale, such as a grid of heads;
+ * the readout, data table and text alternative stay).
  * The `values` property also takes a { data, shape: [rows, cols] } tensor or
  * rows of typed arrays, for matrices too large for an attribute.
  * Sets data-ready once drawn, with data-mode="svg" or "canvas".
@@ -77,6 +81,8 @@ export class AttnHeatmap extends AttnFigure {
     ...super.properties,
     rowLabels: { attribute: 'row-labels', converter: listConverter },
     colLabels: { attribute: 'col-labels', converter: listConverter },
+    highlightRow: { attribute: 'highlight-row', type: Number },
+    compact: { type: Boolean, reflect: true },
     _table: { state: true },
     _cell: { state: true },
     _error: { state: true },
@@ -99,6 +105,12 @@ export class AttnHeatmap extends AttnFigure {
       }
       .annotation {
         font-family: var(--font-mono, ui-monospace, monospace);
+      }
+      .row-highlight {
+        stroke: var(--accent, #3b5bdb);
+      }
+      :host([compact]) figure {
+        padding: 0.5rem 0.6rem;
       }
       .plot-frame {
         stroke: var(--border, #d0d4dc);
@@ -155,6 +167,8 @@ export class AttnHeatmap extends AttnFigure {
     super();
     this.rowLabels = null;
     this.colLabels = null;
+    this.highlightRow = -1;
+    this.compact = false;
     this._table = false;
     this._cell = null;
     this._error = '';
@@ -190,7 +204,7 @@ export class AttnHeatmap extends AttnFigure {
     const { rows, cols, data } = this._view;
     const rowLabels = this.rowLabels?.length === rows ? this.rowLabels : null;
     const colLabels = this.colLabels?.length === cols ? this.colLabels : null;
-    const key = JSON.stringify([rows, cols, rowLabels, colLabels, this.accessibleName]);
+    const key = JSON.stringify([rows, cols, rowLabels, colLabels, this.accessibleName, this.compact]);
     if (!this._chart || key !== this._chartKey) {
       const container = this.renderRoot.querySelector('.chart');
       container.replaceChildren();
@@ -200,6 +214,7 @@ export class AttnHeatmap extends AttnFigure {
         rowLabels,
         colLabels,
         title: this.accessibleName,
+        legend: !this.compact,
         onCell: (row, col) => {
           this._cell = [row, col];
           this.dispatchEvent(new CustomEvent('cell-focus', { detail: { row, col }, bubbles: true, composed: true }));
@@ -207,12 +222,18 @@ export class AttnHeatmap extends AttnFigure {
       });
       this._chartKey = key;
       this._drawn = null;
+      this._drawnMark = false;
     }
     const [min, max] = this.domain;
     const drawn = [data, min, max, this.palette];
     if (!this._drawn || drawn.some((v, i) => v !== this._drawn[i])) {
       this._chart.update({ data, min, max, palette: this.palette });
       this._drawn = drawn;
+    }
+    if (this._markedRow !== this.highlightRow || !this._drawnMark) {
+      this._chart.update({ highlightRow: this.highlightRow });
+      this._markedRow = this.highlightRow;
+      this._drawnMark = true;
     }
     this.dataset.mode = this._chart.mode;
     this.toggleAttribute('data-ready', true);
@@ -231,6 +252,14 @@ export class AttnHeatmap extends AttnFigure {
     const { rows, cols } = this._view;
     const [min, max] = this.domain;
     return `${this.accessibleName}: a ${rows} × ${cols} matrix coloured by value with the ${this.palette} palette, from ${formatNumber(min, 3)} (dark) to ${formatNumber(max, 3)} (light). The data table button shows the numbers.`;
+  }
+
+  renderCell() {
+    if (!this.compact) return super.renderCell();
+    return html`<figure aria-label=${this.accessibleName} aria-describedby="alt">
+      ${this.renderFigure()} ${this.caption ? html`<figcaption>${this.caption}</figcaption>` : ''}
+      <p class="sr-only alt" id="alt">${this.describe()}</p>
+    </figure>`;
   }
 
   renderFigure() {

@@ -5,7 +5,8 @@
  * optionally highlighting one row (e.g. the query being discussed).
  *
  * State fields: values (matrix), precision (0–8 decimals), highlight-row
- * (row index, -1 for none). Attributes: row-labels, col-labels, label, caption.
+ * (row index, -1 for none). Attributes: row-labels, col-labels, label, caption;
+ * compact (boolean: no Reset/export toolbar, for a matrix inside a lab).
  */
 import { css, html } from 'lit';
 import { cssVariable } from '../charts/export.js';
@@ -31,6 +32,7 @@ export class AttnMatrix extends AttnFigure {
     ...super.properties,
     rowLabels: { attribute: 'row-labels', converter: listConverter },
     colLabels: { attribute: 'col-labels', converter: listConverter },
+    compact: { type: Boolean, reflect: true },
   };
 
   static styles = [
@@ -62,6 +64,9 @@ export class AttnMatrix extends AttnFigure {
       tr.highlight {
         background: color-mix(in srgb, var(--accent, #3b5bdb) 16%, transparent);
       }
+      :host([compact]) figure {
+        padding: 0.5rem 0.6rem;
+      }
       tr.highlight th {
         color: var(--text, #1b1e24);
         box-shadow: inset 3px 0 0 var(--accent, #3b5bdb);
@@ -75,6 +80,7 @@ export class AttnMatrix extends AttnFigure {
     super();
     this.rowLabels = null;
     this.colLabels = null;
+    this.compact = false;
   }
 
   rowLabel(r) {
@@ -99,6 +105,14 @@ export class AttnMatrix extends AttnFigure {
     return `${this.accessibleName}: ${this.values.length} rows × ${this.cols} columns, ${this.precision} decimals${
       h >= 0 && h < this.values.length ? `; row ${this.rowLabel(h)} is highlighted` : ''
     }.`;
+  }
+
+  renderCell() {
+    if (!this.compact) return super.renderCell();
+    return html`<figure aria-label=${this.accessibleName} aria-describedby="alt">
+      ${this.renderFigure()} ${this.caption ? html`<figcaption>${this.caption}</figcaption>` : ''}
+      <p class="sr-only alt" id="alt">${this.describe()}</p>
+    </figure>`;
   }
 
   renderFigure() {

@@ -8,7 +8,9 @@
  * the last valid diagram.
  *
  * State fields: a-shape, b-shape (whole numbers ≥ 1, at least two each).
- * Attributes: a-labels, b-labels (axis names, comma-separated), label, caption.
+ * Attributes: a-labels, b-labels (axis names, comma-separated), label, caption;
+ * operands (the names of the rows: two operands and the product, comma-separated;
+ * default "A,B,A × B", e.g. "A,V,Y = AV" when an axis is itself called B).
  */
 import { css, html } from 'lit';
 import { svgDocument } from '../charts/export.js';
@@ -27,6 +29,7 @@ export class AttnShapeDiagram extends AttnFigure {
     ...super.properties,
     aLabels: { attribute: 'a-labels', converter: listConverter },
     bLabels: { attribute: 'b-labels', converter: listConverter },
+    operands: { attribute: 'operands', converter: listConverter },
     _error: { state: true },
   };
 
@@ -84,6 +87,7 @@ export class AttnShapeDiagram extends AttnFigure {
     super();
     this.aLabels = null;
     this.bLabels = null;
+    this.operands = null;
     this._error = '';
     this._shapes = null;
   }
@@ -99,16 +103,28 @@ export class AttnShapeDiagram extends AttnFigure {
   }
 
   updated() {
-    this._chart ??= createShapeDiagram(this.renderRoot.querySelector('.chart'), { title: this.accessibleName });
+    const names = this.operandNames;
+    const container = this.renderRoot.querySelector('.chart');
+    if (!this._chart || this._chartNames !== names.join('\n') || !container.contains(this._chart.svg)) {
+      container.replaceChildren();
+      this._chart = createShapeDiagram(container, { title: this.accessibleName, names });
+      this._chartNames = names.join('\n');
+    }
     this._chart.update(this._shapes);
     this.toggleAttribute('data-ready', true);
   }
 
+  /** The row names: the `operands` attribute when it names all three, else A, B, A × B. */
+  get operandNames() {
+    return this.operands?.length === 3 && this.operands.every(Boolean) ? this.operands : ['A', 'B', 'A × B'];
+  }
+
   describe() {
     const s = this._shapes;
+    const [a, b] = this.operandNames;
     return `${shapeText(s.aLabels)} = ${shapeText(s.a)} times ${shapeText(s.bLabels)} = ${shapeText(s.b)} gives ${shapeText(
       s.outLabels,
-    )} = ${shapeText(s.out)}; the product sums over ${s.inner.a[0]} (${s.inner.a[1]}), A's last axis and B's second-to-last.`;
+    )} = ${shapeText(s.out)}; the product sums over ${s.inner.a[0]} (${s.inner.a[1]}), ${a}'s last axis and ${b}'s second-to-last.`;
   }
 
   renderFigure() {
@@ -124,9 +140,9 @@ export class AttnShapeDiagram extends AttnFigure {
     const s = this._shapes;
     const rows = [['tensor', 'axis', 'name', 'size']];
     for (const [tensor, labels, shape] of [
-      ['A', s.aLabels, s.a],
-      ['B', s.bLabels, s.b],
-      ['A×B', s.outLabels, s.out],
+      [this.operands ? this.operandNames[0] : 'A', s.aLabels, s.a],
+      [this.operands ? this.operandNames[1] : 'B', s.bLabels, s.b],
+      [this.operands ? this.operandNames[2] : 'A×B', s.outLabels, s.out],
     ]) {
       shape.forEach((size, i) => rows.push([tensor, i, labels[i], size]));
     }

@@ -1,0 +1,225 @@
+// The attention-matrix lesson (#/attention-matrix) in headless Chromium, over
+// http and from the single file: S and V drawn from the seed, A = softmax(S)
+// as a 5 × 5 heatmap whose rows sum to 1, Y = AV of shape (5, 4), every check
+// passing; focusing or hovering a row shows y_i as Σ_j A_ij v_j; Re-roll and
+// the permalink; a bad entry in the S editor keeps the last valid S.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+
+const T = 5;
+const DV = 4;
+const site = useBrowserAndSite();
+const LAB = 'attn-attention-matrix';
+
+/** Rows of numbers from the heatmap's cells (their data-value attributes). */
+function heatmapRows(page) {
+  return page.locator(`${LAB} attn-heatmap rect.cell`).evaluateAll((cells) => {
+    const rows = [];
+    for (const cell of cells) {
+      (rows[Number(cell.dataset.row)] ??= [])[Number(cell.dataset.col)] = Number(cell.getAttribute('data-value'));
+    }
+    return rows;
+  });
+}
+
+/** The numbers of an attn-matrix table inside the lab, by its label. */
+function matrixRows(page, label) {
+  return page
+    .locator(`${LAB} attn-matrix[label="${label}"] tbody tr`)
+    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.textContent))));
+}
+
+const lab = (page) => page.locator(LAB);
+const labState = (page) => lab(page).evaluate((el) => ({ seed: el.seed, edited: el.edited, scores: el.scores }));
+
+async function open(page, url) {
+  await page.goto(url);
+  await page.locator(`${LAB}[data-ready]`).waitFor();
+  const map = page.locator(`${LAB} attn-heatmap`);
+  await map.scrollIntoViewIfNeeded();
+  await page.locator(`${LAB} attn-heatmap[data-ready]`).waitFor();
+}
+
+function assertRowStochastic(rows, what) {
+  assert.equal(rows.length, T, `${what}: ${rows.length} rows`);
+  rows.forEach((row, i) => {
+    assert.equal(row.length, T, `${what}: row ${i} has ${row.length} cells`);
+    assert.ok(
+      row.every((a) => a >= 0),
+      `${what}: row ${i} has a negative weight`,
+    );
+    const sum = row.reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(sum - 1) <= 1e-6, `${what}: row ${i} sums to ${sum}`);
+  });
+}
+
+async function assertChecksPass(page, count) {
+  const statuses = await page.locator('attn-check').evaluateAll((checks) => checks.map((c) => c.dataset.status));
+  assert.equal(statuses.length, count, `${statuses.length} checks on the page`);
+  assert.deepEqual(statuses, Array(count).fill('pass'));
+}
+
+const targets = [
+  ['the static site over http', () => `${site.server.url}#/attention-matrix`],
+  ['dist/attnbook.html from file://', () => `${singleFileUrl}#/attention-matrix`],
+];
+
+for (const [name, url] of targets) {
+  describe(name, () => {
+    test('default: a 5 × 5 row-stochastic heatmap, Y of shape (5, 4), every check passing', async () => {
+      const page = await site.browser.context.newPage();
+      const { problems } = watch(page);
+      await open(page, url());
+      assert.deepEqual(await labState(page).then((s) => [s.seed, s.edited]), [42, false]);
+      const A = await heatmapRows(page);
+      assertRowStochastic(A, 'A');
+      const Y = await matrixRows(page, 'Output Y = AV (T × d_v)');
+      assert.equal(Y.length, T);
+      Y.forEach((row) => assert.equal(row.length, DV));
+      const printout = await page.locator(`${LAB} attn-output pre`).innerText();
+      assert.match(printout, /Attention Matrix A shape: \(5, 5\)/);
+      assert.match(printout, /Output Matrix Y shape: \(5, 4\)/);
+      await assertChecksPass(page, 3);
+      assert.match(await page.locator(`${LAB} attn-check.shape .check`).innerText(), /Y\.shape = \(5, 4\)/);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  });
+}
+
+test('focusing or hovering a cell shows its row of Y as a convex combination of the rows of V', async () => {
+  const page = await site.browser.context.newPage();
+  const { problems } = watch(page);
+  await open(page, `${site.server.url}#/attention-matrix`);
+  const A = await heatmapRows(page);
+  const V = await matrixRows(page, 'Values V (T × d_v)');
+  const Y = await matrixRows(page, 'Output Y = AV (T × d_v)');
+
+  await page.locator(`${LAB} attn-heatmap rect.cell[data-row="3"][data-col="1"]`).focus();
+  const breakdown = page.locator(`${LAB} .breakdown[data-row="3"]`);
+  await breakdown.waitFor();
+  const weights = await breakdown
+    .locator('tr.term')
+    .evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-weight'))));
+  weights.forEach((w, j) => assert.ok(Math.abs(w - A[3][j]) <= 1e-6, `weight ${j}: ${w} vs A[3][${j}] ${A[3][j]}`));
+  assert.equal(await breakdown.locator('tr.current th').innerText(), '1');
+  assert.equal(await breakdown.locator('.weight-sum').innerText(), '1.0000');
+  const y = (await breakdown.locator('.y-row').getAttribute('data-values')).split(',').map(Number);
+  for (let d = 0; d < DV; d++) {
+    const mixture = weights.reduce((s, w, j) => s + w * V[j][d], 0); // Σ_j A_3j v_j, from the shown numbers
+    assert.ok(Math.abs(y[d] - mixture) <= 1e-5, `y_3[${d}] = ${y[d]}, Σ_j A_3j v_j = ${mixture}`);
+    assert.ok(Math.abs(y[d] - Y[3][d]) <= 5e-4, `y_3[${d}] = ${y[d]}, Y[3][${d}] shows ${Y[3][d]}`);
+    const column = V.map((v) => v[d]);
+    assert.ok(y[d] >= Math.min(...column) - 1e-6 && y[d] <= Math.max(...column) + 1e-6, `y_3[${d}] outside the hull`);
+  }
+  assert.equal(
+    await page.locator(`${LAB} attn-heatmap rect.row-highlight`).getAttribute('data-row'),
+    '3',
+    'the heatmap outlines row 3',
+  );
+  assert.equal(await page.locator(`${LAB} attn-matrix[label="Output Y = AV (T × d_v)"] tr[data-highlight]`).count(), 1);
+
+  await page.keyboard.press('ArrowUp'); // keyboard: row 2
+  await page.locator(`${LAB} .breakdown[data-row="2"]`).waitFor();
+  await page.locator(`${LAB} attn-heatmap rect.cell[data-row="0"][data-col="4"]`).hover();
+  await page.locator(`${LAB} .breakdown[data-row="0"]`).waitFor();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('Re-roll draws a new S (checks stay green) and the permalink restores its seed', async () => {
+  const page = await site.browser.context.newPage();
+  const { problems } = watch(page);
+  await open(page, `${site.server.url}#/attention-matrix`);
+  const before = await labState(page);
+  const A0 = await heatmapRows(page);
+  await lab(page).getByRole('button', { name: 'Re-roll' }).click();
+  await page.waitForFunction((seed) => document.querySelector('#am')?.seed !== seed, before.seed);
+  const after = await labState(page);
+  assert.notEqual(after.seed, before.seed);
+  assert.notDeepEqual(after.scores, before.scores, 'S changed');
+  assert.equal(after.edited, false);
+  assert.equal(await page.locator(`${LAB} #seed`).inputValue(), String(after.seed));
+  const A1 = await heatmapRows(page);
+  assert.notDeepEqual(A1, A0, 'A changed');
+  assertRowStochastic(A1, 'A after Re-roll');
+  await assertChecksPass(page, 3);
+
+  // The URL follows (a quarter second after the change); a fresh page from it shows the same draw.
+  await page.waitForFunction((seed) => location.hash.includes(`am.seed=${seed}&`), after.seed);
+  const link = page.url();
+  const copy = await site.browser.context.newPage();
+  await open(copy, link);
+  const restored = await labState(copy);
+  assert.equal(restored.seed, after.seed);
+  assert.deepEqual(restored.scores, after.scores);
+  assert.deepEqual(await heatmapRows(copy), A1);
+  await copy.close();
+
+  await lab(page).getByRole('button', { name: 'Reset', exact: true }).first().click();
+  await page.waitForFunction(() => document.querySelector('#am')?.seed === 42);
+  assert.deepEqual(await heatmapRows(page), A0, 'Reset: back to seed 42');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the S editor: a bad entry shows an error and keeps the last valid S; a good one updates A', async () => {
+  const page = await site.browser.context.newPage();
+  const { problems } = watch(page);
+  await open(page, `${site.server.url}#/attention-matrix`);
+  const before = await labState(page);
+  const A0 = await heatmapRows(page);
+  const cell = page.locator(`${LAB} attn-matrix-editor input[data-r="0"][data-c="0"]`);
+
+  await cell.fill('abc');
+  const error = page.locator(`${LAB} attn-matrix-editor .field-error`);
+  await error.waitFor();
+  assert.match(await error.innerText(), /row 0, column 0 is “abc”, not a number/);
+  assert.equal(await cell.getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(await labState(page), before, 'S keeps its last valid value');
+  assert.deepEqual(await heatmapRows(page), A0);
+  await assertChecksPass(page, 3);
+
+  await cell.fill('1e9'); // out of range: also refused
+  await page.waitForFunction(() =>
+    document
+      .querySelector('#am')
+      .shadowRoot.querySelector('attn-matrix-editor')
+      .shadowRoot.querySelector('.field-error')
+      ?.textContent.includes('above the maximum'),
+  );
+  assert.deepEqual((await labState(page)).scores, before.scores);
+
+  await cell.fill('8'); // a valid entry: row 0 of A becomes nearly one-hot on key 0
+  await error.waitFor({ state: 'detached' });
+  const edited = await labState(page);
+  assert.equal(edited.edited, true);
+  assert.equal(edited.scores[0][0], 8);
+  assert.deepEqual(edited.scores.slice(1), before.scores.slice(1));
+  await page.waitForFunction(
+    () =>
+      Number(
+        document
+          .querySelector('#am')
+          .shadowRoot.querySelector('attn-heatmap')
+          .shadowRoot.querySelector('rect.cell[data-row="0"][data-col="0"]')
+          .getAttribute('data-value'),
+      ) > 0.95,
+  );
+  const A1 = await heatmapRows(page);
+  assertRowStochastic(A1, 'A after the edit');
+  assert.deepEqual(A1.slice(1), A0.slice(1), 'the other rows of A are unchanged');
+  assert.match(await lab(page).locator('.note').first().innerText(), /edited by hand/);
+  await assertChecksPass(page, 3);
+
+  // The permalink carries the edited S.
+  await page.waitForFunction(() => /am\.edited=1&am\.scores=8,/.test(location.hash));
+  const copy = await site.browser.context.newPage();
+  await open(copy, page.url());
+  assert.deepEqual(await labState(copy), edited);
+  assert.deepEqual(await heatmapRows(copy), A1);
+  await copy.close();
+  assert.deepEqual(problems, []);
+  await page.close();
+});

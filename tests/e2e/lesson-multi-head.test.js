@@ -1,0 +1,184 @@
+// The multi-head lesson (#/multi-head) in headless Chromium, over http and from
+// the single file: B, h, T, d_v = 2, 3, 5, 4 by default, one row-stochastic
+// heatmap per (sequence, head), the shapes in the diagram, the printout and the
+// audit table, every check passing; changing h (and T, d_v) updates all of
+// them; a bad size shows an error and keeps the last valid sizes; Re-roll.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+
+const site = useBrowserAndSite();
+const LAB = 'attn-multi-head';
+
+const shapeText = (dims) => `(${dims.join(', ')})`;
+
+async function open(page, url) {
+  await page.setViewportSize({ width: 1000, height: 1800 });
+  await page.goto(url);
+  await page.locator(`${LAB}[data-ready]`).waitFor();
+}
+
+/**
+ * Every heatmap of the grid as { batch, head, rows }. The page is tall enough to
+ * show the whole grid at once, which is scrolled into view (figures draw when visible).
+ */
+async function heatmaps(page) {
+  const grid = page.locator(`${LAB} .grid`);
+  await grid.scrollIntoViewIfNeeded();
+  return grid.evaluate(async (el) => {
+    const maps = [...el.querySelectorAll('attn-heatmap')];
+    for (let tries = 0; maps.some((m) => !m.hasAttribute('data-ready') || m.isUpdatePending); tries++) {
+      if (tries > 200) throw new Error('the heatmaps were not drawn');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    return maps.map((map) => {
+      const rows = [];
+      for (const cell of map.shadowRoot.querySelectorAll('rect.cell')) {
+        (rows[Number(cell.dataset.row)] ??= [])[Number(cell.dataset.col)] = Number(cell.getAttribute('data-value'));
+      }
+      return { batch: Number(map.dataset.batch), head: Number(map.dataset.head), rows };
+    });
+  });
+}
+
+function assertGrid(maps, [B, h, T], what) {
+  assert.equal(maps.length, B * h, `${what}: ${maps.length} heatmaps, expected B·h = ${B * h}`);
+  const pairs = maps.map((m) => `${m.batch},${m.head}`);
+  const expected = [];
+  for (let b = 0; b < B; b++) for (let k = 0; k < h; k++) expected.push(`${b},${k}`);
+  assert.deepEqual(pairs, expected, `${what}: one heatmap per (batch, head)`);
+  for (const m of maps) {
+    assert.equal(m.rows.length, T, `${what}: A[${m.batch}, ${m.head}] has ${m.rows.length} rows`);
+    m.rows.forEach((row, i) => {
+      assert.equal(row.length, T);
+      const sum = row.reduce((a, b) => a + b, 0);
+      assert.ok(Math.abs(sum - 1) <= 1e-6, `${what}: A[${m.batch}, ${m.head}] row ${i} sums to ${sum}`);
+      assert.ok(row.every((a) => a >= 0));
+    });
+  }
+}
+
+async function assertShapes(page, [B, h, T, dv]) {
+  const diagram = page.locator(`${LAB} attn-shape-diagram`);
+  await diagram.scrollIntoViewIfNeeded();
+  const sizes = `${shapeText([B, h, T, T])} × ${shapeText([B, h, T, dv])} → ${shapeText([B, h, T, dv])}`;
+  await page.waitForFunction(
+    (text) =>
+      document.querySelector('#mh').shadowRoot.querySelector('attn-shape-diagram').shadowRoot.querySelector('.sizes')
+        ?.textContent === text,
+    sizes,
+  );
+  assert.equal(await diagram.locator('text.formula').textContent(), '(B, h, T, T) × (B, h, T, d_v) → (B, h, T, d_v)');
+  const audit = await page
+    .locator(`${LAB} table.audit tbody tr`)
+    .evaluateAll((trs) => trs.map((tr) => [tr.dataset.object, tr.querySelector('.live-shape').textContent]));
+  assert.deepEqual(audit, [
+    ['V', shapeText([B, h, T, dv])],
+    ['S', shapeText([B, h, T, T])],
+    ['A', shapeText([B, h, T, T])],
+    ['Y', shapeText([B, h, T, dv])],
+  ]);
+  const printout = await page.locator(`${LAB} attn-output pre`).innerText();
+  assert.match(printout, new RegExp(`A shape: \\(${B}, ${h}, ${T}, ${T}\\)`));
+  assert.match(printout, new RegExp(`V shape: \\(${B}, ${h}, ${T}, ${dv}\\)`));
+  assert.match(printout, new RegExp(`Y shape: \\(${B}, ${h}, ${T}, ${dv}\\)`));
+}
+
+async function assertChecksPass(page) {
+  const statuses = await page.locator('attn-check').evaluateAll((checks) => checks.map((c) => c.dataset.status));
+  assert.deepEqual(statuses, ['pass', 'pass']);
+}
+
+const sizeInput = (page, field) => page.locator(`${LAB} input[data-field="${field}"]`);
+
+const targets = [
+  ['the static site over http', () => `${site.server.url}#/multi-head`],
+  ['dist/attnbook.html from file://', () => `${singleFileUrl}#/multi-head`],
+];
+
+for (const [name, url] of targets) {
+  describe(name, () => {
+    test('default B, h, T, d_v = 2, 3, 5, 4: six row-stochastic heatmaps, the shapes, every check passing', async () => {
+      const page = await site.browser.context.newPage();
+      const { problems } = watch(page);
+      await open(page, url());
+      const sizes = await page.locator(LAB).evaluate((el) => [el.batch, el.heads, el.length, el.dv]);
+      assert.deepEqual(sizes, [2, 3, 5, 4]);
+      assertGrid(await heatmaps(page), [2, 3, 5], 'default');
+      await assertShapes(page, [2, 3, 5, 4]);
+      await assertChecksPass(page);
+      assert.match(
+        await page.locator(`${LAB} attn-check.row-sums .check`).innerText(),
+        /over all 30 rows \(B·h·T\) of A/,
+      );
+      assert.match(await page.locator(`${LAB} attn-code pre`).innerText(), /B, h, T, d_v = 2, 3, 5, 4/);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  });
+}
+
+test('changing h (then T and d_v) updates the grid, the shapes and the code; a bad size keeps the last valid one', async () => {
+  const page = await site.browser.context.newPage();
+  const { problems } = watch(page);
+  await open(page, `${site.server.url}#/multi-head`);
+
+  await sizeInput(page, 'heads').fill('4');
+  await page.locator(`${LAB} attn-heatmap`).nth(7).waitFor();
+  assertGrid(await heatmaps(page), [2, 4, 5], 'h = 4');
+  await assertShapes(page, [2, 4, 5, 4]);
+  await assertChecksPass(page);
+  assert.match(await page.locator(`${LAB} attn-code pre`).innerText(), /B, h, T, d_v = 2, 4, 5, 4/);
+  await page.waitForFunction(() => location.hash.includes('mh.heads=4'));
+
+  await sizeInput(page, 'heads').fill('9'); // above the maximum of 6
+  const error = page.locator(`${LAB} .field-error`);
+  await error.waitFor();
+  assert.match(await error.innerText(), /h 9 is outside \[1, 6\]/);
+  assert.equal(await sizeInput(page, 'heads').getAttribute('aria-invalid'), 'true');
+  assert.equal(await page.locator(LAB).evaluate((el) => el.heads), 4, 'h keeps its last valid value');
+  assert.equal(await page.locator(`${LAB} attn-heatmap`).count(), 8);
+  await assertChecksPass(page);
+
+  await sizeInput(page, 'heads').fill('2.5'); // not a whole number
+  await page.waitForFunction(() =>
+    document.querySelector('#mh').shadowRoot.querySelector('.field-error')?.textContent.includes('whole number'),
+  );
+  assert.equal(await page.locator(LAB).evaluate((el) => el.heads), 4);
+
+  await sizeInput(page, 'heads').fill('1');
+  await error.waitFor({ state: 'detached' });
+  await sizeInput(page, 'length').fill('3');
+  await sizeInput(page, 'dv').fill('2');
+  await page.waitForFunction(() => document.querySelector('#mh').dv === 2);
+  assertGrid(await heatmaps(page), [2, 1, 3], 'h = 1, T = 3');
+  await assertShapes(page, [2, 1, 3, 2]);
+  await assertChecksPass(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('Re-roll draws new logits; every row still sums to 1 and Reset restores the defaults', async () => {
+  const page = await site.browser.context.newPage();
+  const { problems } = watch(page);
+  await open(page, `${site.server.url}#/multi-head`);
+  const before = await heatmaps(page);
+  const seed = await page.locator(LAB).evaluate((el) => el.seed);
+  await page.locator(LAB).getByRole('button', { name: 'Re-roll' }).click();
+  await page.waitForFunction((s) => document.querySelector('#mh').seed !== s, seed);
+  const after = await heatmaps(page);
+  assertGrid(after, [2, 3, 5], 'after Re-roll');
+  assert.notDeepEqual(after, before, 'the weights changed');
+  await assertChecksPass(page);
+
+  await sizeInput(page, 'batch').fill('3');
+  await page.locator(`${LAB} attn-heatmap`).nth(8).waitFor();
+  await page.locator(LAB).getByRole('button', { name: 'Reset', exact: true }).first().click();
+  await page.waitForFunction(
+    () => document.querySelector('#mh').seed === 42 && document.querySelector('#mh').batch === 2,
+  );
+  assert.deepEqual(await heatmaps(page), before, 'Reset: back to the default draw');
+  assert.equal(await sizeInput(page, 'batch').inputValue(), '2');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
