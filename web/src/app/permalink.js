@@ -39,6 +39,7 @@ export function collectState(root) {
     const fields = el.constructor.stateFields;
     const state = el.getState();
     for (const [field, spec] of Object.entries(fields)) {
+      if (state[field] === null || state[field] === undefined) continue; // unset (automatic): nothing to restore
       params.push({ cell: id, field, text: formatField(state[field], spec) });
     }
   }

@@ -1,0 +1,56 @@
+// Permalink state (web/src/app/permalink.js) without a browser: cells are stand-ins
+// with the same interface as AttnCell (a state table, getState, setStateFromText).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { applyState, collectState } from '../../web/src/app/permalink.js';
+import { parseField } from '../../web/src/app/state-fields.js';
+
+class FakeHeatmap {
+  static stateFields = {
+    values: { type: 'matrix', default: [[1]], min: -1e9, max: 1e9 },
+    min: { type: 'number', default: null, min: -1e9, max: 1e9 },
+  };
+  localName = 'attn-heatmap';
+  constructor(id, state) {
+    this.id = id;
+    Object.assign(this, state);
+  }
+  getState() {
+    return { values: this.values, min: this.min };
+  }
+  setStateFromText(texts) {
+    for (const [name, text] of Object.entries(texts))
+      this[name] = parseField(text, name, FakeHeatmap.stateFields[name]);
+  }
+}
+
+const rootOf = (...cells) => ({ querySelectorAll: () => cells });
+
+test('an unset optional field (null) is left out of the permalink, and the link restores', () => {
+  const source = new FakeHeatmap('h', {
+    values: [
+      [1, 2],
+      [3, 4],
+    ],
+    min: null,
+  });
+  const params = collectState(rootOf(source));
+  assert.deepEqual(params, [{ cell: 'h', field: 'values', text: '1,2;3,4' }]);
+
+  const target = new FakeHeatmap('h', { values: [[0]], min: null });
+  assert.deepEqual(applyState(rootOf(target), params), { issues: [], defaulted: [] });
+  assert.deepEqual(target.values, [
+    [1, 2],
+    [3, 4],
+  ]);
+  assert.equal(target.min, null);
+});
+
+test('a set optional field is written and read back', () => {
+  const source = new FakeHeatmap('h', { values: [[1]], min: -2.5 });
+  const params = collectState(rootOf(source));
+  assert.deepEqual(params.at(-1), { cell: 'h', field: 'min', text: '-2.5' });
+  const target = new FakeHeatmap('h', { values: [[0]], min: null });
+  applyState(rootOf(target), params);
+  assert.equal(target.min, -2.5);
+});
