@@ -3,7 +3,7 @@
 // passing, the τ limits, a logit bar moved by keyboard and by pointer, and the
 // numerical-stability cell (naive NaN, stable finite, a bad entry refused).
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
@@ -27,9 +27,8 @@ function assertClose(actual, expected, tol, what) {
 }
 
 const numbers = (locator) => locator.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-value'))));
-const weightBars = (page) => numbers(page.locator('attn-softmax-temperature .weights rect.bar'));
-const stat = async (page, name) =>
-  Number(await page.locator(`attn-softmax-temperature dd.${name}`).getAttribute('data-value'));
+const weightBars = (page) => numbers(page.locator('attn-softmax-lab .weights rect.bar'));
+const stat = async (page, name) => Number(await page.locator(`attn-softmax-lab dd.${name}`).getAttribute('data-value'));
 
 /** Waits until no attn-check is pending, then returns [status, text] of each. */
 async function checks(page) {
@@ -55,7 +54,7 @@ async function checks(page) {
 
 async function open(page, url) {
   await page.goto(url);
-  for (const tag of ['attn-temperature-compare', 'attn-softmax-temperature', 'attn-softmax-stability']) {
+  for (const tag of ['attn-temperature-compare', 'attn-softmax-lab', 'attn-softmax-stability']) {
     const lab = page.locator(tag);
     await lab.scrollIntoViewIfNeeded();
     await page.locator(`${tag}[data-ready]`).waitFor();
@@ -69,11 +68,17 @@ const targets = [
 
 for (const [name, url] of targets) {
   describe(name, () => {
-    test("the source's numbers by default, and every check passes", async () => {
-      const page = await site.browser.context.newPage();
-      const { problems } = watch(page);
+    // one page per target, the tests run in order on it (page loads are the slow part)
+    let page;
+    let problems;
+    before(async () => {
+      page = await site.browser.context.newPage();
+      ({ problems } = watch(page));
       await open(page, url());
+    });
+    after(() => page?.close());
 
+    test("the source's numbers by default, and every check passes", async () => {
       // the grouped bars: τ = 0.25, 1, 5, as in the source's figure
       for (const [k, tau] of [0.25, 1, 5].entries()) {
         const bars = await numbers(page.locator(`attn-temperature-compare rect.bar[data-series="${k}"]`));
@@ -90,34 +95,38 @@ for (const [name, url] of targets) {
       for (const [status, text] of all) assert.equal(status, 'pass', text);
       assert.match(all.map((c) => c[1]).join('\n'), /float64 reference/);
       assert.deepEqual(problems, []);
-      await page.close();
     });
 
     test('τ → 0 gives a one-hot and τ → ∞ uniform weights', async () => {
-      const page = await site.browser.context.newPage();
-      const { problems } = watch(page);
-      await open(page, url());
-      const lab = page.locator('attn-softmax-temperature');
+      const lab = page.locator('attn-softmax-lab');
       await lab.getByRole('button', { name: 'τ → 0' }).click();
-      await page.locator('attn-softmax-temperature attn-slider output').filter({ hasText: /^τ = 0$/ }).waitFor();
+      await page
+        .locator('attn-softmax-lab attn-slider output')
+        .filter({ hasText: /^τ = 0$/ })
+        .waitFor();
       assert.deepEqual(await weightBars(page), [0, 1, 0, 0]);
       assert.equal(await stat(page, 'entropy'), 0);
       assert.equal(await stat(page, 'effective'), 1);
 
       await lab.getByRole('button', { name: 'τ → ∞' }).click();
-      await page.locator('attn-softmax-temperature attn-slider output').filter({ hasText: /^τ = ∞$/ }).waitFor();
+      await page
+        .locator('attn-softmax-lab attn-slider output')
+        .filter({ hasText: /^τ = ∞$/ })
+        .waitFor();
       assert.deepEqual(await weightBars(page), [0.25, 0.25, 0.25, 0.25]);
       assert.ok(Math.abs((await stat(page, 'effective')) - 4) < 1e-5);
       for (const [status, text] of await checks(page)) assert.equal(status, 'pass', text);
       assert.deepEqual(problems, []);
-      await page.close();
     });
 
-    test('a logit bar moved by keyboard and by pointer changes the weights', async () => {
-      const page = await site.browser.context.newPage();
-      const { problems } = watch(page);
-      await open(page, url());
-      const lab = page.locator('attn-softmax-temperature');
+    test('Reset, then a logit bar moved by keyboard and by pointer changes the weights', async () => {
+      const lab = page.locator('attn-softmax-lab');
+      await lab.getByRole('button', { name: 'Reset', exact: true }).click();
+      await page
+        .locator('attn-softmax-lab attn-slider output')
+        .filter({ hasText: /^τ = 1$/ })
+        .waitFor();
+      assertClose(await weightBars(page), softmax(LOGITS, 1), 1e-6, 'after Reset');
       const bar0 = lab.getByRole('slider', { name: 'Bar Pos 0' });
       await bar0.focus();
       await page.keyboard.press('ArrowUp');
@@ -139,13 +148,9 @@ for (const [name, url] of targets) {
       assertClose(await weightBars(page), softmax([2.4, 4.5, 2.0, after], 1), 1e-6, 'after the drag');
       for (const [status, text] of await checks(page)) assert.equal(status, 'pass', text);
       assert.deepEqual(problems, []);
-      await page.close();
     });
 
     test('stability: naive exp gives NaN, the stable softmax stays finite; a bad entry is refused', async () => {
-      const page = await site.browser.context.newPage();
-      const { problems } = watch(page);
-      await open(page, url());
       const cell = page.locator('attn-softmax-stability');
       const naive = cell.locator('attn-output.naive pre');
       const stable = cell.locator('attn-output.stable pre');
@@ -159,7 +164,10 @@ for (const [name, url] of targets) {
       // a bad entry: the error shows beside the field, the last valid logits stay
       const field = cell.getByRole('textbox', { name: 'Logits s' });
       await field.fill('1000, abc, 1002');
-      await cell.locator('attn-vector-editor .field-error').filter({ hasText: /Entry 2/ }).waitFor();
+      await cell
+        .locator('attn-vector-editor .field-error')
+        .filter({ hasText: /Entry 2/ })
+        .waitFor();
       assert.equal(await field.getAttribute('aria-invalid'), 'true');
       assert.match(await stable.textContent(), /\[0\.0900, 0\.2447, 0\.6652\]/);
       assert.match(await naive.textContent(), /NaN/);
@@ -173,7 +181,6 @@ for (const [name, url] of targets) {
       for (const [status, text] of all) assert.equal(status, 'pass', text);
       assert.ok(all.some(([, text]) => text.includes('naive softmax is finite here')));
       assert.deepEqual(problems, []);
-      await page.close();
     });
   });
 }

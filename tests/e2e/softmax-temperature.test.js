@@ -12,13 +12,8 @@ const site = useBrowserAndSite();
 
 async function barValues(page) {
   return page
-    .locator('attn-softmax-temperature .weights rect.bar')
+    .locator('attn-softmax-temperature rect.bar')
     .evaluateAll((bars) => bars.map((bar) => Number(bar.getAttribute('data-value'))));
-}
-
-/** Waits until the lab's temperature slider shows exactly `text`. */
-function tauShown(page, text) {
-  return page.locator('attn-softmax-temperature attn-slider output').filter({ hasText: new RegExp(`^${text}$`) }).waitFor();
 }
 
 function assertClose(actual, expected, tol, what) {
@@ -55,12 +50,12 @@ for (const [name, url] of targets) {
       await slider.focus();
 
       await page.keyboard.press('End'); // τ = 100: nearly uniform
-      await tauShown(page, 'τ = 100');
+      await page.getByText('τ = 100.0').first().waitFor();
       const hot = await barValues(page);
       hot.forEach((v, i) => assert.ok(Math.abs(v - 0.25) < 0.01, `τ = 100: bar ${i} is ${v}`));
 
       await page.keyboard.press('Home'); // τ = 0.01: one-hot on position 1
-      await tauShown(page, 'τ = 0.01');
+      await page.getByText('τ = 0.0100').first().waitFor();
       const cold = await barValues(page);
       assert.ok(cold[1] > 0.9999, `τ = 0.01: bar 1 is ${cold[1]}`);
 
@@ -80,9 +75,9 @@ test('Reset restores τ = 1 after a change, and CSV export holds the logits and 
   await page.locator('attn-softmax-temperature[data-ready]').waitFor();
   await page.locator('attn-softmax-temperature').getByRole('slider', { name: 'Temperature' }).focus();
   await page.keyboard.press('End');
-  await tauShown(page, 'τ = 100');
-  await page.locator('attn-softmax-temperature').getByRole('button', { name: 'Reset', exact: true }).click();
-  await tauShown(page, 'τ = 1');
+  await page.getByText('τ = 100.0').first().waitFor();
+  await page.locator('attn-softmax-temperature').getByRole('button', { name: 'Reset' }).click();
+  await page.getByText('τ = 1.00').first().waitFor();
   assertClose(await barValues(page), EXPECTED_AT_TAU_1, 1e-5, 'after Reset');
 
   const [download] = await Promise.all([

@@ -47,7 +47,14 @@ print("retrieved token id:", out.argmax().item())`;
 
 export class AttnQueryBuilder extends AttnCell {
   static stateFields = {
-    mix: { type: 'numbers', default: [0, 0, 1, 0, 0, 0], minLength: VOCAB_SIZE, maxLength: VOCAB_SIZE, min: -3, max: 3 },
+    mix: {
+      type: 'numbers',
+      default: [0, 0, 1, 0, 0, 0],
+      minLength: VOCAB_SIZE,
+      maxLength: VOCAB_SIZE,
+      min: -3,
+      max: 3,
+    },
   };
 
   static properties = { ...super.properties, label: { type: String }, _result: { state: true } };
@@ -208,46 +215,46 @@ export class AttnQueryBuilder extends AttnCell {
         ></attn-vector-editor>
         <div class="presets" role="group" aria-label="Preset queries">
           <span>Presets:</span>
-          ${PRESETS.map(
-            (p) => html`<button type="button" @click=${() => this._setMix(p.mix)}>${p.name}</button>`,
-          )}
+          ${PRESETS.map((p) => html`<button type="button" @click=${() => this._setMix(p.mix)}>${p.name}</button>`)}
         </div>
-        <p class="mono">q = Σ c<sub>t</sub> · vocab[t] = [${this.queryVector.map((x) => formatNumber(x, 4)).join(', ')}]</p>
+        <p class="mono">
+          q = Σ c<sub>t</sub> · vocab[t] = [${this.queryVector.map((x) => formatNumber(x, 4)).join(', ')}]
+        </p>
         ${
           r?.weights
             ? html`<div class="table-wrap">
-                <table>
-                  <caption class="visually-hidden">
-                    Per position: token, dot product, scaled score and weight
-                  </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">position j</th>
-                      <th scope="col">token</th>
-                      <th scope="col">q·k<sub>j</sub></th>
-                      <th scope="col">q·k<sub>j</sub>/√6</th>
-                      <th scope="col">α<sub>j</sub></th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${SEQUENCE.map(
-                      (t, j) =>
-                        html`<tr class=${r.weights[j] === top ? 'top' : ''}>
-                          <td>${j}</td>
-                          <td>${t}</td>
-                          <td class="dot">${formatNumber(r.dots[j], 5)}</td>
-                          <td>${r.scores[j].toFixed(4)}</td>
-                          <td class="weight">${r.weights[j].toFixed(5)}</td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>
-              </div>
-              <div class="chart"></div>
-              <p class="mono">
-                y = Σ α<sub>j</sub> v<sub>j</sub> = [${r.output.map((x) => x.toFixed(4)).join(', ')}]
-              </p>
-              <p class="mono retrieved">retrieved token id = argmax(y) = ${r.retrieved}</p>`
+                  <table>
+                    <caption class="visually-hidden">
+                      Per position: token, dot product, scaled score and weight
+                    </caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">position j</th>
+                        <th scope="col">token</th>
+                        <th scope="col">q·k<sub>j</sub></th>
+                        <th scope="col">q·k<sub>j</sub>/√6</th>
+                        <th scope="col">α<sub>j</sub></th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      ${SEQUENCE.map(
+                        (t, j) =>
+                          html`<tr class=${r.weights[j] === top ? 'top' : ''}>
+                            <td>${j}</td>
+                            <td>${t}</td>
+                            <td class="dot">${formatNumber(r.dots[j], 5)}</td>
+                            <td>${r.scores[j].toFixed(4)}</td>
+                            <td class="weight">${r.weights[j].toFixed(5)}</td>
+                          </tr>`,
+                      )}
+                    </tbody>
+                  </table>
+                </div>
+                <div class="chart"></div>
+                <p class="mono">
+                  y = Σ α<sub>j</sub> v<sub>j</sub> = [${r.output.map((x) => x.toFixed(4)).join(', ')}]
+                </p>
+                <p class="mono retrieved">retrieved token id = argmax(y) = ${r.retrieved}</p>`
             : html`<p>Loading the attention core…</p>`
         }
         ${r?.error ? html`<p class="error" role="alert">${r.error}</p>` : ''}

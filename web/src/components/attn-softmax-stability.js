@@ -172,8 +172,16 @@ export class AttnSoftmaxStability extends AttnCell {
           .values=${this.logits}
           @change=${this._onLogits}
         ></attn-vector-editor>
-        <attn-output class="naive" label="Naive softmax — plain JavaScript (float64), for demonstration only" .text=${naiveText}></attn-output>
-        <attn-output class="stable" label="Stable softmax — the wasm core, max subtracted" .text=${stableText}></attn-output>
+        <attn-output
+          class="naive"
+          label="Naive softmax — plain JavaScript (float64), for demonstration only"
+          .text=${naiveText}
+        ></attn-output>
+        <attn-output
+          class="stable"
+          label="Stable softmax — the wasm core, max subtracted"
+          .text=${stableText}
+        ></attn-output>
         <attn-check
           id="check-naive"
           label=${naiveLabel}

@@ -158,13 +158,18 @@ export class AttnTemperatureCompare extends AttnFigure {
     const rows = this._rows;
     const printout = rows
       ? rows
-          .map((row, k) => `τ = ${this.temperatures[k].toFixed(2)}: α = ${pythonLiteral(Array.from(row, (w) => Number(w.toFixed(4))))}`)
+          .map(
+            (row, k) =>
+              `τ = ${this.temperatures[k].toFixed(2)}: α = ${pythonLiteral(Array.from(row, (w) => Number(w.toFixed(4))))}`,
+          )
           .join('\n')
       : 'Loading the attention core…';
     return html`
       <div class="chart"></div>
       <attn-output label="Weights (4 decimals)" .text=${printout}></attn-output>
-      <attn-check label="max |row sum − 1| over the three temperatures" threshold="1e-6"
+      <attn-check
+        label="max |row sum − 1| over the three temperatures"
+        threshold="1e-6"
         comparison="le"
         .value=${rows ? this._report.maxRowSumError : undefined}
       ></attn-check>
