@@ -77,6 +77,10 @@ export class AttnQueryBuilder extends AttnCell {
       .table-wrap {
         overflow-x: auto;
       }
+      .table-wrap:focus-visible {
+        outline: 2px solid var(--accent, #3b5bdb);
+        outline-offset: 2px;
+      }
       table {
         border-collapse: collapse;
         font: 0.9rem var(--font-mono, ui-monospace, monospace);
@@ -85,7 +89,7 @@ export class AttnQueryBuilder extends AttnCell {
       th,
       td {
         border-bottom: 1px solid var(--border, #d0d4dc);
-        padding: 0.2rem 0.6rem;
+        padding: 0.2rem 0.45rem;
         text-align: right;
       }
       th {
@@ -222,14 +226,14 @@ export class AttnQueryBuilder extends AttnCell {
         </p>
         ${
           r?.weights
-            ? html`<div class="table-wrap">
+            ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Scores and weights per position">
                   <table>
                     <caption class="visually-hidden">
                       Per position: token, dot product, scaled score and weight
                     </caption>
                     <thead>
                       <tr>
-                        <th scope="col">position j</th>
+                        <th scope="col">pos j</th>
                         <th scope="col">token</th>
                         <th scope="col">q·k<sub>j</sub></th>
                         <th scope="col">q·k<sub>j</sub>/√6</th>

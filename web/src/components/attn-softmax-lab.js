@@ -119,7 +119,8 @@ export class AttnSoftmaxLab extends AttnFigure {
         font-size: 11px;
       }
       .readout {
-        white-space: pre-wrap;
+        white-space: normal;
+        overflow-wrap: anywhere;
       }
       dl.stats {
         display: grid;
@@ -134,6 +135,14 @@ export class AttnSoftmaxLab extends AttnFigure {
       }
       dl.stats dd {
         margin: 0;
+      }
+      @media (max-width: 480px) {
+        dl.stats {
+          grid-template-columns: 1fr;
+        }
+        dl.stats dd {
+          margin-bottom: 0.25rem;
+        }
       }
     `,
   ];
@@ -278,7 +287,8 @@ export class AttnSoftmaxLab extends AttnFigure {
     const r = this._result;
     const authoredTau = (this._baseline ?? this).temperature;
     const T = this.logits.length;
-    const weightsText = r && `α = [${Array.from(r.weights, (w) => w.toFixed(4)).join(', ')}]`;
+    const weightsText =
+      r && `α = [${Array.from(r.weights, (w) => w.toFixed(4)).join(', ')}]  sum = ${r.sum.toFixed(6)}`;
     return html`
       <h3 id="logits-title">Logits</h3>
       <p class="hint" id="logits-hint">
@@ -304,9 +314,7 @@ export class AttnSoftmaxLab extends AttnFigure {
       </p>
       ${
         r
-          ? html`<p class="readout" data-weights=${Array.from(r.weights).join(',')}>
-                ${weightsText} sum = ${r.sum.toFixed(6)}
-              </p>
+          ? html`<p class="readout" data-weights=${Array.from(r.weights).join(',')}>${weightsText}</p>
               <dl class="stats">
                 <dt>entropy H = −Σ α log α</dt>
                 <dd class="entropy" data-value=${String(r.entropy)}>
