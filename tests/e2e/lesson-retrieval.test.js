@@ -140,5 +140,16 @@ for (const [name, url] of targets) {
       assert.equal(await exercise.getAttribute('data-status'), 'pending');
       assert.deepEqual(problems, []);
     });
+
+    test('a permalink restores the queried token and the builder mix', async () => {
+      await page.goto(`${url()}?retrieve.query=3&builder.mix=0,1,0,0.5,0,0`);
+      await page.locator('attn-retrieval[data-retrieved="3"]').waitFor();
+      await page.locator('attn-query-builder[data-dots="0,25,0,12.5,0"]').waitFor();
+      const builder = page.locator('attn-query-builder');
+      assertClose(await listAttr(builder, 'data-weights'), retrieval([0, 1, 0, 0.5, 0, 0]).weights, 1e-6, 'mix');
+      assert.equal(await builder.getAttribute('data-retrieved'), '1');
+      for (const [status, text] of await checkStatuses(page)) assert.equal(status, 'pass', text);
+      assert.deepEqual(problems, []);
+    });
   });
 }

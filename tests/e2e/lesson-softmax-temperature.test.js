@@ -137,6 +137,7 @@ for (const [name, url] of targets) {
 
       // drag Pos 3 upwards with the mouse
       const bar3 = lab.getByRole('slider', { name: 'Bar Pos 3' });
+      await bar3.scrollIntoViewIfNeeded();
       const box = await bar3.boundingBox();
       const before = Number(await bar3.getAttribute('aria-valuenow'));
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -180,6 +181,19 @@ for (const [name, url] of targets) {
       const all = await checks(page);
       for (const [status, text] of all) assert.equal(status, 'pass', text);
       assert.ok(all.some(([, text]) => text.includes('naive softmax is finite here')));
+      assert.deepEqual(problems, []);
+    });
+
+    test('a permalink restores the lab at τ = 0 with tied logits (the tie shares the weight)', async () => {
+      await page.goto(`${url()}?lab.temperature=0&lab.logits=1,3,3,0`);
+      await page.locator('attn-softmax-lab attn-slider output').filter({ hasText: /^τ = 0$/ }).waitFor();
+      await page.locator('attn-softmax-lab[data-ready]').waitFor();
+      await page.waitForFunction(() => {
+        const lab = document.querySelector('attn-softmax-lab');
+        return lab?.shadowRoot?.querySelector('.readout')?.dataset.weights === '0,0.5,0.5,0';
+      });
+      assert.equal(await stat(page, 'effective'), 2);
+      for (const [status, text] of await checks(page)) assert.equal(status, 'pass', text);
       assert.deepEqual(problems, []);
     });
   });
