@@ -186,7 +186,10 @@ for (const [name, url] of targets) {
 
     test('a permalink restores the lab at τ = 0 with tied logits (the tie shares the weight)', async () => {
       await page.goto(`${url()}?lab.temperature=0&lab.logits=1,3,3,0`);
-      await page.locator('attn-softmax-lab attn-slider output').filter({ hasText: /^τ = 0$/ }).waitFor();
+      await page
+        .locator('attn-softmax-lab attn-slider output')
+        .filter({ hasText: /^τ = 0$/ })
+        .waitFor();
       await page.locator('attn-softmax-lab[data-ready]').waitFor();
       await page.waitForFunction(() => {
         const lab = document.querySelector('attn-softmax-lab');
