@@ -46,7 +46,7 @@ for (const [name, url] of targets) {
       const { problems } = watch(page);
       await page.goto(url());
       await showFigure(page, 'attn-softmax-temperature');
-      const slider = page.getByRole('slider', { name: 'Temperature' });
+      const slider = page.locator('attn-softmax-temperature').getByRole('slider', { name: 'Temperature' });
       await slider.focus();
 
       await page.keyboard.press('End'); // τ = 100: nearly uniform
@@ -73,7 +73,7 @@ test('Reset restores τ = 1 after a change, and CSV export holds the logits and 
   const { problems } = watch(page);
   await page.goto(`${site.server.url}#/softmax-temperature`);
   await showFigure(page, 'attn-softmax-temperature');
-  await page.getByRole('slider', { name: 'Temperature' }).focus();
+  await page.locator('attn-softmax-temperature').getByRole('slider', { name: 'Temperature' }).focus();
   await page.keyboard.press('End');
   await page.getByText('τ = 100.0').first().waitFor();
   await page.locator('attn-softmax-temperature').getByRole('button', { name: 'Reset' }).click();

@@ -183,3 +183,98 @@ export function createBarChart(container, options) {
     },
   };
 }
+
+/**
+ * Grouped bars: one group per label, one bar per series (e.g. softmax weights
+ * of each position at three temperatures), with a legend. Series are told
+ * apart by fill (class `series-<k>`, coloured by CSS) and by a pattern of
+ * opacity, so they stay distinct in greyscale.
+ *
+ *   const chart = createGroupedBarChart(container, { labels: ['Pos 0', 'Pos 1'], series: ['τ = 1', 'τ = 5'] });
+ *   chart.update([[0.3, 0.7], [0.45, 0.55]]);   // one row per series
+ *
+ * @param {Element} container
+ * @param {{ labels: string[], series: string[], max?: number, min?: number, title?: string,
+ *   format?: (v: number) => string }} options
+ * @returns {{ update(rows: ArrayLike<number>[]): void, svg: SVGSVGElement }}
+ */
+export function createGroupedBarChart(container, options) {
+  const { labels, series, title = 'Grouped bar chart', format = (v) => v.toFixed(2) } = options;
+  const max = options.max ?? 1;
+  const min = options.min ?? 0;
+  const legendHeight = 22;
+  const height = HEIGHT + legendHeight;
+  const svg = svgElement('svg', {
+    viewBox: `0 0 ${WIDTH} ${height}`,
+    role: 'img',
+    class: 'bar-chart grouped',
+    'aria-label': title,
+  });
+  svgElement('title', {}, svg).textContent = title;
+  const top = MARGIN.top + legendHeight;
+  const bottom = height - MARGIN.bottom;
+  const y = linearScale([min, max], [bottom, top]);
+  const clamp = (v) => Math.min(Math.max(v, min), max);
+
+  // legend: a swatch and a name per series, left to right
+  let lx = MARGIN.left;
+  series.forEach((name, k) => {
+    svgElement('rect', { x: lx, y: 6, width: 12, height: 12, class: `bar series-${k}` }, svg);
+    const text = svgElement('text', { x: lx + 16, y: 16, class: 'legend' }, svg);
+    text.textContent = name;
+    lx += 24 + name.length * 7;
+  });
+
+  const ticks = max === 1 && min === 0 ? [0, 0.5, 1] : niceTicks(min, max, 4);
+  for (const tick of ticks) {
+    const ty = y(tick);
+    svgElement('line', { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: ty, y2: ty, class: 'grid' }, svg);
+    svgElement('text', { x: MARGIN.left - 6, y: ty + 4, class: 'tick', 'text-anchor': 'end' }, svg).textContent =
+      String(tick);
+  }
+  const zero = y(clamp(0));
+  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+  const band = plotWidth / labels.length;
+  const inner = (band * 0.84) / series.length;
+  const bars = series.map((name, k) =>
+    labels.map((label, i) => {
+      const x = MARGIN.left + band * i + band * 0.08 + inner * k;
+      const rect = svgElement(
+        'rect',
+        { x, width: inner * 0.92, y: zero, height: 0, class: `bar series-${k}`, 'data-series': k, 'data-index': i },
+        svg,
+      );
+      const value = svgElement(
+        'text',
+        { x: x + inner * 0.46, y: zero - 4, class: 'value', 'text-anchor': 'middle', 'aria-hidden': 'true' },
+        svg,
+      );
+      return { rect, value };
+    }),
+  );
+  labels.forEach((label, i) => {
+    svgElement(
+      'text',
+      { x: MARGIN.left + band * (i + 0.5), y: height - 10, class: 'label', 'text-anchor': 'middle' },
+      svg,
+    ).textContent = label;
+  });
+  container.append(svg);
+
+  return {
+    svg,
+    update(rows) {
+      bars.forEach((row, k) =>
+        row.forEach(({ rect, value }, i) => {
+          const v = Number(rows[k]?.[i] ?? 0);
+          const ty = y(clamp(v));
+          rect.setAttribute('y', String(Math.min(ty, zero)));
+          rect.setAttribute('height', String(Math.abs(zero - ty)));
+          rect.setAttribute('data-value', String(v));
+          value.setAttribute('y', String(Math.min(ty, zero) - 4));
+          value.textContent = format(v);
+        }),
+      );
+    },
+  };
+}
