@@ -1,10 +1,24 @@
 // The lesson authoring pipeline (scripts/vite-lessons-plugin.mjs) and the
 // permalink route parser (web/src/app/route.js), in Node.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { compileLesson, dropUnusedFonts, woff2Only } from '../../scripts/vite-lessons-plugin.mjs';
 import { buildHash, parseHash } from '../../web/src/app/route.js';
+
+/** The course of issue 5: lesson ids in order. */
+const COURSE = [
+  'convex-combinations',
+  'convex-hull',
+  'softmax-temperature',
+  'attention-matrix',
+  'multi-head',
+  'scaled-dot-product',
+  'retrieval',
+  'causal-masking',
+  'scaling-by-sqrt-dk',
+  'attention-at-scale',
+];
 
 const FILE = 'web/lessons/demo.md';
 const FRONT = `---
@@ -86,12 +100,24 @@ describe('compileLesson', () => {
     });
   }
 
-  test('the course lessons build', async () => {
-    for (const id of ['convex-combinations', 'softmax-temperature']) {
-      const file = `web/lessons/${id}.md`;
-      const { meta } = compileLesson(await readFile(new URL(`../../${file}`, import.meta.url), 'utf8'), file);
-      assert.equal(meta.id, id);
-      assert.ok(meta.sources.some((s) => s.includes('arXiv:1706.03762')));
+  test('the course: the ten lessons build, in order, each crediting the paper and a source notebook', async () => {
+    const dir = new URL('../../web/lessons/', import.meta.url);
+    const metas = [];
+    for (const name of (await readdir(dir)).filter((n) => n.endsWith('.md'))) {
+      const file = `web/lessons/${name}`;
+      metas.push(compileLesson(await readFile(new URL(name, dir), 'utf8'), file).meta);
+    }
+    metas.sort((a, b) => a.order - b.order);
+    assert.deepEqual(
+      metas.map((meta) => meta.id),
+      COURSE,
+    );
+    for (const meta of metas) {
+      assert.ok(meta.sources.some((s) => s.includes('arXiv:1706.03762')), `${meta.id} credits Vaswani et al.`);
+      assert.ok(
+        meta.sources.some((s) => /Attention as a Weighted Mixture|Lesson 44: The Attention Mechanism/.test(s)),
+        `${meta.id} credits a source notebook by title`,
+      );
     }
   });
 });
