@@ -186,6 +186,7 @@ for (const [name, url] of targets) {
 
     test('a permalink restores the lab at τ = 0 with tied logits (the tie shares the weight)', async () => {
       await page.goto(`${url()}?lab.temperature=0&lab.logits=1,3,3,0`);
+      await page.locator('attn-softmax-lab').scrollIntoViewIfNeeded(); // figures draw when visible
       await page
         .locator('attn-softmax-lab attn-slider output')
         .filter({ hasText: /^τ = 0$/ })
