@@ -183,3 +183,31 @@ test('a fully masked row shows zero weights, a zero output and the explanation',
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('a permalink restores a painted mask: the band given in the URL passes the exercise', async () => {
+  const band = Array.from({ length: T }, (_, i) =>
+    Array.from({ length: T }, (_, j) => (Math.abs(i - j) <= 1 ? 1 : 0)).join(','),
+  ).join(';');
+  const { page, problems } = await open(
+    `${site.server.url}#/causal-masking?window3-mask.preset=custom&window3-mask.mask=${encodeURIComponent(band)}`,
+    ['attn-local-window'],
+  );
+  const exercise = page.locator('attn-exercise#window3');
+  await exercise.getByRole('button', { name: 'Reset Exercise 3: a local window of width 3' }).click();
+  // Reset went back to the authored mask (None): wrong
+  await exercise.getByRole('button', { name: 'Check', exact: true }).click();
+  assert.equal(await exercise.getAttribute('data-status'), 'fail');
+  assert.match(await exercise.locator('.verdict').textContent(), /12 cells are wrong/);
+  await page.goto('about:blank');
+  await page.goto(
+    `${site.server.url}#/causal-masking?window3-mask.preset=custom&window3-mask.mask=${encodeURIComponent(band)}`,
+  );
+  await page.locator('attn-local-window').scrollIntoViewIfNeeded();
+  await page.locator('attn-local-window[data-ready]').waitFor();
+  const painter = exercise.locator('attn-mask-painter');
+  assert.equal(await painter.locator('button[data-preset="custom"]').getAttribute('aria-pressed'), 'true');
+  await exercise.getByRole('button', { name: 'Check', exact: true }).click();
+  assert.equal(await exercise.getAttribute('data-status'), 'pass');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -104,7 +104,7 @@ export class AttnBandConv extends AttnCell {
           .values=${conv}
         ></attn-heatmap>
       </div>
-      <div class="scroll">
+      <div class="scroll" tabindex="0" role="region" aria-label="Attention weights and convolution taps, row by row">
         <table class="mono">
           <caption class="visually-hidden">
             Row by row: the attention weights and the convolution taps over positions 0 to ${T - 1}

@@ -16,7 +16,7 @@
  * State fields: size (T, 1–16), preset (none | causal | window | custom),
  * window (w, 0–15), mask (the custom cells, rows of 0/1 separated by ";").
  * Attributes: presets (which preset buttons to show, comma-separated; default
- * all four), label.
+ * all four), label. "Reset mask" returns to the authored attributes.
  * Property `allowed`: the current mask as rows of 0/1.
  * Fires `mask-change` (bubbles, composed; detail { allowed, preset, window,
  * mask }) after every user edit and on Reset.
@@ -289,6 +289,7 @@ export class AttnMaskPainter extends AttnCell {
                 <span class="note" id="window-help">local window: |i − j| ≤ w (width ${2 * this.window + 1})</span>`
             : ''
         }
+        <button type="button" class="reset-mask" @click=${() => this.reset()}>Reset mask</button>
       </div>
       <div
         class="grid"

@@ -268,7 +268,7 @@ export class AttnSdpaSteps extends AttnCell {
         : html`<td class=${cls} data-pass=${PASSES[pass].id} data-value=${value}>${fixed(value, digits)}</td>`;
     };
     const sum = (xs) => xs.reduce((a, c) => a + c, 0);
-    return html`<div class="scroll">
+    return html`<div class="scroll" tabindex="0" role="region" aria-label="The numbers of the query row, pass by pass">
       <table class="steps mono">
         <caption class="visually-hidden">
           ${`Query row ${this.row} of batch ${this.batch}, passes 1 to ${s + 1}`}
