@@ -85,6 +85,7 @@ export class AttnBandConv extends AttnCell {
     if (!this._band) return html`<p class="note">Loading the attention core…</p>`;
     const conv = this._conv();
     const kernel = `[${this.kernel.join(', ')}]`;
+    const unit = this.kernel.every((x) => x >= 0 && x <= 1); // same colour scale as the attention weights
     return html`<div class="lab">
       <div class="compare">
         <attn-heatmap
@@ -99,6 +100,8 @@ export class AttnBandConv extends AttnCell {
         <attn-heatmap
           label=${`Convolution kernel ${kernel} as a matrix`}
           caption="The same three weights in every row: constant diagonals; the ends lose a tap."
+          .min=${unit ? 0 : null}
+          .max=${unit ? 1 : null}
           row-labels=${POSITIONS}
           col-labels=${POSITIONS}
           .values=${conv}

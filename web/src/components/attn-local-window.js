@@ -183,6 +183,7 @@ export class AttnLocalWindow extends AttnCell {
         this._weights
           ? html`<attn-heatmap
               label="Weights with your mask (seed 0, batch 0)"
+              caption="The weights your mask gives on the lesson's Q, K, V (seed 0, batch 0); blocked cells are 0."
               min="0"
               max="1"
               row-labels=${POSITIONS}

@@ -41,10 +41,10 @@ import {
 } from './sdpa-support.js';
 
 const PASSES = [
-  { id: 'scores', name: 'Scores', formula: 's_j = q_i · k_j' },
-  { id: 'scale', name: 'Scale', formula: 's_j / √d_k' },
-  { id: 'softmax', name: 'Softmax', formula: 'w_j = softmax(s / √d_k)_j' },
-  { id: 'sum', name: 'Weighted sum', formula: 'y_i = Σ_j w_j v_j' },
+  { id: 'scores', name: 'Scores', formula: html`s<sub>j</sub> = q<sub>i</sub> · k<sub>j</sub>` },
+  { id: 'scale', name: 'Scale', formula: html`s<sub>j</sub> / √d<sub>k</sub>` },
+  { id: 'softmax', name: 'Softmax', formula: html`w<sub>j</sub> = softmax(s / √d<sub>k</sub>)<sub>j</sub>` },
+  { id: 'sum', name: 'Weighted sum', formula: html`y<sub>i</sub> = Σ<sub>j</sub> w<sub>j</sub> v<sub>j</sub>` },
 ];
 
 const CODE = `import numpy as np
@@ -269,50 +269,51 @@ export class AttnSdpaSteps extends AttnCell {
     };
     const sum = (xs) => xs.reduce((a, c) => a + c, 0);
     return html`<div class="scroll" tabindex="0" role="region" aria-label="The numbers of the query row, pass by pass">
-      <table class="steps mono">
-        <caption class="visually-hidden">
-          ${`Query row ${this.row} of batch ${this.batch}, passes 1 to ${s + 1}`}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">key j</th>
-            <th scope="col" class=${s === 0 ? 'current' : ''}>q<sub>i</sub>·k<sub>j</sub></th>
-            <th scope="col" class=${s === 1 ? 'current' : ''}>÷ √d<sub>k</sub></th>
-            <th scope="col" class=${s === 2 ? 'current' : ''}>w<sub>j</sub></th>
-            <th scope="col" class=${s === 3 ? 'current' : ''}>w<sub>j</sub> v<sub>j</sub></th>
-          </tr>
-        </thead>
-        <tbody>
-          ${x.scores.map(
-            (_, j) =>
-              html`<tr>
-                <th scope="row">${j}</th>
-                ${cell(0, x.scores[j])} ${cell(1, x.scaled[j])} ${cell(2, x.weights[j])}
-                ${
-                  s < 3
-                    ? html`<td class="pending">·</td>`
-                    : html`<td class="current" data-pass="sum">${vector(x.terms[j], 2)}</td>`
-                }
-              </tr>`,
-          )}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row">Σ</th>
-            <td></td>
-            <td></td>
-            ${s < 2 ? html`<td class="pending">·</td>` : html`<td class="weight-sum" data-value=${sum(x.weights)}>${fixed(sum(x.weights), 4)}</td>`}
-            ${
-              s < 3
-                ? html`<td class="pending">·</td>`
-                : html`<td class="current y-row" data-values=${x.y.join(',')}>
-                    y<sub>${this.row}</sub> = ${vector(x.y, 3)}
-                  </td>`
-            }
-          </tr>
-        </tfoot>
-      </table>
-    </div>`;
+        <table class="steps mono">
+          <caption class="visually-hidden">
+            ${`Query row ${this.row} of batch ${this.batch}, passes 1 to ${s + 1}`}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">key j</th>
+              <th scope="col" class=${s === 0 ? 'current' : ''}>q<sub>i</sub>·k<sub>j</sub></th>
+              <th scope="col" class=${s === 1 ? 'current' : ''}>÷ √d<sub>k</sub></th>
+              <th scope="col" class=${s === 2 ? 'current' : ''}>w<sub>j</sub></th>
+              <th scope="col" class=${s === 3 ? 'current' : ''}>w<sub>j</sub> v<sub>j</sub></th>
+            </tr>
+          </thead>
+          <tbody>
+            ${x.scores.map(
+              (_, j) =>
+                html`<tr>
+                  <th scope="row">${j}</th>
+                  ${cell(0, x.scores[j])} ${cell(1, x.scaled[j])} ${cell(2, x.weights[j])}
+                  ${
+                    s < 3
+                      ? html`<td class="pending">·</td>`
+                      : html`<td class="current" data-pass="sum">${vector(x.terms[j], 2)}</td>`
+                  }
+                </tr>`,
+            )}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">Σ</th>
+              <td></td>
+              <td></td>
+              ${s < 2 ? html`<td class="pending">·</td>` : html`<td class="weight-sum" data-value=${sum(x.weights)}>${fixed(sum(x.weights), 4)}</td>`}
+              ${s < 3 ? html`<td class="pending">·</td>` : html`<td class="current">y<sub>${this.row}</sub> ↓</td>`}
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+      ${
+        s === 3
+          ? html`<p class="mono y-row" data-values=${x.y.join(',')}>
+              y<sub>${this.row}</sub> = Σ<sub>j</sub> w<sub>j</sub> v<sub>j</sub> = ${vector(x.y, 4)}
+            </p>`
+          : ''
+      }`;
   }
 
   renderCell() {

@@ -177,6 +177,9 @@ export class AttnSdpa extends AttnCell {
         border-bottom: 1px solid currentColor;
         padding: 0 0.2em;
       }
+      .pair.wide {
+        grid-template-columns: repeat(auto-fit, minmax(min(100%, 27rem), 1fr));
+      }
       .term-text {
         min-height: 2.9em;
         margin: 0.25rem 0 0.5rem;
@@ -323,10 +326,11 @@ export class AttnSdpa extends AttnCell {
           ? html`<p class="note">Loading the attention core…</p>`
           : html`
               <h3>The inputs</h3>
-              <div class="pair">
+              <div class="pair wide">
                 <div class=${this._panel('q')} data-panel="q">
                   <attn-matrix
                     label=${`Queries Q[${b}] (T × D)`}
+                    caption="Queries Q: row i is the query qᵢ of position i."
                     precision="2"
                     row-labels=${POSITIONS}
                     col-labels=${DIMS}
@@ -336,6 +340,7 @@ export class AttnSdpa extends AttnCell {
                 <div class=${this._panel('k')} data-panel="k">
                   <attn-matrix
                     label=${`Keys K[${b}] (T × D)`}
+                    caption="Keys K: row j is the key kⱼ of position j."
                     precision="2"
                     row-labels=${POSITIONS}
                     col-labels=${DIMS}
@@ -348,7 +353,7 @@ export class AttnSdpa extends AttnCell {
                 <div class=${this._panel('scores')} data-panel="scores">
                   <attn-heatmap
                     label=${`Scores QKᵀ, batch ${b}`}
-                    caption="Row i: query i; column j: key j."
+                    caption="Scores QKᵀ. Row i: query i; column j: key j."
                     row-labels=${POSITIONS}
                     col-labels=${POSITIONS}
                     .values=${batchOf(r.raw, b)}
@@ -357,7 +362,7 @@ export class AttnSdpa extends AttnCell {
                 <div class=${this._panel('scaled')} data-panel="scaled">
                   <attn-heatmap
                     label=${`Scaled scores QKᵀ/√d_k, batch ${b}`}
-                    caption="The same scores divided by √8."
+                    caption="Scaled scores: the same divided by √8."
                     row-labels=${POSITIONS}
                     col-labels=${POSITIONS}
                     .values=${batchOf(r.scaled, b)}
@@ -367,7 +372,7 @@ export class AttnSdpa extends AttnCell {
               <div class=${this._panel('weights')} data-panel="weights">
                 <attn-heatmap
                   label=${`Weights softmax(QKᵀ/√d_k), batch ${b}`}
-                  caption="Each row is a softmax: non-negative, summing to 1."
+                  caption="Weights: each row is a softmax of the scaled scores, non-negative and summing to 1."
                   min="0"
                   max="1"
                   row-labels=${POSITIONS}
@@ -376,10 +381,11 @@ export class AttnSdpa extends AttnCell {
                 ></attn-heatmap>
               </div>
               <h3>Values and output</h3>
-              <div class="pair">
+              <div class="pair wide">
                 <div class=${this._panel('v')} data-panel="v">
                   <attn-matrix
                     label=${`Values V[${b}] (T × D)`}
+                    caption="Values V: row j is the value vⱼ of position j."
                     precision="2"
                     row-labels=${POSITIONS}
                     col-labels=${DIMS}
@@ -389,6 +395,7 @@ export class AttnSdpa extends AttnCell {
                 <div class=${this._panel('out')} data-panel="out">
                   <attn-matrix
                     label=${`Output Attention(Q, K, V)[${b}] (T × D)`}
+                    caption="Output: row i is Σⱼ weightsᵢⱼ vⱼ."
                     precision="3"
                     row-labels=${POSITIONS}
                     col-labels=${DIMS}
