@@ -49,21 +49,27 @@ Mask mask_from_js(const val& options) {
   return Mask::none();
 }
 
+// The options object the engine builds: {scale (NaN = 1/sqrt(E)), temperature,
+// returnWeights, returnLogits, mask fields}.
+AttentionOptions options_from_js(const val& options) {
+  AttentionOptions o;
+  const double scale = options["scale"].as<double>();
+  if (!std::isnan(scale)) {
+    o.scale = scale;
+  }
+  o.temperature = options["temperature"].as<double>();
+  o.return_weights = options["returnWeights"].as<bool>();
+  o.return_logits = options["returnLogits"].as<bool>();
+  o.mask = mask_from_js(options);
+  return o;
+}
+
 /// attention(q, qShape, k, kShape, v, vShape, options)
-///   options: {scale (NaN = 1/sqrt(E)), temperature, returnWeights, returnLogits, mask fields}
 ///   -> {output, weights?, logits?, fullyMaskedRows}
 val attention(const val& q, const val& q_shape, const val& k, const val& k_shape, const val& v,
               const val& v_shape, const val& options) {
   return guarded([&] {
-    AttentionOptions o;
-    const double scale = options["scale"].as<double>();
-    if (!std::isnan(scale)) {
-      o.scale = scale;
-    }
-    o.temperature = options["temperature"].as<double>();
-    o.return_weights = options["returnWeights"].as<bool>();
-    o.return_logits = options["returnLogits"].as<bool>();
-    o.mask = mask_from_js(options);
+    const AttentionOptions o = options_from_js(options);
     const AttentionResult r = scaled_dot_product_attention(tensor_from_js(q, q_shape, "q"),
                                                            tensor_from_js(k, k_shape, "k"),
                                                            tensor_from_js(v, v_shape, "v"), o);
@@ -75,6 +81,37 @@ val attention(const val& q, const val& q_shape, const val& k, const val& k_shape
     if (o.return_logits) {
       result.set("logits", tensor_to_js(r.logits));
     }
+    result.set("fullyMaskedRows", static_cast<double>(r.fully_masked_rows));
+    return result;
+  });
+}
+
+/// Tensor64 -> {data: Float64Array (a fresh copy), shape: number[]}
+val tensor64_to_js(const Tensor64& tensor) {
+  val result = val::object();
+  result.set("data", val::global("Float64Array")
+                         .new_(emscripten::typed_memory_view(tensor.size(), tensor.data())));
+  val shape = val::array();
+  for (std::size_t extent : tensor.shape()) {
+    shape.call<void>("push", static_cast<double>(extent));
+  }
+  result.set("shape", shape);
+  return result;
+}
+
+/// attentionReference(q, qShape, k, kShape, v, vShape, options): the core's float64
+/// scalar reference, from the same float32 inputs and options as attention().
+///   -> {output, weights, logits (always), fullyMaskedRows}, data as Float64Array
+val attention_reference(const val& q, const val& q_shape, const val& k, const val& k_shape,
+                        const val& v, const val& v_shape, const val& options) {
+  return guarded([&] {
+    const AttentionResult64 r = scaled_dot_product_attention_reference(
+        tensor_from_js(q, q_shape, "q"), tensor_from_js(k, k_shape, "k"),
+        tensor_from_js(v, v_shape, "v"), options_from_js(options));
+    val result = val::object();
+    result.set("output", tensor64_to_js(r.output));
+    result.set("weights", tensor64_to_js(r.weights));
+    result.set("logits", tensor64_to_js(r.logits));
     result.set("fullyMaskedRows", static_cast<double>(r.fully_masked_rows));
     return result;
   });
@@ -220,6 +257,7 @@ EMSCRIPTEN_BINDINGS(attnbook) {
   using namespace attn::wasm;
   emscripten::function("softmax", &softmax);
   emscripten::function("attention", &attention);
+  emscripten::function("attentionReference", &attention_reference);
   emscripten::function("convexCombination", &convex_combination);
   emscripten::function("rowStochasticReport", &row_stochastic_report);
   emscripten::function("splitHeads", &split_heads);

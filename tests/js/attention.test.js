@@ -59,6 +59,52 @@ for (const simd of [true, false]) {
       assert.deepEqual(Array.from(r.weights.data.slice(2 * 5, 3 * 5)), new Array(5).fill(0));
     });
 
+    test('attentionReference: the core float64 reference agrees with the float32 path and the JS oracle', () => {
+      const ref = attn.attentionReference(q, k, v);
+      assert.ok(ref.output.data instanceof Float64Array);
+      assert.ok(ref.weights.data instanceof Float64Array);
+      assert.deepEqual(ref.output.shape, [2, 5, 8]);
+      assert.deepEqual(ref.weights.shape, [2, 5, 5]);
+      assert.deepEqual(ref.logits.shape, [2, 5, 5]);
+      assert.equal(ref.fullyMaskedRows, 0);
+      const js = attentionReference(q, k, v);
+      assert.ok(maxAbsDiff(ref.output.data, js.output) <= 1e-12);
+      assert.ok(maxAbsDiff(ref.weights.data, js.weights) <= 1e-12);
+      const fast = attn.attention(q, k, v, { returnWeights: true, returnLogits: true });
+      const outDiff = maxAbsDiff(fast.output.data, ref.output.data);
+      assert.ok(outDiff <= 1e-6, `max |out - ref| = ${outDiff}`);
+      assert.ok(maxAbsDiff(fast.weights.data, ref.weights.data) <= 1e-6);
+      assert.ok(maxAbsDiff(fast.logits.data, ref.logits.data) <= 1e-5);
+      // logits are the scaled scores: q·k / sqrt(8)
+      let dot = 0;
+      for (let e = 0; e < 8; e++) dot += q.data[e] * k.data[8 + e];
+      assert.ok(Math.abs(ref.logits.data[1] - dot / Math.sqrt(8)) <= 1e-6);
+    });
+
+    test('attentionReference with masks, scale and temperature matches attention()', () => {
+      const options = [
+        { mask: 'causal' },
+        { mask: { window: 1 } },
+        { mask: { window: 1, causal: true }, scale: 0.5 },
+        { temperature: 0.5 },
+        { temperature: 0 },
+        { mask: [0, 1, 2, 3, 4].map((i) => [0, 1, 2, 3, 4].map((j) => i !== 3 && (i + j) % 2 === 0)) },
+      ];
+      for (const o of options) {
+        const ref = attn.attentionReference(q, k, v, o);
+        const fast = attn.attention(q, k, v, { ...o, returnWeights: true });
+        assert.ok(maxAbsDiff(fast.output.data, ref.output.data) <= 1e-6, JSON.stringify(o));
+        assert.ok(maxAbsDiff(fast.weights.data, ref.weights.data) <= 1e-6, JSON.stringify(o));
+        assert.equal(fast.fullyMaskedRows, ref.fullyMaskedRows);
+      }
+      const causal = attn.attentionReference(q, k, v, { mask: 'causal' });
+      assert.equal(causal.logits.data[1], -Infinity);
+      assert.equal(causal.weights.data[1], 0);
+      const blocked = attn.attentionReference(q, k, v, { mask: options[5].mask });
+      assert.equal(blocked.fullyMaskedRows, 2);
+      assert.deepEqual(Array.from(blocked.output.data.slice(3 * 8, 4 * 8)), new Array(8).fill(0));
+    });
+
     test('retrieval: a one-hot query finds its token', () => {
       const vocab = (t) => Array.from({ length: 6 }, (_, c) => (c === t ? 5 : 0));
       const seq = [0, 1, 2, 3, 4].map(vocab);
@@ -203,6 +249,36 @@ describe('attention and friends, bad input', () => {
     ['a negative probability in entropy', () => attn.entropy([0.5, -0.5, 1]), /weights\[1\]/],
     ['an empty dims list', () => attn.scalingStatistics({ dims: [], scaled: true, draws: 10, seed: 1 }), /dims/],
     ['a shape argument that is not an array', () => attn.randn(5, 1), /shape must be an array/],
+    ['attentionReference: q of rank 1', () => attn.attentionReference([1, 2, 3], m, m), /q must have shape/],
+    [
+      'attentionReference: mismatched E',
+      () => attn.attentionReference(m, attn.randn([5, 4], 2), m),
+      /q has E = 8 but k has E = 4/,
+    ],
+    [
+      'attentionReference: a NaN in v',
+      () =>
+        attn.attentionReference(m, m, {
+          data: Float32Array.from(m.data, (x, i) => (i === 3 ? NaN : x)),
+          shape: [5, 8],
+        }),
+      /v\[0, 3\] is nan/,
+    ],
+    [
+      'attentionReference: a negative temperature',
+      () => attn.attentionReference(m, m, m, { temperature: -1 }),
+      /temperature must be >= 0/,
+    ],
+    [
+      'attentionReference: a mask of the wrong shape',
+      () => attn.attentionReference(m, m, m, { mask: [[1, 0]] }),
+      /does not broadcast to \(\.\.\., L, S\)/,
+    ],
+    [
+      'attentionReference: a string scale',
+      () => attn.attentionReference(m, m, m, { scale: '1' }),
+      /scale must be a number/,
+    ],
   ];
 
   for (const [what, call, message] of cases) {

@@ -46,6 +46,24 @@ export interface AttentionResult {
   fullyMaskedRows: number;
 }
 
+/** A row-major float64 tensor (results of the float64 reference). */
+export interface Tensor64 {
+  data: Float64Array;
+  shape: number[];
+}
+
+/** The float64 reference's result: attention()'s shapes, weights and logits always present. */
+export interface AttentionReferenceResult {
+  /** (..., L, Ev) */
+  output: Tensor64;
+  /** (..., L, S) */
+  weights: Tensor64;
+  /** (..., L, S) scaled, masked logits (−Infinity where a key is blocked) */
+  logits: Tensor64;
+  /** Rows with no allowed key: their weights and output are zeros. */
+  fullyMaskedRows: number;
+}
+
 export interface Attention {
   /** Whether this engine runs the SIMD128 build. */
   readonly simd: boolean;
@@ -53,6 +71,8 @@ export interface Attention {
   softmax(logits: TensorLike, options?: { temperature?: number }): Tensor;
   /** softmax((scale·q kᵀ + mask)/τ) v with PyTorch SDPA semantics; q (..., L, E), k (..., S, E), v (..., S, Ev). */
   attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): AttentionResult;
+  /** The core's float64 scalar reference for attention(): same options, same float32 inputs, float64 results. */
+  attentionReference(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): AttentionReferenceResult;
   /** y = α V for each row of weights (rows must be non-negative and sum to 1). */
   convexCombination(weights: TensorLike, values: TensorLike): Tensor;
   rowStochasticReport(a: TensorLike): { maxRowSumError: number; minEntry: number; isRowStochastic: boolean };

@@ -84,6 +84,28 @@ export class Attention {
   }
 
   /**
+   * The core's float64 scalar reference for attention(): the same contract and
+   * options, computed in double precision from the same float32 inputs, one query
+   * row at a time (no SIMD, no fused kernel). The oracle to compare attention() with.
+   * Always returns weights and logits (returnWeights/returnLogits are accepted and ignored).
+   * @param {TensorLike} q (..., L, E)
+   * @param {TensorLike} k (..., S, E)
+   * @param {TensorLike} v (..., S, Ev)
+   * @param {{ scale?: number, temperature?: number, mask?: null | 'causal' | { window: number, causal?: boolean } | TensorLike | { additive: TensorLike }, returnWeights?: boolean, returnLogits?: boolean }} [options]
+   * @returns {{ output: Tensor64, weights: Tensor64, logits: Tensor64, fullyMaskedRows: number }}
+   *   the shapes of attention()'s result, data as Float64Array
+   */
+  attentionReference(q, k, v, { scale, temperature = 1, mask = null, returnWeights = true, returnLogits = true } = {}) {
+    const [tq, tk, tv] = [toTensor(q, 'q'), toTensor(k, 'k'), toTensor(v, 'v')];
+    if (scale !== undefined && scale !== null) checkNumber(scale, 'scale');
+    checkNumber(temperature, 'temperature');
+    checkBoolean(returnWeights, 'returnWeights');
+    checkBoolean(returnLogits, 'returnLogits');
+    const options = { scale: scale ?? NaN, temperature, returnWeights, returnLogits, ...toMaskFields(mask) };
+    return unwrap(this.#module.attentionReference(tq.data, tq.shape, tk.data, tk.shape, tv.data, tv.shape, options));
+  }
+
+  /**
    * y = α V for each row of weights: a convex combination of the rows of V.
    * Weights must be finite, non-negative and each row must sum to 1 (within 1e-5).
    * @param {TensorLike} weights (..., T)
@@ -195,6 +217,7 @@ export class Attention {
 }
 
 /** @typedef {import('./tensor.js').Tensor} Tensor */
+/** @typedef {{ data: Float64Array, shape: number[] }} Tensor64 */
 /** @typedef {Tensor | number[] | number[][] | Float32Array} TensorLike */
 
 function fail(message) {

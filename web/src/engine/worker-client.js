@@ -45,6 +45,7 @@ export async function createWorkerEngine(worker, options = {}) {
     simd,
     softmax: call('softmax'),
     attention: call('attention'),
+    attentionReference: call('attentionReference'),
     convexCombination: call('convexCombination'),
     rowStochasticReport: call('rowStochasticReport'),
     splitHeads: call('splitHeads'),

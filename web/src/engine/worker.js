@@ -10,6 +10,7 @@ import { AttentionError, loadAttention } from './index.js';
 const METHODS = new Set([
   'softmax',
   'attention',
+  'attentionReference',
   'convexCombination',
   'rowStochasticReport',
   'splitHeads',

@@ -1,0 +1,158 @@
+// The scaled-dot-product lesson in headless Chromium, over http and from the
+// single file: the default example (B, T, D) = (2, 5, 8) with its checks, the
+// WASM result against the float64 reference, the formula's linked terms, and
+// the step-through of the four passes.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+
+const site = useBrowserAndSite();
+
+const targets = [
+  ['the static site over http', () => `${site.server.url}#/scaled-dot-product`],
+  ['dist/attnbook.html from file://', () => `${singleFileUrl}#/scaled-dot-product`],
+];
+
+/** Opens the lesson and waits until both labs have computed. */
+async function open(url) {
+  const page = await site.browser.context.newPage();
+  const watcher = watch(page);
+  await page.goto(url);
+  for (const tag of ['attn-sdpa', 'attn-sdpa-steps']) {
+    await page.locator(tag).scrollIntoViewIfNeeded();
+    await page.locator(`${tag}[data-ready]`).waitFor();
+  }
+  return { page, problems: watcher.problems };
+}
+
+/** data-status of every attn-check on the page, once none is pending. */
+async function checkStatuses(page) {
+  const read = () => page.locator('attn-check').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-status')));
+  for (let tries = 0; tries < 50; tries++) {
+    const statuses = await read();
+    if (statuses.length && !statuses.includes('pending')) return statuses;
+    await page.waitForTimeout(50);
+  }
+  return read();
+}
+
+const stepValues = (page, pass) =>
+  page
+    .locator(`attn-sdpa-steps td[data-pass="${pass}"][data-value]`)
+    .evaluateAll((cells) => cells.map((c) => Number(c.dataset.value)));
+
+for (const [name, url] of targets) {
+  describe(name, () => {
+    test('default state: seed 0, shape (2, 5, 8), every check passes, max |ours − float64| ≤ 1e-6', async () => {
+      const { page, problems } = await open(url());
+      const lab = page.locator('attn-sdpa');
+      assert.equal(await lab.locator('#seed').inputValue(), '0');
+      const statuses = await checkStatuses(page);
+      assert.equal(statuses.length, 3);
+      assert.deepEqual(statuses, ['pass', 'pass', 'pass']);
+      const diff = Number(await lab.locator('.max-diff').getAttribute('data-value'));
+      assert.ok(Number.isFinite(diff) && diff >= 0 && diff <= 1e-6, `max abs diff shown: ${diff}`);
+      const printout = await lab.locator('attn-output pre').textContent();
+      assert.match(printout, /output shape: \(2, 5, 8\)/);
+      assert.match(printout, /each attention-weight row sums to 1: True/);
+      assert.match(printout, /max abs diff vs float64 reference \(fused kernel\): \d\.\d\de-\d\d/);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    test('the step-through moves through the four passes with buttons and keys', async () => {
+      const { page, problems } = await open(url());
+      const steps = page.locator('attn-sdpa-steps');
+      assert.equal(await steps.getAttribute('data-step'), '0');
+      const scores = await stepValues(page, 'scores');
+      assert.equal(scores.length, 5);
+      assert.deepEqual(await stepValues(page, 'scale'), [], 'later passes are not shown yet');
+
+      await steps.getByRole('button', { name: 'Next →' }).click();
+      assert.equal(await steps.getAttribute('data-step'), '1');
+      const scaled = await stepValues(page, 'scale');
+      scaled.forEach((s, j) =>
+        assert.ok(Math.abs(s - scores[j] / Math.sqrt(8)) < 1e-5, `key ${j}: ${s} vs ${scores[j]} / √8`),
+      );
+
+      await steps.getByRole('button', { name: 'Next →' }).click();
+      assert.equal(await steps.getAttribute('data-step'), '2');
+      const weights = await stepValues(page, 'softmax');
+      assert.equal(weights.length, 5);
+      assert.ok(weights.every((w) => w > 0 && w < 1));
+      const sum = Number(await steps.locator('.weight-sum').getAttribute('data-value'));
+      assert.ok(Math.abs(sum - 1) < 1e-6, `weights sum to ${sum}`);
+      // the largest scaled score gets the largest weight
+      assert.equal(weights.indexOf(Math.max(...weights)), scaled.indexOf(Math.max(...scaled)));
+
+      await steps.getByRole('button', { name: 'Next →' }).click();
+      assert.equal(await steps.getAttribute('data-step'), '3');
+      const y = (await steps.locator('.y-row').getAttribute('data-values')).split(',').map(Number);
+      assert.equal(y.length, 8);
+      assert.ok(await steps.getByRole('button', { name: 'Next →' }).isDisabled());
+      assert.match(await steps.locator('.current-pass').textContent(), /Pass 4 of 4/);
+
+      const list = steps.locator('ol.passes');
+      await list.focus();
+      await page.keyboard.press('ArrowLeft');
+      assert.equal(await steps.getAttribute('data-step'), '2');
+      await page.keyboard.press('Home');
+      assert.equal(await steps.getAttribute('data-step'), '0');
+      await page.keyboard.press('End');
+      assert.equal(await steps.getAttribute('data-step'), '3');
+      await steps.getByRole('button', { name: '← Previous' }).click();
+      assert.equal(await steps.getAttribute('data-step'), '2');
+
+      // another query row: other numbers, still a softmax
+      await steps.locator('#row').selectOption('3');
+      const weights3 = await stepValues(page, 'softmax');
+      assert.notDeepEqual(weights3, weights);
+      assert.ok(Math.abs(weights3.reduce((a, b) => a + b, 0) - 1) < 1e-6);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  });
+}
+
+test('hovering or focusing a term of the formula outlines its figure', async () => {
+  const { page, problems } = await open(`${site.server.url}#/scaled-dot-product`);
+  const lab = page.locator('attn-sdpa');
+  const linked = () => lab.locator('.panel.linked').evaluateAll((ps) => ps.map((p) => p.dataset.panel));
+  assert.deepEqual(await linked(), []);
+  await lab.locator('.term[data-term="scores"]').hover();
+  assert.deepEqual(await linked(), ['q', 'k', 'scores']);
+  assert.match(await lab.locator('#term-text').textContent(), /every query dotted with every key/);
+  await lab.locator('.term[data-term="softmax"]').hover();
+  assert.deepEqual(await linked(), ['weights']);
+  await lab.locator('.term[data-term="scale"]').focus();
+  assert.deepEqual(await linked(), ['scaled']);
+  await page.keyboard.press('Tab'); // on to V
+  assert.deepEqual(await linked(), ['v']);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('Re-roll draws new Q, K, V and the checks still pass; a bad seed shows an error and keeps the last one', async () => {
+  const { page, problems } = await open(`${site.server.url}#/scaled-dot-product`);
+  const lab = page.locator('attn-sdpa');
+  const before = await lab.locator('.max-diff').getAttribute('data-value');
+  const firstQ = await lab.locator('attn-matrix').first().locator('tbody td').first().textContent();
+  await lab.getByRole('button', { name: 'Re-roll' }).click();
+  assert.notEqual(await lab.locator('#seed').inputValue(), '0');
+  const firstCell = () => lab.locator('attn-matrix').first().locator('tbody td').first().textContent();
+  for (let tries = 0; tries < 50 && (await firstCell()) === firstQ; tries++) await page.waitForTimeout(50);
+  assert.notEqual(await lab.locator('attn-matrix').first().locator('tbody td').first().textContent(), firstQ);
+  assert.deepEqual(await checkStatuses(page), ['pass', 'pass', 'pass']);
+  const after = Number(await lab.locator('.max-diff').getAttribute('data-value'));
+  assert.ok(after <= 1e-6, `after re-roll: ${after} (before ${before})`);
+
+  await lab.locator('#seed').fill('12x');
+  assert.match(await lab.locator('#seed-error').textContent(), /not a number/);
+  assert.equal(await lab.locator('#seed').getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(await checkStatuses(page), ['pass', 'pass', 'pass']);
+  await lab.locator('button.reset').first().click();
+  assert.equal(await lab.locator('#seed').inputValue(), '0');
+  assert.equal(await lab.locator('.max-diff').getAttribute('data-value'), before);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
