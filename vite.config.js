@@ -25,6 +25,12 @@ function sitePages() {
 // to parse at load; builds-web.js inflates it with DecompressionStream.
 const gzippedWasm = { find: /^(.*attnbook-wasm\.web\.wasm)\?url$/, replacement: '$1.gz?url' };
 
+// The engine's Web Worker (web/src/runtime.js getWorkerEngine): the site bundles it as a module worker
+// file (engine/page-worker.js); the single file and the widgets cannot have separate files, so they
+// inline it as a classic script started from a blob: URL (engine/page-worker-inline.js, `?worker&inline`).
+const inlineWorker = { find: /^(.*)\/page-worker\.js$/, replacement: '$1/page-worker-inline.js' };
+const classicWorker = { format: 'iife', rolldownOptions: { output: { codeSplitting: false } } };
+
 // The embeddable widgets: a library build of web/src/embed.js as one IIFE, nothing split off.
 const embedConfig = {
   root: 'web',
@@ -32,7 +38,8 @@ const embedConfig = {
   publicDir: false,
   logLevel: 'warn',
   plugins: [lessonsPlugin()], // <attn-app> is among the elements, and it imports the lessons
-  resolve: { alias: [gzippedWasm] },
+  resolve: { alias: [gzippedWasm, inlineWorker] },
+  worker: classicWorker,
   build: {
     outDir: '../dist/embed',
     emptyOutDir: true,
@@ -61,8 +68,8 @@ export default defineConfig(({ mode }) => {
     logLevel: 'warn',
     // Lessons: web/lessons/*.md -> { meta, html, headings } with KaTeX rendered at build time.
     plugins: [lessonsPlugin(), ...(single ? [viteSingleFile({ removeViteModuleLoader: true })] : []), ...offline],
-    worker: { format: 'es' },
-    resolve: { alias: single ? [gzippedWasm] : [] },
+    worker: single ? classicWorker : { format: 'es' },
+    resolve: { alias: single ? [gzippedWasm, inlineWorker] : [] },
     build: {
       outDir: single ? '../dist/.single' : '../dist/site',
       // The site has every page; the single file only the lessons (index.html).

@@ -1,11 +1,18 @@
 /**
  * The engine inside a Web Worker, so heavy calls never stall the page.
- * Messages in:  { id, method, args }   (method: a public method of the engine)
- * Messages out: { id, result } or { id, error: { message, kind } }
+ * Messages in:  { id, method, args }   (method: a public method of the engine, or a job)
+ *               { id, method: 'load', options }   loads the engine ({ simd })
+ *               { method: 'cancel', target }      cancels the job with id `target`
+ * Messages out: { id, result } or { id, error: { message, kind } },
+ *               and for jobs (jobs.js: benchmark, fusedAttention) { id, progress } after every step.
+ * A job started while an older job of the same method runs supersedes it: the
+ * older one ends with an error of kind 'Cancelled'. Jobs yield between steps, so
+ * other requests are answered while one runs.
  * Typed arrays in results are transferred, not copied. Start it with
  * createWorkerEngine() from worker-client.js.
  */
 import { AttentionError, loadAttention } from './index.js';
+import { JobEngines, JOBS } from './jobs.js';
 
 const METHODS = new Set([
   'softmax',
@@ -25,6 +32,9 @@ const METHODS = new Set([
 ]);
 
 let engine;
+const jobEngines = new JobEngines();
+const cancelled = new Set(); // ids of jobs asked to stop
+const runningJobs = new Map(); // method -> id of its newest job
 
 function transferables(value, found = []) {
   if (ArrayBuffer.isView(value)) found.push(value.buffer);
@@ -32,12 +42,37 @@ function transferables(value, found = []) {
   return found;
 }
 
+async function runJob(id, method, options) {
+  const older = runningJobs.get(method);
+  if (older !== undefined) cancelled.add(older);
+  runningJobs.set(method, id);
+  const context = {
+    progress: (info) => self.postMessage({ id, progress: info }),
+    cancelled: () => cancelled.has(id),
+  };
+  try {
+    return await JOBS[method](jobEngines, options, context);
+  } finally {
+    cancelled.delete(id);
+    if (runningJobs.get(method) === id) runningJobs.delete(method);
+  }
+}
+
 self.addEventListener('message', async ({ data }) => {
-  const { id, method, args = [], options } = data ?? {};
+  const { id, method, args = [], options, target } = data ?? {};
+  if (method === 'cancel') {
+    cancelled.add(target);
+    return;
+  }
   try {
     if (method === 'load') {
       engine = await loadAttention(options);
       self.postMessage({ id, result: { simd: engine.simd } });
+      return;
+    }
+    if (Object.hasOwn(JOBS, method)) {
+      const result = await runJob(id, method, args[0]);
+      self.postMessage({ id, result }, transferables(result));
       return;
     }
     if (!METHODS.has(method)) throw new AttentionError(`the worker has no method ${JSON.stringify(method)}`);
