@@ -56,7 +56,14 @@ for (const [name, url] of targets) {
       assert.ok(u[128] >= 0.85 && u[512] > u[8], `unscaled mean max weight: ${JSON.stringify(u)}`);
       assert.ok(Math.abs(s[128] - s[8]) <= 0.05 && u[128] - s[128] >= 0.3, `scaled: ${JSON.stringify(s)}`);
       // unscaled grows with d (every step up the powers of two from 8 on)
-      for (const [a, b] of [[8, 16], [16, 32], [32, 64], [64, 128], [128, 256]]) assert.ok(u[b] > u[a], `u(${b}) > u(${a})`);
+      for (const [a, b] of [
+        [8, 16],
+        [16, 32],
+        [32, 64],
+        [64, 128],
+        [128, 256],
+      ])
+        assert.ok(u[b] > u[a], `u(${b}) > u(${a})`);
 
       const checks = page.locator('attn-check');
       assert.equal(await checks.count(), 5);

@@ -37,9 +37,15 @@ export function createLineChart(container, options) {
   const [left, right, top, bottom] = [MARGIN.left, WIDTH - MARGIN.right, MARGIN.top, HEIGHT - MARGIN.bottom];
   const fx = xLog ? Math.log2 : (v) => v;
   const fy = yLog ? Math.log10 : (v) => v;
-  const x = ((s) => (v) => s(fx(v)))(linearScale(options.xDomain.map(fx), [left, right]));
+  const x = (
+    (s) => (v) =>
+      s(fx(v))
+  )(linearScale(options.xDomain.map(fx), [left, right]));
   const yDomain = options.yDomain ?? [0, 1];
-  const y = ((s) => (v) => s(fy(v)))(linearScale(yDomain.map(fy), [bottom, top]));
+  const y = (
+    (s) => (v) =>
+      s(fy(v))
+  )(linearScale(yDomain.map(fy), [bottom, top]));
 
   const xTicks = options.xTicks ?? (xLog ? powersOf(2, ...options.xDomain) : niceTicks(...options.xDomain, 6));
   const yTicks = yLog ? powersOf(10, ...yDomain) : niceTicks(...yDomain, 5);
@@ -54,22 +60,42 @@ export function createLineChart(container, options) {
   }
   svgElement('line', { x1: left, x2: right, y1: bottom, y2: bottom, class: 'axis' }, svg);
   svgElement('line', { x1: left, x2: left, y1: top, y2: bottom, class: 'axis' }, svg);
-  svgElement('text', { x: (left + right) / 2, y: HEIGHT - 6, class: 'axis-title', 'text-anchor': 'middle' }, svg)
-    .textContent = xLabel;
-  svgElement('text', { x: 12, y: (top + bottom) / 2, class: 'axis-title', 'text-anchor': 'middle', transform: `rotate(-90 12 ${(top + bottom) / 2})` }, svg)
-    .textContent = yLabel;
+  svgElement(
+    'text',
+    { x: (left + right) / 2, y: HEIGHT - 6, class: 'axis-title', 'text-anchor': 'middle' },
+    svg,
+  ).textContent = xLabel;
+  svgElement(
+    'text',
+    {
+      x: 12,
+      y: (top + bottom) / 2,
+      class: 'axis-title',
+      'text-anchor': 'middle',
+      transform: `rotate(-90 12 ${(top + bottom) / 2})`,
+    },
+    svg,
+  ).textContent = yLabel;
 
   const marker = svgElement('line', { y1: top, y2: bottom, class: 'marker', visibility: 'hidden' }, svg);
   const lines = series.map((s, i) => {
     const group = svgElement('g', { class: `series ${s.className ?? `series-${i}`}`, 'data-series': s.name }, svg);
-    const path = svgElement('path', { class: 'line', fill: 'none', 'stroke-dasharray': s.dashed ? '6 4' : 'none' }, group);
+    const path = svgElement(
+      'path',
+      { class: 'line', fill: 'none', 'stroke-dasharray': s.dashed ? '6 4' : 'none' },
+      group,
+    );
     return { group, path };
   });
   // legend, top left, one entry per series
   series.forEach((s, i) => {
     const lx = left + 8 + i * 150;
     const g = svgElement('g', { class: `legend ${s.className ?? `series-${i}`}` }, svg);
-    svgElement('line', { x1: lx, x2: lx + 22, y1: 14, y2: 14, class: 'line', 'stroke-dasharray': s.dashed ? '6 4' : 'none' }, g);
+    svgElement(
+      'line',
+      { x1: lx, x2: lx + 22, y1: 14, y2: 14, class: 'line', 'stroke-dasharray': s.dashed ? '6 4' : 'none' },
+      g,
+    );
     svgElement('text', { x: lx + 28, y: 18, class: 'legend-text' }, g).textContent = s.name;
   });
   container.append(svg);
@@ -80,7 +106,10 @@ export function createLineChart(container, options) {
       data.forEach((points, i) => {
         const { group, path } = lines[i];
         const finite = points.filter(([px, py]) => Number.isFinite(px) && Number.isFinite(py) && (!yLog || py > 0));
-        path.setAttribute('d', finite.map(([px, py], j) => `${j ? 'L' : 'M'}${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(''));
+        path.setAttribute(
+          'd',
+          finite.map(([px, py], j) => `${j ? 'L' : 'M'}${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(''),
+        );
         group.querySelectorAll('.point').forEach((p) => p.remove());
         for (const [px, py] of finite) {
           const shape = i % 2 ? 'rect' : 'circle';
@@ -88,11 +117,17 @@ export function createLineChart(container, options) {
             shape === 'circle'
               ? { cx: x(px), cy: y(py), r: 3.5 }
               : { x: x(px) - 3.5, y: y(py) - 3.5, width: 7, height: 7 };
-          const point = svgElement(shape, { ...attrs, class: 'point', 'data-series': series[i].name, 'data-x': px, 'data-y': py }, group);
-          svgElement('title', {}, point).textContent = `${series[i].name}: ${xLabel} = ${px}, ${yLabel} = ${format(py)}`;
+          const point = svgElement(
+            shape,
+            { ...attrs, class: 'point', 'data-series': series[i].name, 'data-x': px, 'data-y': py },
+            group,
+          );
+          svgElement('title', {}, point).textContent =
+            `${series[i].name}: ${xLabel} = ${px}, ${yLabel} = ${format(py)}`;
         }
       });
-      if (Number.isFinite(view.marker)) setAttributes(marker, { x1: x(view.marker), x2: x(view.marker), visibility: 'visible' });
+      if (Number.isFinite(view.marker))
+        setAttributes(marker, { x1: x(view.marker), x2: x(view.marker), visibility: 'visible' });
       else marker.setAttribute('visibility', 'hidden');
     },
   };

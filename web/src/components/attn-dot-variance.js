@@ -16,7 +16,7 @@
  */
 import { html } from 'lit';
 import { AttnFigure } from './figure-base.js';
-import { Latest, labStyles, markWhere, workerEngine } from './scale-lab-support.js';
+import { Coalescer, labStyles, markWhere, workerEngine } from './scale-lab-support.js';
 
 /** Four standard errors of the sample variance over d, for samples Gaussian dot products. */
 export const varianceTolerance = (d, samples) => 4 * Math.sqrt((2 + 6 / d) / samples);
@@ -28,7 +28,12 @@ export class AttnDotVariance extends AttnFigure {
     seed: { type: 'integer', default: 0, min: 0, max: 1000000 },
   };
 
-  static properties = { ...super.properties, _result: { state: true }, _error: { state: true }, _where: { state: true } };
+  static properties = {
+    ...super.properties,
+    _result: { state: true },
+    _error: { state: true },
+    _where: { state: true },
+  };
 
   static styles = [AttnFigure.baseStyles, AttnFigure.figureStyles, labStyles];
 
@@ -39,7 +44,7 @@ export class AttnDotVariance extends AttnFigure {
     this._result = null;
     this._error = '';
     this._where = 'Waiting to be shown…';
-    this._latest = new Latest();
+    this._coalescer = new Coalescer();
   }
 
   async connectedCallback() {
@@ -58,16 +63,23 @@ export class AttnDotVariance extends AttnFigure {
     if (this._engine && ['d', 'samples', 'seed'].some((f) => changed.has(f))) this._compute();
   }
 
-  async _compute() {
+  _compute() {
+    this._coalescer.run(() => this._computeNow());
+  }
+
+  async _computeNow() {
     const { d, samples: n, seed } = this;
     try {
-      const result = await this._latest.run(async () => {
+      const result = await (async () => {
         const e = this._engine;
-        const [q, k, v] = await Promise.all([e.randn([n, 1, d], seed), e.randn([n, 1, d], seed + 1), e.randn([n, 1, 1], seed + 2)]);
+        const [q, k, v] = await Promise.all([
+          e.randn([n, 1, d], seed),
+          e.randn([n, 1, d], seed + 1),
+          e.randn([n, 1, 1], seed + 2),
+        ]);
         const { logits } = await e.attention(q, k, v, { scale: 1, returnLogits: true }); // (n, 1, 1): q·k per pair
         return logits.data;
-      });
-      if (result === Latest.STALE) return;
+      })();
       let sum = 0;
       let squares = 0;
       for (const x of result) {
@@ -112,7 +124,10 @@ export class AttnDotVariance extends AttnFigure {
 
   exportRows() {
     const r = this._result;
-    return [['d', 'samples', 'mean of q·k', 'variance of q·k', 'variance / d'], r ? [r.d, r.n, r.mean, r.variance, r.variance / r.d] : []];
+    return [
+      ['d', 'samples', 'mean of q·k', 'variance of q·k', 'variance / d'],
+      r ? [r.d, r.n, r.mean, r.variance, r.variance / r.d] : [],
+    ];
   }
 
   exportObject() {
@@ -128,30 +143,32 @@ export class AttnDotVariance extends AttnFigure {
         <input id="d" type="range" min="1" max="512" step="1" .value=${String(this.d)} @input=${this._onD} />
         <output for="d">d = ${this.d}</output>
       </div>
-      ${r
-        ? html`<table>
-            <thead>
-              <tr>
-                <th scope="col">pairs</th>
-                <th scope="col">mean of q·k</th>
-                <th scope="col">variance of q·k</th>
-                <th scope="col">variance / d</th>
-                <th scope="col">std of q·k</th>
-                <th scope="col">std of q·k/√d</th>
-              </tr>
-            </thead>
-            <tbody>
-              <tr>
-                <td class="mono">${r.n}</td>
-                <td class="mono">${r.mean.toFixed(3)}</td>
-                <td class="mono variance" data-value=${r.variance}>${r.variance.toFixed(2)}</td>
-                <td class="mono ratio" data-value=${r.variance / r.d}>${(r.variance / r.d).toFixed(3)}</td>
-                <td class="mono">${Math.sqrt(r.variance).toFixed(2)}</td>
-                <td class="mono">${Math.sqrt(r.variance / r.d).toFixed(3)}</td>
-              </tr>
-            </tbody>
-          </table>`
-        : html`<p class="readout">Computing…</p>`}
+      ${
+        r
+          ? html`<table>
+              <thead>
+                <tr>
+                  <th scope="col">pairs</th>
+                  <th scope="col">mean of q·k</th>
+                  <th scope="col">variance of q·k</th>
+                  <th scope="col">variance / d</th>
+                  <th scope="col">std of q·k</th>
+                  <th scope="col">std of q·k/√d</th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr>
+                  <td class="mono">${r.n}</td>
+                  <td class="mono">${r.mean.toFixed(3)}</td>
+                  <td class="mono variance" data-value=${r.variance}>${r.variance.toFixed(2)}</td>
+                  <td class="mono ratio" data-value=${r.variance / r.d}>${(r.variance / r.d).toFixed(3)}</td>
+                  <td class="mono">${Math.sqrt(r.variance).toFixed(2)}</td>
+                  <td class="mono">${Math.sqrt(r.variance / r.d).toFixed(3)}</td>
+                </tr>
+              </tbody>
+            </table>`
+          : html`<p class="readout">Computing…</p>`
+      }
       <p class="where">${this._where}</p>
       ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
       <attn-check

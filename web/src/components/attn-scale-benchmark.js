@@ -27,6 +27,23 @@ const CONTENDERS = [
   { id: 'js', name: 'plain JS', className: 'series-2', dashed: true },
 ];
 
+const CODE = `import time
+import torch
+import torch.nn.functional as F
+
+torch.set_num_threads(1)                    # one thread, like the wasm build
+E = 64
+for T in {{sizes}}:
+    q, k, v = (torch.randn(T, E) for _ in range(3))
+    F.scaled_dot_product_attention(q, k, v) # warm-up
+    times = []
+    for _ in range(15):
+        t0 = time.perf_counter()
+        F.scaled_dot_product_attention(q, k, v)
+        times.append(time.perf_counter() - t0)
+    ms = sorted(times)[len(times) // 2] * 1e3
+    print(T, f'{ms:.3f} ms', f'{4 * T * T * E / (ms * 1e6):.2f} GFLOP/s')`;
+
 const sizesUpTo = (max) => {
   const sizes = [];
   for (let T = 32; T <= max; T *= 2) sizes.push(T);
@@ -150,6 +167,8 @@ export class AttnScaleBenchmark extends AttnFigure {
   }
 
   updated() {
+    const code = this.renderRoot.querySelector('attn-code');
+    if (code) code.params = { sizes: sizesUpTo(this.maxT) };
     const box = this.renderRoot.querySelector('.chart');
     if (!box) return;
     const timed = this._rows.filter((r) => r.ms !== null);
@@ -224,7 +243,12 @@ export class AttnScaleBenchmark extends AttnFigure {
       <tbody>
         ${this._rows.map((r) => {
           const before = previous(r);
-          return html`<tr data-t=${r.T} data-contender=${r.contender} data-ms=${r.ms ?? ''} data-gflops=${r.gflops ?? ''}>
+          return html`<tr
+            data-t=${r.T}
+            data-contender=${r.contender}
+            data-ms=${r.ms ?? ''}
+            data-gflops=${r.gflops ?? ''}
+          >
             <td class="mono">${r.T}</td>
             <td>${r.label}</td>
             <td class="mono">${r.ms === null ? r.error : r.ms < 1 ? r.ms.toFixed(3) : r.ms.toFixed(1)}</td>
@@ -254,18 +278,21 @@ export class AttnScaleBenchmark extends AttnFigure {
         </button>
         <button type="button" class="cancel" ?disabled=${!running} @click=${() => this._cancel()}>Cancel</button>
       </div>
-      ${running
-        ? html`<p>
-            <label for="progress"
-              >Step ${p.done} of ${p.steps}${p.row ? `: ${p.row.label} at T = ${p.row.T} done` : ''}</label
-            ><br />
-            <progress id="progress" max=${p.steps} .value=${p.done}></progress>
-          </p>`
-        : ''}
+      ${
+        running
+          ? html`<p>
+              <label for="progress"
+                >Step ${p.done} of ${p.steps}${p.row ? `: ${p.row.label} at T = ${p.row.T} done` : ''}</label
+              ><br />
+              <progress id="progress" max=${p.steps} .value=${p.done}></progress>
+            </p>`
+          : ''
+      }
       ${this._rows.length ? this._table() : html`<p class="note">Press Run: it takes a few seconds.</p>`}
       <div class="chart"></div>
       ${this._where ? html`<p class="where">${this._where}</p>` : ''}
       ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
+      <attn-code label="PyTorch: the same measurement on your machine" .template=${CODE}></attn-code>
     `;
   }
 }

@@ -151,34 +151,38 @@ export class AttnScaleFused extends AttnFigure {
         />
         <output for="t" class="t-value">T = ${this.T}</output>
       </div>
-      ${p
-        ? html`<p class="progress-line">
-            <label for="progress">Running T = ${p.T}: query rows ${p.done} of ${p.steps}</label><br />
-            <progress id="progress" max=${p.steps} .value=${p.done}></progress>
-          </p>`
-        : ''}
-      ${r
-        ? html`<table>
-            <thead>
-              <tr>
-                <th scope="col">T</th>
-                <th scope="col">time</th>
-                <th scope="col">GFLOP/s</th>
-                <th scope="col">wasm heap kept</th>
-                <th scope="col">weights would need (T·T·4)</th>
-              </tr>
-            </thead>
-            <tbody>
-              <tr>
-                <td class="mono">${r.T}</td>
-                <td class="mono">${r.ms.toFixed(0)} ms</td>
-                <td class="mono">${r.gflops.toFixed(2)}</td>
-                <td class="mono heap-bytes" data-value=${r.heapBytes}>${bytes(r.heapBytes)}</td>
-                <td class="mono weights-bytes" data-value=${r.weightsBytes}>${bytes(r.weightsBytes)}</td>
-              </tr>
-            </tbody>
-          </table>`
-        : ''}
+      ${
+        p
+          ? html`<p class="progress-line">
+              <label for="progress">Running T = ${p.T}: query rows ${p.done} of ${p.steps}</label><br />
+              <progress id="progress" max=${p.steps} .value=${p.done}></progress>
+            </p>`
+          : ''
+      }
+      ${
+        r
+          ? html`<table>
+              <thead>
+                <tr>
+                  <th scope="col">T</th>
+                  <th scope="col">time</th>
+                  <th scope="col">GFLOP/s</th>
+                  <th scope="col">wasm heap kept</th>
+                  <th scope="col">weights would need (T·T·4)</th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr>
+                  <td class="mono">${r.T}</td>
+                  <td class="mono">${r.ms.toFixed(0)} ms</td>
+                  <td class="mono">${r.gflops.toFixed(2)}</td>
+                  <td class="mono heap-bytes" data-value=${r.heapBytes}>${bytes(r.heapBytes)}</td>
+                  <td class="mono weights-bytes" data-value=${r.weightsBytes}>${bytes(r.weightsBytes)}</td>
+                </tr>
+              </tbody>
+            </table>`
+          : ''
+      }
       <p class="where">${this._where}; ${r?.simd === false ? 'scalar build (no SIMD here)' : 'SIMD build'}</p>
       ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
       <attn-check label="wasm heap of the fused kernel (bytes)" threshold=${HEAP_LIMIT} comparison="le"></attn-check>

@@ -16,7 +16,22 @@
  */
 import { css, html } from 'lit';
 import { AttnFigure } from './figure-base.js';
-import { bytes, Latest, labStyles, markWhere, workerEngine } from './scale-lab-support.js';
+import { bytes, Coalescer, labStyles, markWhere, workerEngine } from './scale-lab-support.js';
+
+const CODE = `import torch
+import torch.nn.functional as F
+
+T, E = {{T}}, 64
+q, k, v = torch.randn(T, E), torch.randn(T, E), torch.randn(T, E)
+i, j = torch.arange(T)[:, None], torch.arange(T)[None, :]
+masks = {'none': None, 'causal': j <= i, 'window': (i - j).abs() <= {{window}}}
+mask = masks[{{mask}}]                      # True = may attend
+scores = q @ k.T / E ** 0.5
+if mask is not None:
+    scores = scores.masked_fill(~mask, float('-inf'))
+weights = scores.softmax(-1)                # (T, T): T * T * 4 bytes in float32
+out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)   # same output, fused
+print(weights.element_size() * weights.nelement(), 'bytes of weights')`;
 
 export const HEATMAP_SIZES = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
 const E = 64;
@@ -56,7 +71,7 @@ export class AttnScaleHeatmap extends AttnFigure {
     this._error = '';
     this._where = 'Waiting to be shown…';
     this._busy = false;
-    this._latest = new Latest();
+    this._coalescer = new Coalescer();
   }
 
   get T() {
@@ -85,21 +100,28 @@ export class AttnScaleHeatmap extends AttnFigure {
     if (this._engine && ['t', 'mask', 'window', 'seed'].some((f) => changed.has(f))) this._compute();
   }
 
-  async _compute() {
+  _compute() {
+    this._coalescer.run(() => this._computeNow());
+  }
+
+  async _computeNow() {
     const { T, seed, mask } = this;
     const maskOption = this.maskOption;
     this._busy = true;
     try {
-      const result = await this._latest.run(async () => {
+      const result = await (async () => {
         const e = this._engine;
-        const [q, k, v] = await Promise.all([e.randn([T, E], seed), e.randn([T, E], seed + 1), e.randn([T, E], seed + 2)]);
+        const [q, k, v] = await Promise.all([
+          e.randn([T, E], seed),
+          e.randn([T, E], seed + 1),
+          e.randn([T, E], seed + 2),
+        ]);
         const t0 = performance.now();
         const { weights, fullyMaskedRows } = await e.attention(q, k, v, { mask: maskOption, returnWeights: true });
         const ms = performance.now() - t0;
         const memory = await e.memory();
         return { weights, fullyMaskedRows, ms, memory };
-      });
-      if (result === Latest.STALE) return;
+      })();
       // Weight on keys the mask forbids (display arithmetic: a sum over the returned weights).
       const { data } = result.weights;
       let masked = 0;
@@ -124,6 +146,8 @@ export class AttnScaleHeatmap extends AttnFigure {
     const check = this.renderRoot.querySelector('attn-check');
     if (!r || !check) return;
     check.value = r.masked;
+    const code = this.renderRoot.querySelector('attn-code');
+    if (code) code.params = { T: this.T, window: this.window, mask: this.mask };
     this.dataset.t = String(r.T);
     this.toggleAttribute('data-ready', true);
   }
@@ -196,29 +220,43 @@ export class AttnScaleHeatmap extends AttnFigure {
           <option value="window" ?selected=${this.mask === 'window'}>local window (|i − j| ≤ w)</option>
         </select>
         <span></span>
-        ${this.mask === 'window'
-          ? html`<label for="w">Window w</label>
-              <input id="w" type="range" min="1" max="64" step="1" .value=${String(this.window)} @input=${this._onWindow} />
-              <output for="w">w = ${this.window}</output>`
-          : ''}
+        ${
+          this.mask === 'window'
+            ? html`<label for="w">Window w</label>
+                <input
+                  id="w"
+                  type="range"
+                  min="1"
+                  max="64"
+                  step="1"
+                  .value=${String(this.window)}
+                  @input=${this._onWindow}
+                />
+                <output for="w">w = ${this.window}</output>`
+            : ''
+        }
       </div>
-      ${r
-        ? html`<attn-heatmap
-              label=${`Attention weights, T = ${r.T}, mask: ${r.mask}`}
-              .values=${r.weights}
-              .min=${0}
-              .max=${r.T <= 32 ? 1 : null}
-            ></attn-heatmap>
-            <p class="readout memory">
-              Weights: ${r.T} × ${r.T} × 4 bytes =
-              <span class="mono weights-bytes" data-value=${r.T * r.T * 4}>${bytes(r.T * r.T * 4)}</span>; the worker's
-              wasm heap: <span class="mono heap-bytes" data-value=${r.memory.heapBytes}>${bytes(r.memory.heapBytes)}</span>
-              (a high-water mark: wasm memory never shrinks); computed in ${r.ms.toFixed(0)} ms.
-            </p>`
-        : html`<p class="readout">Computing…</p>`}
+      ${
+        r
+          ? html`<attn-heatmap
+                label=${`Attention weights, T = ${r.T}, mask: ${r.mask}`}
+                .values=${r.weights}
+                .min=${0}
+                .max=${r.T <= 32 ? 1 : null}
+              ></attn-heatmap>
+              <p class="readout memory">
+                Weights: ${r.T} × ${r.T} × 4 bytes =
+                <span class="mono weights-bytes" data-value=${r.T * r.T * 4}>${bytes(r.T * r.T * 4)}</span>; the
+                worker's wasm heap:
+                <span class="mono heap-bytes" data-value=${r.memory.heapBytes}>${bytes(r.memory.heapBytes)}</span>
+                (a high-water mark: wasm memory never shrinks); computed in ${r.ms.toFixed(0)} ms.
+              </p>`
+          : html`<p class="readout">Computing…</p>`
+      }
       <p class="where">${this._busy ? 'Computing… ' : ''}${this._where}</p>
       ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
       <attn-check label="total weight on masked keys" threshold="0" comparison="eq"></attn-check>
+      <attn-code label="PyTorch: the weights and the fused call" .template=${CODE}></attn-code>
     `;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * <attn-scaling-curves d="128" draws="2000" tokens="5" seed="0">
+ * <attn-scaling-curves d="128" draws="1000" tokens="5" seed="0">
  *
  * Why attention divides by sqrt(d_k): for each d in 1, 2, 4, …, 512, `draws`
  * random queries q (d) and keys K (tokens, d) with standard-normal entries; the
@@ -16,9 +16,8 @@
 import { css, html } from 'lit';
 import { svgDocument } from '../charts/export.js';
 import { createLineChart } from '../charts/line-chart.js';
-import { formatNumber } from './cell-support.js';
 import { AttnFigure } from './figure-base.js';
-import { Latest, labStyles, markWhere, workerEngine } from './scale-lab-support.js';
+import { labStyles, markWhere, workerEngine } from './scale-lab-support.js';
 
 export const DIMS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 const SERIES = [
@@ -50,12 +49,17 @@ for d in [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]:
 export class AttnScalingCurves extends AttnFigure {
   static stateFields = {
     d: { type: 'integer', default: 128, min: 1, max: 512 },
-    draws: { type: 'integer', default: 2000, min: 100, max: 20000 },
+    draws: { type: 'integer', default: 1000, min: 100, max: 20000 },
     tokens: { type: 'integer', default: 5, min: 2, max: 64 },
     seed: { type: 'integer', default: 0, min: 0, max: 1000000 },
   };
 
-  static properties = { ...super.properties, _stats: { state: true }, _error: { state: true }, _where: { state: true } };
+  static properties = {
+    ...super.properties,
+    _stats: { state: true },
+    _error: { state: true },
+    _where: { state: true },
+  };
 
   static styles = [AttnFigure.baseStyles, AttnFigure.figureStyles, labStyles, css``];
 
@@ -66,7 +70,8 @@ export class AttnScalingCurves extends AttnFigure {
     this._stats = null;
     this._error = '';
     this._where = 'Waiting to be shown…';
-    this._latest = new Latest();
+    this._inflight = false;
+    this._queued = false;
     this._charts = null;
   }
 
@@ -86,40 +91,64 @@ export class AttnScalingCurves extends AttnFigure {
     if (this._engine && ['d', 'draws', 'tokens', 'seed'].some((f) => changed.has(f))) this._compute();
   }
 
-  get dims() {
-    return [...new Set([...DIMS, this.d])].sort((a, b) => a - b);
+  get key() {
+    return `${this.draws}/${this.tokens}/${this.seed}`;
   }
 
+  /**
+   * Computes what the state needs: every d of DIMS and the chosen D when draws, tokens or
+   * the seed changed, else only a D not computed yet (each d has its own random stream, so
+   * its numbers do not depend on the other dims asked for). One request at a time: changes
+   * made meanwhile are computed next, the intermediate ones skipped.
+   */
   async _compute() {
-    const dims = this.dims;
+    if (this._inflight) {
+      this._queued = true;
+      return;
+    }
+    const key = this.key;
+    const fresh = !this._stats || this._stats.key !== key;
+    const dims = fresh ? [...new Set([...DIMS, this.d])] : this._stats.byDim.has(this.d) ? [] : [this.d];
+    if (dims.length === 0) return;
     const options = { dims, draws: this.draws, seed: this.seed, tokens: this.tokens };
+    this._inflight = true;
     try {
-      const result = await this._latest.run(() =>
-        Promise.all([
-          this._engine.scalingStatistics({ ...options, scaled: false }),
-          this._engine.scalingStatistics({ ...options, scaled: true }),
-        ]),
+      const [unscaled, scaled] = await Promise.all([
+        this._engine.scalingStatistics({ ...options, scaled: false }),
+        this._engine.scalingStatistics({ ...options, scaled: true }),
+      ]);
+      const byDim = fresh ? new Map() : new Map(this._stats.byDim);
+      dims.forEach((d, i) =>
+        byDim.set(d, {
+          maxU: unscaled.meanMaxWeight[i],
+          maxS: scaled.meanMaxWeight[i],
+          entU: unscaled.meanEntropy[i],
+          entS: scaled.meanEntropy[i],
+        }),
       );
-      if (result === Latest.STALE) return;
-      const [unscaled, scaled] = result;
-      this._stats = { dims, tokens: this.tokens, unscaled, scaled };
+      this._stats = { key, tokens: this.tokens, byDim };
       this._error = '';
     } catch (error) {
       this._error = error.message;
+    } finally {
+      this._inflight = false;
+    }
+    if (this._queued || this.key !== key) {
+      this._queued = false;
+      this._compute();
     }
   }
 
-  /** { maxU, maxS, entU, entS } at dimension d (d must be in the computed dims). */
+  /** { maxU, maxS, entU, entS } at dimension d, if computed. */
   at(d) {
-    const s = this._stats;
-    const i = s?.dims.indexOf(d) ?? -1;
-    if (i < 0) return null;
-    return {
-      maxU: s.unscaled.meanMaxWeight[i],
-      maxS: s.scaled.meanMaxWeight[i],
-      entU: s.unscaled.meanEntropy[i],
-      entS: s.scaled.meanEntropy[i],
-    };
+    return this._stats?.byDim.get(d) ?? null;
+  }
+
+  /** The computed dims in order: the powers of two, and the chosen D when it is not one. */
+  get dims() {
+    return this._stats
+      ? [...this._stats.byDim.keys()].filter((d) => DIMS.includes(d) || d === this.d).sort((a, b) => a - b)
+      : [];
   }
 
   updated() {
@@ -148,9 +177,10 @@ export class AttnScalingCurves extends AttnFigure {
         }),
       };
     }
-    const pick = (stat, key) => s.dims.map((d, i) => [d, s[stat][key][i]]);
-    this._charts.max.update([pick('unscaled', 'meanMaxWeight'), pick('scaled', 'meanMaxWeight')], { marker: this.d });
-    this._charts.entropy.update([pick('unscaled', 'meanEntropy'), pick('scaled', 'meanEntropy')], { marker: this.d });
+    const dims = this.dims;
+    const pick = (field) => dims.map((d) => [d, s.byDim.get(d)[field]]);
+    this._charts.max.update([pick('maxU'), pick('maxS')], { marker: this.d });
+    this._charts.entropy.update([pick('entU'), pick('entS')], { marker: this.d });
 
     const at128 = this.at(128);
     const at8 = this.at(8);
@@ -199,29 +229,25 @@ export class AttnScalingCurves extends AttnFigure {
   }
 
   exportRows() {
-    const s = this._stats;
-    if (!s) return [['d']];
     return [
       ['d', 'unscaled mean max weight', 'scaled mean max weight', 'unscaled mean entropy', 'scaled mean entropy'],
-      ...s.dims.map((d, i) => [
-        d,
-        s.unscaled.meanMaxWeight[i],
-        s.scaled.meanMaxWeight[i],
-        s.unscaled.meanEntropy[i],
-        s.scaled.meanEntropy[i],
-      ]),
+      ...this.dims.map((d) => {
+        const a = this.at(d);
+        return [d, a.maxU, a.maxS, a.entU, a.entS];
+      }),
     ];
   }
 
   exportObject() {
-    const s = this._stats;
+    const dims = this.dims;
+    const column = (field) => dims.map((d) => this.at(d)[field]);
     return {
       draws: this.draws,
       tokens: this.tokens,
       seed: this.seed,
-      dims: s?.dims ?? [],
-      unscaled: s ? { meanMaxWeight: [...s.unscaled.meanMaxWeight], meanEntropy: [...s.unscaled.meanEntropy] } : null,
-      scaled: s ? { meanMaxWeight: [...s.scaled.meanMaxWeight], meanEntropy: [...s.scaled.meanEntropy] } : null,
+      dims,
+      unscaled: { meanMaxWeight: column('maxU'), meanEntropy: column('entU') },
+      scaled: { meanMaxWeight: column('maxS'), meanEntropy: column('entS') },
     };
   }
 
@@ -260,14 +286,16 @@ export class AttnScalingCurves extends AttnFigure {
         <span></span>
       </div>
       <p class="readout" data-d=${this.d}>
-        ${a
-          ? html`At D = ${this.d}: unscaled max weight
-              <span class="mono max-unscaled" data-value=${a.maxU}>${a.maxU.toFixed(3)}</span>, entropy
-              <span class="mono">${a.entU.toFixed(3)}</span> nats; scaled max weight
-              <span class="mono max-scaled" data-value=${a.maxS}>${a.maxS.toFixed(3)}</span>, entropy
-              <span class="mono">${a.entS.toFixed(3)}</span> nats (uniform: ${(1 / this.tokens).toFixed(3)} and
-              ${Math.log(this.tokens).toFixed(3)}).`
-          : 'Computing…'}
+        ${
+          a
+            ? html`At D = ${this.d}: unscaled max weight
+                <span class="mono max-unscaled" data-value=${a.maxU}>${a.maxU.toFixed(3)}</span>, entropy
+                <span class="mono">${a.entU.toFixed(3)}</span> nats; scaled max weight
+                <span class="mono max-scaled" data-value=${a.maxS}>${a.maxS.toFixed(3)}</span>, entropy
+                <span class="mono">${a.entS.toFixed(3)}</span> nats (uniform: ${(1 / this.tokens).toFixed(3)} and
+                ${Math.log(this.tokens).toFixed(3)}).`
+            : 'Computing…'
+        }
       </p>
       <p class="where">${this._where}</p>
       ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}

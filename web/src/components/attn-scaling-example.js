@@ -127,7 +127,8 @@ export class AttnScalingExample extends AttnFigure {
     if (!r) return [['query', 'key', 'unscaled', 'scaled']];
     const rows = [['query', 'key', 'unscaled weight', 'scaled weight']];
     for (let i = 0; i < T; i++) {
-      for (let j = 0; j < T; j++) rows.push([i, j, r.unscaled.weights.data[i * T + j], r.scaled.weights.data[i * T + j]]);
+      for (let j = 0; j < T; j++)
+        rows.push([i, j, r.unscaled.weights.data[i * T + j], r.scaled.weights.data[i * T + j]]);
     }
     return rows;
   }
@@ -158,7 +159,11 @@ export class AttnScalingExample extends AttnFigure {
               .min=${0}
               .max=${1}
             ></attn-heatmap>
-            <p class="readout ${which}-summary" data-mean-max=${r[which].meanMax} data-mean-entropy=${r[which].meanEntropy}>
+            <p
+              class="readout ${which}-summary"
+              data-mean-max=${r[which].meanMax}
+              data-mean-entropy=${r[which].meanEntropy}
+            >
               mean max weight ${r[which].meanMax.toFixed(3)}, mean entropy ${r[which].meanEntropy.toFixed(3)} nats
             </p>
           </div>`

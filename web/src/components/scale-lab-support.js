@@ -6,7 +6,8 @@
  * - workerEngine(): the page's worker engine (runtime.js getWorkerEngine), and
  *   markWhere(host, engine): sets data-computed-in="worker" | "main-thread" on the lab
  *   and returns the text the lab shows ("computed in a Web Worker", or why not).
- * - Latest: keeps only the newest of overlapping async computations.
+ * - Coalescer: one async computation at a time; while one runs, only the newest
+ *   request waits (a dragged slider does not queue a computation per step).
  */
 import { css } from 'lit';
 import { getWorkerEngine, whereComputed } from '../runtime.js';
@@ -18,14 +19,25 @@ export function markWhere(host, engine) {
   return whereComputed(engine);
 }
 
-/** latest.run(promiseFactory) resolves with the value, or with Latest.STALE if a newer run started meanwhile. */
-export class Latest {
-  static STALE = Symbol('stale');
-  #n = 0;
-  async run(factory) {
-    const n = ++this.#n;
-    const value = await factory();
-    return n === this.#n ? value : Latest.STALE;
+/** coalescer.run(task): runs task() now, or after the one in flight (only the newest waiting task runs). */
+export class Coalescer {
+  #busy = false;
+  #next = null;
+
+  run(task) {
+    if (this.#busy) {
+      this.#next = task;
+      return;
+    }
+    this.#busy = true;
+    Promise.resolve()
+      .then(task)
+      .finally(() => {
+        this.#busy = false;
+        const next = this.#next;
+        this.#next = null;
+        if (next) this.run(next);
+      });
   }
 }
 

@@ -99,7 +99,15 @@ async function benchmark(engines, options = {}, context) {
         let maxAbsDiff = 0;
         for (let i = 0; i < output.length; i++) maxAbsDiff = Math.max(maxAbsDiff, Math.abs(output[i] - reference[i]));
         const ms = median(times);
-        row = { T, contender: name, label, ms, gflops: attentionFlops(T, dim) / (ms * 1e6), reps: times.length, maxAbsDiff };
+        row = {
+          T,
+          contender: name,
+          label,
+          ms,
+          gflops: attentionFlops(T, dim) / (ms * 1e6),
+          reps: times.length,
+          maxAbsDiff,
+        };
       } catch (error) {
         if (error.kind === 'Cancelled') throw error;
         row = { T, contender: name, label, ms: null, gflops: null, reps: 0, maxAbsDiff: null, error: error.message };
