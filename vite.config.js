@@ -29,7 +29,26 @@ const gzippedWasm = { find: /^(.*attnbook-wasm\.web\.wasm)\?url$/, replacement: 
 // file (engine/page-worker.js); the single file and the widgets cannot have separate files, so they
 // inline it as a classic script started from a blob: URL (engine/page-worker-inline.js, `?worker&inline`).
 const inlineWorker = { find: /^(.*)\/page-worker\.js$/, replacement: '$1/page-worker-inline.js' };
-const classicWorker = { format: 'iife', rolldownOptions: { output: { codeSplitting: false } } };
+// That worker takes the wasm from the page (engine/page-worker-inline.js sends the data: URLs in
+// its 'load' message) instead of a second inlined copy: its .wasm imports read them from a global.
+const wasmFromPage = {
+  name: 'attnbook-wasm-from-page',
+  enforce: 'pre',
+  resolveId(id) {
+    if (/attnbook-wasm\.web\.wasm(\.gz)?\?url$/.test(id))
+      return `\0wasm-from-page:${/wasm-simd/.test(id) ? 'simd' : 'scalar'}`;
+    return null;
+  },
+  load(id) {
+    if (!id.startsWith('\0wasm-from-page:')) return null;
+    return `export default self.__attnbookWasmUrls.${id.split(':')[1]};`;
+  },
+};
+const classicWorker = {
+  format: 'iife',
+  plugins: () => [wasmFromPage],
+  rolldownOptions: { output: { codeSplitting: false } },
+};
 
 // The embeddable widgets: a library build of web/src/embed.js as one IIFE, nothing split off.
 const embedConfig = {

@@ -14,7 +14,7 @@
  */
 import { Attention, loadAttention } from './engine/index.js';
 import { JobEngines, JOBS } from './engine/jobs.js';
-import { fromBlob, startWorker } from './engine/page-worker.js';
+import { fromBlob, startWorker, workerOptions } from './engine/page-worker.js';
 import { createWorkerEngine } from './engine/worker-client.js';
 
 let enginePromise;
@@ -55,7 +55,9 @@ async function startWorkerEngine() {
     const timeout = new Promise((_, reject) => {
       timer = setTimeout(() => reject(new Error('it did not answer')), START_TIMEOUT_MS);
     });
-    const engine = await Promise.race([createWorkerEngine(worker), timeout]).finally(() => clearTimeout(timer));
+    const engine = await Promise.race([createWorkerEngine(worker, workerOptions), timeout]).finally(() =>
+      clearTimeout(timer),
+    );
     return engine;
   } catch (error) {
     worker?.terminate();

@@ -8,6 +8,9 @@
 /** Whether the worker comes from a blob: URL (the page's CSP must allow blob: workers). */
 export const fromBlob = false;
 
+/** Options for createWorkerEngine(): none (the worker loads the wasm files itself). */
+export const workerOptions = {};
+
 /** @returns {Worker} a worker running worker.js */
 export function startWorker() {
   return new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });

@@ -11,8 +11,16 @@
  * Typed arrays in results are transferred, not copied. Start it with
  * createWorkerEngine() from worker-client.js.
  */
-import { AttentionError, loadAttention } from './index.js';
-import { JobEngines, JOBS } from './jobs.js';
+import { AttentionError } from './errors.js';
+
+// The engine and the jobs are imported on the first message: the inline builds (the single
+// file, the widgets) hand their wasm to the worker in the 'load' message (options.wasmUrls,
+// read through self.__attnbookWasmUrls by the module vite.config.js puts in place of the
+// .wasm imports), rather than carrying a second copy of it inside the worker.
+let modules;
+const load = () => (modules ??= Promise.all([import('./index.js'), import('./jobs.js')]));
+
+const JOB_METHODS = new Set(['benchmark', 'fusedAttention']); // jobs.js JOBS
 
 const METHODS = new Set([
   'softmax',
@@ -32,7 +40,7 @@ const METHODS = new Set([
 ]);
 
 let engine;
-const jobEngines = new JobEngines();
+let jobEngines;
 const cancelled = new Set(); // ids of jobs asked to stop
 const runningJobs = new Map(); // method -> id of its newest job
 
@@ -51,6 +59,8 @@ async function runJob(id, method, options) {
     cancelled: () => cancelled.has(id),
   };
   try {
+    const [, { JobEngines, JOBS }] = await load();
+    jobEngines ??= new JobEngines();
     return await JOBS[method](jobEngines, options, context);
   } finally {
     cancelled.delete(id);
@@ -66,17 +76,20 @@ self.addEventListener('message', async ({ data }) => {
   }
   try {
     if (method === 'load') {
-      engine = await loadAttention(options);
+      const { wasmUrls, ...engineOptions } = options ?? {};
+      if (wasmUrls) self.__attnbookWasmUrls = wasmUrls;
+      const [{ loadAttention }] = await load();
+      engine = await loadAttention(engineOptions);
       self.postMessage({ id, result: { simd: engine.simd } });
       return;
     }
-    if (Object.hasOwn(JOBS, method)) {
+    if (JOB_METHODS.has(method)) {
       const result = await runJob(id, method, args[0]);
       self.postMessage({ id, result }, transferables(result));
       return;
     }
     if (!METHODS.has(method)) throw new AttentionError(`the worker has no method ${JSON.stringify(method)}`);
-    engine ??= await loadAttention();
+    engine ??= await (await load())[0].loadAttention();
     const result = engine[method](...args);
     self.postMessage({ id, result }, transferables(result));
   } catch (error) {
