@@ -52,9 +52,10 @@ const CONTENDERS = {
  * Times one head of unmasked attention, L = S = T, E = Ev = dim, for each T in sizes
  * and each contender: the wasm SIMD build and the wasm scalar build (the fused
  * kernel, engine.attention without weights) and plainAttention() in plain JS.
- * Inputs: standard normal q, k, v from the engine's seeded generator. One warm-up
- * call, then timed calls until minMs have passed (at least 3, at most maxReps; a
- * single one when a call takes longer than 300 ms); the median is reported.
+ * Inputs: standard normal q, k, v from the engine's seeded generator. Warm-up calls
+ * (≥ 2, ≥ 60 ms), then samples of a batch of calls lasting ≥ 5 ms each, until minMs
+ * have passed (at least 3 samples, at most maxReps; a single one when a call takes
+ * longer than 300 ms); the median time per call is reported.
  * Every output is compared with the plain-JS one (max |difference|).
  * @param {JobEngines} engines
  * @param {{ sizes?: number[], dim?: number, seed?: number, contenders?: string[], minMs?: number, maxReps?: number }} options
@@ -85,15 +86,27 @@ async function benchmark(engines, options = {}, context) {
       try {
         const engine = build ? await engines.get(build) : null;
         const run = engine ? () => engine.attention(q, k, v).output.data : () => plainAttention(q, k, v);
-        let output = run(); // warm-up
+        // warm-up: until 60 ms have passed and 2 calls ran (V8 tiers wasm and JS up late)
+        let output;
+        let calls = 0;
+        let fastest = Infinity;
+        const warm = performance.now();
+        do {
+          const t0 = performance.now();
+          output = run();
+          fastest = Math.min(fastest, performance.now() - t0);
+          calls++;
+        } while (calls < 2 || (performance.now() - warm < 60 && fastest < 300));
+        // samples of `batch` calls, each sample ≥ 5 ms so the timer's coarse resolution does not matter
+        const batch = Math.max(1, Math.ceil(5 / Math.max(fastest, 0.01)));
         const times = [];
         const start = performance.now();
         do {
           const t0 = performance.now();
-          output = run();
-          times.push(performance.now() - t0);
+          for (let b = 0; b < batch; b++) output = run();
+          times.push((performance.now() - t0) / batch);
           if (times.length === 1 && times[0] > 300) break;
-          if (times.length % 3 === 0) await step(context);
+          await step(context);
         } while (times.length < maxReps && (times.length < 3 || performance.now() - start < minMs));
         reference ??= output;
         let maxAbsDiff = 0;
@@ -105,7 +118,7 @@ async function benchmark(engines, options = {}, context) {
           label,
           ms,
           gflops: attentionFlops(T, dim) / (ms * 1e6),
-          reps: times.length,
+          reps: times.length * batch,
           maxAbsDiff,
         };
       } catch (error) {

@@ -1,0 +1,21 @@
+import { test } from 'node:test';
+import { useBrowserAndSite } from './browser.js';
+const site = useBrowserAndSite();
+test('shots', async () => {
+  const page = await site.browser.context.newPage();
+  await page.setViewportSize({ width: 1000, height: 900 });
+  await page.goto(`${site.server.url}#/scaling-by-sqrt-dk`);
+  for (const id of ['variance', 'example', 'curves']) await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  await page.locator('#curves[data-ready]').waitFor({ timeout: 30000 });
+  await page.locator('#curves').screenshot({ path: '/tmp/curves.png' });
+  await page.locator('#variance').screenshot({ path: '/tmp/variance.png' });
+  await page.goto(`${site.server.url}#/attention-at-scale`);
+  await page.locator('#benchmark').scrollIntoViewIfNeeded();
+  await page.locator('#benchmark').getByRole('button', { name: 'Run benchmark' }).click();
+  await page.locator('#benchmark[data-status="done"]').waitFor({ timeout: 60000 });
+  await page.locator('#benchmark').screenshot({ path: '/tmp/bench.png' });
+  await page.locator('#heatmap').scrollIntoViewIfNeeded();
+  await page.locator('#heatmap[data-ready]').waitFor({ timeout: 30000 });
+  await page.locator('#heatmap').screenshot({ path: '/tmp/heatmap.png' });
+  await page.locator('#fused').screenshot({ path: '/tmp/fused.png' });
+});
