@@ -93,7 +93,7 @@ export class AttnScaleFused extends AttnFigure {
     const r = this._result;
     const check = this.renderRoot.querySelector('attn-check');
     if (!r || !check) return;
-    check.value = r.heapBytes;
+    check.value = r.heapBytes / 2 ** 20;
     if (!this._progress) {
       this.dataset.t = String(r.T);
       this.toggleAttribute('data-ready', true);
@@ -185,7 +185,11 @@ export class AttnScaleFused extends AttnFigure {
       }
       <p class="where">${this._where}; ${r?.simd === false ? 'scalar build (no SIMD here)' : 'SIMD build'}</p>
       ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
-      <attn-check label="wasm heap of the fused kernel (bytes)" threshold=${HEAP_LIMIT} comparison="le"></attn-check>
+      <attn-check
+        label="wasm heap of the fused kernel (MiB)"
+        threshold=${HEAP_LIMIT / 2 ** 20}
+        comparison="le"
+      ></attn-check>
     `;
   }
 }
