@@ -25,6 +25,31 @@ function sitePages() {
 // to parse at load; builds-web.js inflates it with DecompressionStream.
 const gzippedWasm = { find: /^(.*attnbook-wasm\.web\.wasm)\?url$/, replacement: '$1.gz?url' };
 
+// The engine's Web Worker (web/src/runtime.js getWorkerEngine): the site bundles it as a module worker
+// file (engine/page-worker.js); the single file and the widgets cannot have separate files, so they
+// inline it as a classic script started from a blob: URL (engine/page-worker-inline.js, `?worker&inline`).
+const inlineWorker = { find: /^(.*)\/page-worker\.js$/, replacement: '$1/page-worker-inline.js' };
+// That worker takes the wasm from the page (engine/page-worker-inline.js sends the data: URLs in
+// its 'load' message) instead of a second inlined copy: its .wasm imports read them from a global.
+const wasmFromPage = {
+  name: 'attnbook-wasm-from-page',
+  enforce: 'pre',
+  resolveId(id) {
+    if (/attnbook-wasm\.web\.wasm(\.gz)?\?url$/.test(id))
+      return `\0wasm-from-page:${/wasm-simd/.test(id) ? 'simd' : 'scalar'}`;
+    return null;
+  },
+  load(id) {
+    if (!id.startsWith('\0wasm-from-page:')) return null;
+    return `export default self.__attnbookWasmUrls.${id.split(':')[1]};`;
+  },
+};
+const classicWorker = {
+  format: 'iife',
+  plugins: () => [wasmFromPage],
+  rolldownOptions: { output: { codeSplitting: false } },
+};
+
 // The embeddable widgets: a library build of web/src/embed.js as one IIFE, nothing split off.
 const embedConfig = {
   root: 'web',
@@ -32,7 +57,8 @@ const embedConfig = {
   publicDir: false,
   logLevel: 'warn',
   plugins: [lessonsPlugin()], // <attn-app> is among the elements, and it imports the lessons
-  resolve: { alias: [gzippedWasm] },
+  resolve: { alias: [gzippedWasm, inlineWorker] },
+  worker: classicWorker,
   build: {
     outDir: '../dist/embed',
     emptyOutDir: true,
@@ -61,8 +87,8 @@ export default defineConfig(({ mode }) => {
     logLevel: 'warn',
     // Lessons: web/lessons/*.md -> { meta, html, headings } with KaTeX rendered at build time.
     plugins: [lessonsPlugin(), ...(single ? [viteSingleFile({ removeViteModuleLoader: true })] : []), ...offline],
-    worker: { format: 'es' },
-    resolve: { alias: single ? [gzippedWasm] : [] },
+    worker: single ? classicWorker : { format: 'es' },
+    resolve: { alias: single ? [gzippedWasm, inlineWorker] : [] },
     build: {
       outDir: single ? '../dist/.single' : '../dist/site',
       // The site has every page; the single file only the lessons (index.html).

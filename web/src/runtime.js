@@ -1,13 +1,128 @@
 /**
- * The page's one engine instance, loaded on first use and shared by every
- * element (the wasm module is instantiated once per page).
+ * The page's engines, each loaded on first use and shared by every element:
+ *
+ * - getEngine(): the wasm engine on the main thread, for lesson-sized updates
+ *   (a drag, a slider step: microseconds, answered synchronously).
+ * - getWorkerEngine(): the same engine in a Web Worker, for heavy work (large
+ *   matrices, many random draws, benchmarks), so input never stalls. Every method
+ *   returns a promise; long jobs (benchmark, fusedAttention) report progress and
+ *   a newer one supersedes an older one (see engine/worker-client.js).
+ *   If no worker can start (no Worker support, a Content-Security-Policy without
+ *   blob: workers for the inline builds, a worker that fails to load), it is the
+ *   main-thread engine behind the same promise API, with inWorker = false and
+ *   fallbackReason saying why (no console error: the CSP is read, not tripped).
  */
-import { loadAttention } from './engine/index.js';
+import { Attention, loadAttention } from './engine/index.js';
+import { JobEngines, JOBS } from './engine/jobs.js';
+import { fromBlob, startWorker, workerOptions } from './engine/page-worker.js';
+import { createWorkerEngine } from './engine/worker-client.js';
 
 let enginePromise;
+let workerPromise;
 
 /** @returns {Promise<import('./engine/index.js').Attention>} */
 export function getEngine() {
   enginePromise ??= loadAttention();
   return enginePromise;
+}
+
+/**
+ * The engine in the page's Web Worker (or its main-thread stand-in).
+ * @returns {Promise<object>} every Attention method as a promise, the jobs, and
+ *   { inWorker: boolean, fallbackReason?: string, simd: boolean }
+ */
+export function getWorkerEngine() {
+  workerPromise ??= startWorkerEngine();
+  return workerPromise;
+}
+
+/** A short text for the UI: where the heavy work runs. */
+export function whereComputed(engine) {
+  return engine.inWorker
+    ? 'computed in a Web Worker'
+    : `computed on the main thread (${engine.fallbackReason}); the page may pause during long runs`;
+}
+
+const START_TIMEOUT_MS = 20000;
+
+async function startWorkerEngine() {
+  const blocker = await workerBlocker();
+  if (blocker) return mainThreadEngine(blocker);
+  let worker;
+  try {
+    worker = startWorker();
+    let timer;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error('it did not answer')), START_TIMEOUT_MS);
+    });
+    const engine = await Promise.race([createWorkerEngine(worker, workerOptions), timeout]).finally(() =>
+      clearTimeout(timer),
+    );
+    return engine;
+  } catch (error) {
+    worker?.terminate();
+    return mainThreadEngine(`the Web Worker could not start: ${error.message}`);
+  }
+}
+
+/** Why a worker cannot start here, or '' when it can. */
+async function workerBlocker() {
+  if (typeof Worker !== 'function') return 'this browser has no Web Workers';
+  if (!fromBlob) return ''; // a same-origin worker file: allowed wherever the page's own scripts are
+  const policies = await contentSecurityPolicies();
+  return policies.some((policy) => !allowsBlobWorkers(policy))
+    ? "this page's Content-Security-Policy does not allow blob: workers (worker-src blob:)"
+    : '';
+}
+
+/** The page's CSPs: <meta http-equiv> tags and, over http(s), the page's own response headers. */
+async function contentSecurityPolicies() {
+  const policies = [...document.querySelectorAll('meta[http-equiv="Content-Security-Policy" i]')].map(
+    (meta) => meta.content,
+  );
+  if (/^https?:$/.test(location.protocol)) {
+    try {
+      const response = await fetch(location.href, { method: 'HEAD', credentials: 'same-origin' });
+      const header = response.headers.get('Content-Security-Policy');
+      if (header) policies.push(...header.split(','));
+    } catch {
+      // offline or refused: judge by the meta tags alone
+    }
+  }
+  return policies;
+}
+
+/** Whether one policy lets a worker start from a blob: URL (worker-src, else child-src, script-src, default-src). */
+function allowsBlobWorkers(policy) {
+  const directives = new Map(
+    policy
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...sources]) => [name.toLowerCase(), sources.map((s) => s.toLowerCase())]),
+  );
+  const governing = ['worker-src', 'child-src', 'script-src', 'default-src'].find((name) => directives.has(name));
+  return !governing || directives.get(governing).includes('blob:');
+}
+
+/** The main-thread engine behind the worker engine's promise API. */
+async function mainThreadEngine(reason) {
+  const engine = await getEngine();
+  const jobEngines = new JobEngines();
+  const newest = new Map(); // job method -> token of its newest run
+  const wrapped = { inWorker: false, fallbackReason: reason, simd: engine.simd };
+  for (const method of Object.getOwnPropertyNames(Attention.prototype)) {
+    if (method !== 'constructor') wrapped[method] = async (...args) => engine[method](...args);
+  }
+  for (const method of Object.keys(JOBS)) {
+    wrapped[method] = async (options, { onProgress = null } = {}) => {
+      const token = {};
+      newest.set(method, token);
+      const context = { progress: (info) => onProgress?.(info), cancelled: () => newest.get(method) !== token };
+      return JOBS[method](jobEngines, options, context);
+    };
+  }
+  wrapped.cancel = (method) => newest.set(method, {});
+  wrapped.terminate = () => {};
+  return wrapped;
 }

@@ -7,6 +7,11 @@
  *
  * The caller creates the Worker (bundlers need to see `new Worker(new URL(...))`
  * or their worker import syntax to bundle it). Errors reject with AttentionError.
+ *
+ * Long jobs (jobs.js) take (options, { onProgress }) and report each step:
+ *   await engine.benchmark({ sizes: [256] }, { onProgress: ({ done, steps }) => … });
+ * A newer job of the same method supersedes an older one, which rejects with an
+ * AttentionError of kind 'Cancelled'; engine.cancel('benchmark') stops it outright.
  */
 import { AttentionError } from './errors.js';
 
@@ -20,6 +25,10 @@ export async function createWorkerEngine(worker, options = {}) {
   worker.addEventListener('message', ({ data }) => {
     const call = pending.get(data.id);
     if (!call) return;
+    if (data.progress) {
+      call.onProgress?.(data.progress);
+      return;
+    }
     pending.delete(data.id);
     if (data.error) call.reject(new AttentionError(data.error.message, { kind: data.error.kind }));
     else call.resolve(data.result);
@@ -29,10 +38,12 @@ export async function createWorkerEngine(worker, options = {}) {
     pending.forEach((call) => call.reject(error));
     pending.clear();
   });
-  const send = (message) =>
+  const jobIds = new Map(); // job method -> id of its newest run
+  const send = (message, onProgress) =>
     new Promise((resolve, reject) => {
       const id = next++;
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve, reject, onProgress });
+      if (onProgress !== undefined) jobIds.set(message.method, id);
       worker.postMessage({ ...message, id });
     });
 
@@ -41,7 +52,12 @@ export async function createWorkerEngine(worker, options = {}) {
     (method) =>
     (...args) =>
       send({ method, args });
+  const job =
+    (method) =>
+    (options, { onProgress = null } = {}) =>
+      send({ method, args: [options] }, onProgress);
   return {
+    inWorker: true,
     simd,
     softmax: call('softmax'),
     attention: call('attention'),
@@ -58,6 +74,13 @@ export async function createWorkerEngine(worker, options = {}) {
     effectivePositions: call('effectivePositions'),
     scalingStatistics: call('scalingStatistics'),
     memory: call('memory'),
+    // long jobs (jobs.js)
+    benchmark: job('benchmark'),
+    fusedAttention: job('fusedAttention'),
+    /** Stops the running job of `method` (it rejects with kind 'Cancelled'). */
+    cancel: (method) => {
+      if (jobIds.has(method)) worker.postMessage({ method: 'cancel', target: jobIds.get(method) });
+    },
     terminate: () => worker.terminate(),
   };
 }

@@ -1,11 +1,26 @@
 /**
  * The engine inside a Web Worker, so heavy calls never stall the page.
- * Messages in:  { id, method, args }   (method: a public method of the engine)
- * Messages out: { id, result } or { id, error: { message, kind } }
+ * Messages in:  { id, method, args }   (method: a public method of the engine, or a job)
+ *               { id, method: 'load', options }   loads the engine ({ simd })
+ *               { method: 'cancel', target }      cancels the job with id `target`
+ * Messages out: { id, result } or { id, error: { message, kind } },
+ *               and for jobs (jobs.js: benchmark, fusedAttention) { id, progress } after every step.
+ * A job started while an older job of the same method runs supersedes it: the
+ * older one ends with an error of kind 'Cancelled'. Jobs yield between steps, so
+ * other requests are answered while one runs.
  * Typed arrays in results are transferred, not copied. Start it with
  * createWorkerEngine() from worker-client.js.
  */
-import { AttentionError, loadAttention } from './index.js';
+import { AttentionError } from './errors.js';
+
+// The engine and the jobs are imported on the first message: the inline builds (the single
+// file, the widgets) hand their wasm to the worker in the 'load' message (options.wasmUrls,
+// read through self.__attnbookWasmUrls by the module vite.config.js puts in place of the
+// .wasm imports), rather than carrying a second copy of it inside the worker.
+let modules;
+const load = () => (modules ??= Promise.all([import('./index.js'), import('./jobs.js')]));
+
+const JOB_METHODS = new Set(['benchmark', 'fusedAttention']); // jobs.js JOBS
 
 const METHODS = new Set([
   'softmax',
@@ -26,6 +41,9 @@ const METHODS = new Set([
 ]);
 
 let engine;
+let jobEngines;
+const cancelled = new Set(); // ids of jobs asked to stop
+const runningJobs = new Map(); // method -> id of its newest job
 
 function transferables(value, found = []) {
   if (ArrayBuffer.isView(value)) found.push(value.buffer);
@@ -33,16 +51,46 @@ function transferables(value, found = []) {
   return found;
 }
 
+async function runJob(id, method, options) {
+  const older = runningJobs.get(method);
+  if (older !== undefined) cancelled.add(older);
+  runningJobs.set(method, id);
+  const context = {
+    progress: (info) => self.postMessage({ id, progress: info }),
+    cancelled: () => cancelled.has(id),
+  };
+  try {
+    const [, { JobEngines, JOBS }] = await load();
+    jobEngines ??= new JobEngines();
+    return await JOBS[method](jobEngines, options, context);
+  } finally {
+    cancelled.delete(id);
+    if (runningJobs.get(method) === id) runningJobs.delete(method);
+  }
+}
+
 self.addEventListener('message', async ({ data }) => {
-  const { id, method, args = [], options } = data ?? {};
+  const { id, method, args = [], options, target } = data ?? {};
+  if (method === 'cancel') {
+    cancelled.add(target);
+    return;
+  }
   try {
     if (method === 'load') {
-      engine = await loadAttention(options);
+      const { wasmUrls, ...engineOptions } = options ?? {};
+      if (wasmUrls) self.__attnbookWasmUrls = wasmUrls;
+      const [{ loadAttention }] = await load();
+      engine = await loadAttention(engineOptions);
       self.postMessage({ id, result: { simd: engine.simd } });
       return;
     }
+    if (JOB_METHODS.has(method)) {
+      const result = await runJob(id, method, args[0]);
+      self.postMessage({ id, result }, transferables(result));
+      return;
+    }
     if (!METHODS.has(method)) throw new AttentionError(`the worker has no method ${JSON.stringify(method)}`);
-    engine ??= await loadAttention();
+    engine ??= await (await load())[0].loadAttention();
     const result = engine[method](...args);
     self.postMessage({ id, result }, transferables(result));
   } catch (error) {

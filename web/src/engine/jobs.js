@@ -1,0 +1,181 @@
+/**
+ * Long jobs: work that takes seconds, cut into steps so it can report progress
+ * and be cancelled between steps. worker.js runs them in the page's Web Worker;
+ * runtime.js runs the same functions on the main thread when no worker can start.
+ *
+ *   const result = await JOBS.benchmark(engines, options, context);
+ *
+ * engines: a JobEngines (below): the SIMD and the scalar build, loaded on first use,
+ * each its own wasm module (so their heaps say what these jobs used, nothing else).
+ * context: { progress(info), cancelled() }: progress() is called after every step;
+ * cancelled() is asked after every step, and a true answer ends the job with an
+ * AttentionError of kind 'Cancelled'.
+ */
+import { AttentionError } from './errors.js';
+import { loadAttention } from './index.js';
+import { plainAttention } from './plain-attention.js';
+
+/** The builds a job may time: 'simd' and 'scalar' wasm modules, loaded once each. */
+export class JobEngines {
+  #loading = new Map();
+
+  /** @param {'simd' | 'scalar'} name @returns {Promise<import('./index.js').Attention>} */
+  get(name) {
+    if (!this.#loading.has(name)) this.#loading.set(name, loadAttention({ simd: name === 'simd' }));
+    return this.#loading.get(name);
+  }
+}
+
+/** Floating-point operations of one attention call, L = S = T: q·kᵀ and weights·v, 2 per multiply-add. */
+export const attentionFlops = (T, dim) => 4 * T * T * dim;
+
+const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function step(context) {
+  await pause(); // lets other messages (a cancel, a small request) and, on the main thread, input through
+  if (context.cancelled()) throw new AttentionError('cancelled: a newer request replaced it', { kind: 'Cancelled' });
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+
+const CONTENDERS = {
+  simd: { label: 'wasm SIMD', engine: 'simd' },
+  scalar: { label: 'wasm scalar', engine: 'scalar' },
+  js: { label: 'plain JS', engine: null },
+};
+
+/**
+ * Times one head of unmasked attention, L = S = T, E = Ev = dim, for each T in sizes
+ * and each contender: the wasm SIMD build and the wasm scalar build (the fused
+ * kernel, engine.attention without weights) and plainAttention() in plain JS.
+ * Inputs: standard normal q, k, v from the engine's seeded generator. Warm-up calls
+ * (≥ 2, ≥ 60 ms), then samples of a batch of calls lasting ≥ 5 ms each, until minMs
+ * have passed (at least 3 samples, at most maxReps; a single one when a call takes
+ * longer than 300 ms); the median time per call is reported.
+ * Every output is compared with the plain-JS one (max |difference|).
+ * @param {JobEngines} engines
+ * @param {{ sizes?: number[], dim?: number, seed?: number, contenders?: string[], minMs?: number, maxReps?: number }} options
+ * @returns {Promise<{ dim: number, rows: Array<{ T: number, contender: string, label: string, ms: number | null, gflops: number | null, reps: number, maxAbsDiff: number | null, error?: string }> }>}
+ */
+async function benchmark(engines, options = {}, context) {
+  const { sizes = [64, 128, 256], dim = 64, seed = 1, contenders = ['simd', 'scalar', 'js'] } = options;
+  const { minMs = 80, maxReps = 15 } = options;
+  if (!Array.isArray(sizes) || sizes.length === 0 || sizes.some((T) => !Number.isInteger(T) || T < 1 || T > 8192)) {
+    throw new AttentionError('benchmark: sizes must be whole numbers from 1 to 8192', { kind: 'ValueError' });
+  }
+  const unknown = contenders.find((c) => !CONTENDERS[c]);
+  if (unknown) throw new AttentionError(`benchmark: no contender ${JSON.stringify(unknown)}`, { kind: 'ValueError' });
+  const inputsEngine = await engines.get('scalar');
+  // plain JS first: the reference every other output is compared with
+  const order = contenders.includes('js') ? ['js', ...contenders.filter((c) => c !== 'js')] : contenders;
+  const rows = [];
+  const steps = sizes.length * contenders.length;
+  for (const T of sizes) {
+    const q = inputsEngine.randn([T, dim], seed);
+    const k = inputsEngine.randn([T, dim], seed + 1);
+    const v = inputsEngine.randn([T, dim], seed + 2);
+    let reference = null;
+    for (const name of order) {
+      await step(context);
+      const { label, engine: build } = CONTENDERS[name];
+      let row;
+      try {
+        const engine = build ? await engines.get(build) : null;
+        const run = engine ? () => engine.attention(q, k, v).output.data : () => plainAttention(q, k, v);
+        // warm-up: until 60 ms have passed and 2 calls ran (V8 tiers wasm and JS up late)
+        let output;
+        let calls = 0;
+        let fastest = Infinity;
+        const warm = performance.now();
+        do {
+          const t0 = performance.now();
+          output = run();
+          fastest = Math.min(fastest, performance.now() - t0);
+          calls++;
+        } while (calls < 2 || (performance.now() - warm < 60 && fastest < 300));
+        // samples of `batch` calls, each sample ≥ 5 ms so the timer's coarse resolution does not matter
+        const batch = Math.max(1, Math.ceil(5 / Math.max(fastest, 0.01)));
+        const times = [];
+        const start = performance.now();
+        do {
+          const t0 = performance.now();
+          for (let b = 0; b < batch; b++) output = run();
+          times.push((performance.now() - t0) / batch);
+          if (times.length === 1 && times[0] > 300) break;
+          await step(context);
+        } while (times.length < maxReps && (times.length < 3 || performance.now() - start < minMs));
+        reference ??= output;
+        let maxAbsDiff = 0;
+        for (let i = 0; i < output.length; i++) maxAbsDiff = Math.max(maxAbsDiff, Math.abs(output[i] - reference[i]));
+        const ms = median(times);
+        row = {
+          T,
+          contender: name,
+          label,
+          ms,
+          gflops: attentionFlops(T, dim) / (ms * 1e6),
+          reps: times.length * batch,
+          maxAbsDiff,
+        };
+      } catch (error) {
+        if (error.kind === 'Cancelled') throw error;
+        row = { T, contender: name, label, ms: null, gflops: null, reps: 0, maxAbsDiff: null, error: error.message };
+      }
+      rows.push(row);
+      context.progress({ done: rows.length, steps, row });
+    }
+  }
+  return { dim, rows };
+}
+
+/**
+ * One head of unmasked attention at L = S = T with the fused kernel (no L×S weights
+ * kept), the query rows cut into blocks of `block` rows (each row of the output
+ * depends only on its own query, so the blocks give exactly the full result).
+ * Runs on the SIMD build when this runtime has it, else the scalar one. Reports the
+ * time, GFLOP/s, that module's wasm heap (a high-water mark: wasm memory never
+ * shrinks) and the bytes the weights would have needed, T·T·4.
+ * @param {JobEngines} engines
+ * @param {{ T: number, dim?: number, seed?: number, block?: number, simd?: boolean }} options
+ */
+async function fusedAttention(engines, options = {}, context) {
+  const { T, dim = 64, seed = 1, block = 512, simd = true } = options;
+  if (!Number.isInteger(T) || T < 1 || T > 16384) {
+    throw new AttentionError('fusedAttention: T must be a whole number from 1 to 16384', { kind: 'ValueError' });
+  }
+  const engine = await engines.get(simd ? 'simd' : 'scalar');
+  const q = engine.randn([T, dim], seed);
+  const k = engine.randn([T, dim], seed + 1);
+  const v = engine.randn([T, dim], seed + 2);
+  const output = new Float32Array(T * dim);
+  let ms = 0;
+  for (let r0 = 0; r0 < T; r0 += block) {
+    await step(context);
+    const r1 = Math.min(T, r0 + block);
+    const qBlock = { data: q.data.subarray(r0 * dim, r1 * dim), shape: [r1 - r0, dim] };
+    const t0 = performance.now();
+    const { output: part } = engine.attention(qBlock, k, v);
+    ms += performance.now() - t0;
+    output.set(part.data, r0 * dim);
+    context.progress({ done: r1, steps: T, ms });
+  }
+  const memory = engine.memory();
+  return {
+    T,
+    dim,
+    simd: engine.simd,
+    ms,
+    gflops: attentionFlops(T, dim) / (ms * 1e6),
+    heapBytes: memory.heapBytes,
+    inUseBytes: memory.inUseBytes,
+    weightsBytes: T * T * 4,
+    firstRow: output.slice(0, Math.min(dim, 8)),
+  };
+}
+
+/** The jobs by method name. */
+export const JOBS = { benchmark, fusedAttention };
