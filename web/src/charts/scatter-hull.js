@@ -7,6 +7,10 @@
  *   const plot = createScatterHull(el, { onInput: (points, i) => …, onChange: (points, i) => … });
  *   plot.update({ points, hull, mixtures, inside, domain: { x: [0, 6], y: [0, 5] } });
  *
+ * Optional in update(): `path` (points drawn as a dashed polyline, e.g. the way a
+ * mixture moves as a parameter changes) and `highlight` (one point drawn as a
+ * ring, e.g. the mixture under study) with `highlightLabel`.
+ *
  * Each point is focusable: arrow keys move it by a tenth of the tick step,
  * Shift+arrow by half a step; a pointer (mouse, pen, touch) drags it.
  */
@@ -63,6 +67,12 @@ export function createScatterHull(container, options = {}) {
   const axes = svgElement('g', { class: 'axes', 'aria-hidden': 'true' }, svg);
   const dots = svgElement('g', { class: 'mixtures', 'aria-hidden': 'true', 'data-layer': 'mixtures' }, svg);
   const hullPath = svgElement('polygon', { class: 'hull', points: '' }, svg);
+  const trail = svgElement('polyline', { class: 'path', points: '', fill: 'none', 'aria-hidden': 'true' }, svg);
+  const mark = svgElement('g', { class: 'highlight', 'aria-hidden': 'true' }, svg);
+  const markRing = svgElement('circle', { r: 7 }, mark);
+  const markDot = svgElement('circle', { r: 2.5, class: 'highlight-dot' }, mark);
+  const markText = svgElement('text', { class: 'highlight-label' }, mark);
+  mark.style.display = 'none';
   const layer = svgElement('g', { class: 'points' }, svg);
 
   let x = linearScale([0, 1], [PLOT.x, PLOT.x + PLOT.w]);
@@ -225,6 +235,15 @@ export function createScatterHull(container, options = {}) {
       const hull = next.hull ?? [];
       hullPath.setAttribute('points', Array.from(hull, (i) => `${x(points[i][0])},${y(points[i][1])}`).join(' '));
       drawMixtures(next.mixtures, next.inside);
+      const path = next.path ?? [];
+      trail.setAttribute('points', path.map((p) => `${x(p[0])},${y(p[1])}`).join(' '));
+      const h = next.highlight;
+      mark.style.display = h ? '' : 'none';
+      if (h) {
+        for (const c of [markRing, markDot]) setAttributes(c, { cx: x(h[0]), cy: y(h[1]) });
+        setAttributes(markText, { x: x(h[0]) + 10, y: y(h[1]) + 16, 'data-x': h[0], 'data-y': h[1] });
+        markText.textContent = next.highlightLabel ?? '';
+      }
     },
     /** A self-contained SVG document (mixtures drawn as SVG circles even when a canvas shows them). */
     exportSvg(mixtures, inside) {

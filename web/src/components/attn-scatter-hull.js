@@ -10,7 +10,11 @@
  * `attn-state-change`.
  *
  * State fields: points (matrix n × 2), mixtures (matrix m × 2, optional).
- * Attributes: labels (names of the points, comma-separated), label, caption.
+ * Attributes: labels (names of the points, comma-separated), label, caption,
+ * highlight-label (text beside the highlighted point).
+ * Properties (set from JS by a lab): highlight ([x, y] or null: one point drawn
+ * as a ring, e.g. the mixture under study), path (array of [x, y]: a dashed
+ * polyline, e.g. where that mixture goes as a parameter changes).
  * Sets data-ready once the hull is drawn; data-outside = mixtures outside.
  */
 import { css, html } from 'lit';
@@ -46,6 +50,9 @@ export class AttnScatterHull extends AttnFigure {
   static properties = {
     ...super.properties,
     labels: { converter: listConverter },
+    highlight: { attribute: false },
+    highlightLabel: { attribute: 'highlight-label' },
+    path: { attribute: false },
     _hull: { state: true },
     _error: { state: true },
   };
@@ -82,6 +89,24 @@ export class AttnScatterHull extends AttnFigure {
       .point:active {
         cursor: grabbing;
       }
+      .path {
+        stroke: var(--danger, #b3261e);
+        stroke-width: 2.5px;
+        stroke-dasharray: 6 4;
+        stroke-linecap: round;
+      }
+      .highlight circle {
+        fill: none;
+        stroke: var(--danger, #b3261e);
+        stroke-width: 2.5px;
+      }
+      .highlight .highlight-dot {
+        fill: var(--danger, #b3261e);
+        stroke: none;
+      }
+      .highlight-label {
+        font-weight: 600;
+      }
       .point-label {
         font-weight: 600;
         pointer-events: none;
@@ -97,6 +122,9 @@ export class AttnScatterHull extends AttnFigure {
   constructor() {
     super();
     this.labels = null;
+    this.highlight = null;
+    this.highlightLabel = '';
+    this.path = null;
     this._attn = null;
     this._hull = null;
     this._inside = null;
@@ -160,6 +188,9 @@ export class AttnScatterHull extends AttnFigure {
       mixtures: this.mixtures,
       inside: this._inside,
       domain: this._domain,
+      path: this.path,
+      highlight: this.highlight,
+      highlightLabel: this.highlightLabel,
     });
     if (this._hull) {
       this.dataset.outside = String(this.outsideCount);
@@ -186,7 +217,11 @@ export class AttnScatterHull extends AttnFigure {
 
   describe() {
     const pts = this.points.map((p, i) => `${this.pointLabel(i)} (${formatNumber(p[0], 3)}, ${formatNumber(p[1], 3)})`);
-    return `${this.accessibleName}: ${pts.join(', ')}. Hull vertices counter-clockwise: ${this._hullText() || 'computing'}. Each point can be focused and moved with the arrow keys.`;
+    const h = this.highlight;
+    const marked = h
+      ? ` Highlighted${this.highlightLabel ? ` ${this.highlightLabel}` : ''}: (${formatNumber(h[0], 3)}, ${formatNumber(h[1], 3)}).`
+      : '';
+    return `${this.accessibleName}: ${pts.join(', ')}. Hull vertices counter-clockwise: ${this._hullText() || 'computing'}.${marked} Each point can be focused and moved with the arrow keys.`;
   }
 
   renderFigure() {
@@ -230,6 +265,7 @@ export class AttnScatterHull extends AttnFigure {
       mixtures: this.mixtures,
       insideHull: this._inside ? Array.from(this._inside, Boolean) : null,
       outside: this.outsideCount,
+      highlight: this.highlight ?? null,
     };
   }
 }
