@@ -4,7 +4,7 @@
 // bars dragged by keyboard and mouse, bad editor entries keeping the last valid
 // state, and a permalink round trip.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
@@ -27,11 +27,31 @@ async function readY(lab) {
 
 function assertClose(actual, expected, tol, what) {
   assert.equal(actual.length, expected.length, `${what}: length of ${JSON.stringify(actual)}`);
-  actual.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) <= tol, `${what}[${i}] is ${v}, expected ${expected[i]}`));
+  actual.forEach((v, i) =>
+    assert.ok(Math.abs(v - expected[i]) <= tol, `${what}[${i}] is ${v}, expected ${expected[i]}`),
+  );
 }
 
 async function statuses(page) {
   return page.locator('attn-check').evaluateAll((checks) => checks.map((c) => c.dataset.status));
+}
+
+/** One page per group of tests (page loads dominate the run time); each test leaves it usable. */
+function sharedPage(url) {
+  const shared = {};
+  before(async () => Object.assign(shared, await open(url())));
+  after(async () => shared.page?.close());
+  return shared;
+}
+
+/** The lab's own Reset, in the toolbar under the lab; back to the notebook's example. */
+async function resetLab(page, lab) {
+  await lab
+    .getByRole('group', { name: 'Attention output as a weighted mix of value vectors: tools' })
+    .getByRole('button', { name: 'Reset', exact: true })
+    .click();
+  await page.locator(`${LAB}[data-y="0.7,0.5,0.9"]`).waitFor();
+  assert.equal(await lab.locator('attn-vector-editor input').inputValue(), '0.4, 0.1, 0.2, 0.3');
 }
 
 const targets = [
@@ -41,8 +61,10 @@ const targets = [
 
 for (const [name, url] of targets) {
   describe(name, () => {
+    const shared = sharedPage(url);
+
     test('the notebook example: y = [0.7, 0.5, 0.9], loop and product agree, every check passes', async () => {
-      const { page, problems, lab } = await open(url());
+      const { page, problems, lab } = shared;
       assertClose(await readY(lab), [0.7, 0.5, 0.9], 1e-6, 'y');
       await assert.doesNotReject(lab.locator('.y-value').getByText('[0.7, 0.5, 0.9]').waitFor());
       const status = await statuses(page);
@@ -52,17 +74,22 @@ for (const [name, url] of targets) {
       assert.match(printed, /Output mixture vector: \[0\.7, 0\.5, 0\.9\]/);
       assert.match(printed, /\[OK\] Loop sum and matrix multiplication verified\./);
       // the loop's last running sum is the same y
-      assert.equal((await lab.locator('.terms tbody tr').last().locator('td').last().textContent()).trim(), '[0.7, 0.5, 0.9]');
-      const code = await lab.locator('attn-code').first().evaluate((el) => el.code);
+      assert.equal(
+        (await lab.locator('.terms tbody tr').last().locator('td').last().textContent()).trim(),
+        '[0.7, 0.5, 0.9]',
+      );
+      const code = await lab
+        .locator('attn-code')
+        .first()
+        .evaluate((el) => el.code);
       assert.match(code, /alpha = np\.array\(\[0\.4, 0\.1, 0\.2, 0\.3\]/);
       assert.match(code, /y_matrix = alpha @ V/);
       assert.equal(await lab.getAttribute('data-valid'), 'true');
       assert.deepEqual(problems, []);
-      await page.close();
     });
 
     test('a negative weight breaks Rule 1, is explained, and Normalise repairs it', async () => {
-      const { page, problems, lab } = await open(url());
+      const { page, problems, lab } = shared;
       await lab.locator('attn-vector-editor input').fill('0.4, -0.1, 0.2, 0.3');
       const rule1 = lab.locator('[data-rule="nonnegative"]');
       await rule1.getByText('Rule 1 broken').waitFor();
@@ -82,85 +109,85 @@ for (const [name, url] of targets) {
       assertClose(await readY(lab), [0.7778, 0.3333, 0.9999], 1e-5, 'y after Normalise');
       assert.deepEqual(await statuses(page), ['pass', 'pass', 'pass']);
       assert.ok(await lab.getByRole('button', { name: 'Normalise α' }).isDisabled(), 'nothing left to normalise');
+      await resetLab(page, lab);
       assert.deepEqual(problems, []);
-      await page.close();
     });
   });
 }
 
-test('dragging bars (keyboard, mouse) breaks a rule by the amount moved; Normalise and Reset restore', async () => {
-  const { page, problems, lab } = await open(`${site.server.url}#/convex-combinations`);
-  const bar = lab.getByRole('slider', { name: 'Bar α0' });
-  await bar.focus();
-  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowUp'); // 0.4 -> 0.45
-  const rule2 = lab.locator('[data-rule="sum"]');
-  await rule2.getByText('Rule 2 broken').waitFor();
-  assert.match(await rule2.textContent(), /add up to 1\.05, off by 0\.05/);
-  assert.match(await lab.locator('[data-rule="nonnegative"]').textContent(), /Rule 1 kept/);
-  assert.equal(await bar.getAttribute('aria-valuenow'), '0.45');
-  assert.equal(await lab.locator('attn-vector-editor input').inputValue(), '0.45, 0.1, 0.2, 0.3');
+describe('interactions, on one page of the site over http', () => {
+  const shared = sharedPage(() => `${site.server.url}#/convex-combinations`);
 
-  await lab.getByRole('button', { name: 'Normalise α' }).click();
-  await page.locator(`${LAB}[data-valid="true"]`).waitFor();
-  assert.deepEqual(await statuses(page), ['pass', 'pass', 'pass']);
+  test('dragging bars (keyboard, mouse) breaks a rule by the amount moved; Normalise and Reset restore', async () => {
+    const { page, problems, lab } = shared;
+    const bar = lab.getByRole('slider', { name: 'Bar α0' });
+    await bar.focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowUp'); // 0.4 -> 0.45
+    const rule2 = lab.locator('[data-rule="sum"]');
+    await rule2.getByText('Rule 2 broken').waitFor();
+    assert.match(await rule2.textContent(), /add up to 1\.05, off by 0\.05/);
+    assert.match(await lab.locator('[data-rule="nonnegative"]').textContent(), /Rule 1 kept/);
+    assert.equal(await bar.getAttribute('aria-valuenow'), '0.45');
+    assert.equal(await lab.locator('attn-vector-editor input').inputValue(), '0.45, 0.1, 0.2, 0.3');
 
-  // and with the mouse: drag α1 below the zero line
-  const bar1 = lab.getByRole('slider', { name: 'Bar α1' });
-  await bar1.scrollIntoViewIfNeeded();
-  const box = await bar1.boundingBox();
-  const zeroY = box.y + box.height; // the bottom of a positive bar is the zero line
-  await page.mouse.move(box.x + box.width / 2, box.y + 2);
-  await page.mouse.down();
-  await page.mouse.move(box.x + box.width / 2, zeroY + box.height * 1.5, { steps: 5 });
-  await page.mouse.up();
-  await lab.locator('[data-rule="nonnegative"]').getByText('Rule 1 broken').waitFor();
-  const value = Number(await bar1.getAttribute('aria-valuenow'));
-  assert.ok(value < 0, `α1 dragged to ${value}`);
-  assert.equal(await lab.locator('attn-check.check-nonnegative').getAttribute('data-status'), 'fail');
-  await lab.getByRole('button', { name: 'Normalise α' }).click();
-  await page.locator(`${LAB}[data-valid="true"]`).waitFor();
-  assert.equal(Number(await bar1.getAttribute('aria-valuenow')), 0);
-  await lab.getByRole('button', { name: 'Reset', exact: true }).last().click();
-  await page.locator(`${LAB}[data-y="0.7,0.5,0.9"]`).waitFor();
-  assert.equal(await lab.locator('attn-vector-editor input').inputValue(), '0.4, 0.1, 0.2, 0.3');
-  assert.deepEqual(problems, []);
-  await page.close();
-});
+    await lab.getByRole('button', { name: 'Normalise α' }).click();
+    await page.locator(`${LAB}[data-valid="true"]`).waitFor();
+    assert.deepEqual(await statuses(page), ['pass', 'pass', 'pass']);
 
-test('bad entries show an error and keep the last valid weights and values', async () => {
-  const { page, problems, lab } = await open(`${site.server.url}#/convex-combinations`);
-  const weights = lab.locator('attn-vector-editor input');
-  await weights.fill('0.4, abc, 0.2, 0.3');
-  const error = lab.locator('attn-vector-editor .field-error');
-  await error.waitFor();
-  assert.match(await error.textContent(), /Entry 2 is “abc”, not a number/);
-  assert.equal(await weights.getAttribute('aria-invalid'), 'true');
-  await weights.fill('0.5, 0.5');
-  assert.match(await error.textContent(), /Needs exactly 4 numbers, got 2/);
-  assert.equal(await lab.getAttribute('data-y'), '0.7,0.5,0.9');
-  assert.deepEqual(await statuses(page), ['pass', 'pass', 'pass']);
+    // and with the mouse: drag α1 below the zero line
+    const bar1 = lab.getByRole('slider', { name: 'Bar α1' });
+    await bar1.scrollIntoViewIfNeeded();
+    const box = await bar1.boundingBox();
+    const zeroY = box.y + box.height; // the bottom of a positive bar is the zero line
+    await page.mouse.move(box.x + box.width / 2, box.y + 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, zeroY + box.height * 1.5, { steps: 5 });
+    await page.mouse.up();
+    await lab.locator('[data-rule="nonnegative"]').getByText('Rule 1 broken').waitFor();
+    const value = Number(await bar1.getAttribute('aria-valuenow'));
+    assert.ok(value < 0, `α1 dragged to ${value}`);
+    assert.equal(await lab.locator('attn-check.check-nonnegative').getAttribute('data-status'), 'fail');
+    await lab.getByRole('button', { name: 'Normalise α' }).click();
+    await page.locator(`${LAB}[data-valid="true"]`).waitFor();
+    assert.equal(Number(await bar1.getAttribute('aria-valuenow')), 0);
+    await resetLab(page, lab);
+    assert.deepEqual(problems, []);
+  });
 
-  const cell = lab.getByRole('textbox', { name: 'Values V, row v0, column d1' });
-  await cell.fill('one');
-  await lab.locator('attn-matrix-editor .field-error').first().waitFor();
-  assert.equal(await lab.getAttribute('data-y'), '0.7,0.5,0.9', 'V keeps its last valid entry');
-  await cell.fill('2');
-  await page.locator(`${LAB}[data-y="1.1,0.5,0.9"]`).waitFor(); // 0.4·2 + 0.3·1 = 1.1
-  assert.deepEqual(await statuses(page), ['pass', 'pass', 'pass']);
-  assert.deepEqual(problems, []);
-  await page.close();
-});
+  test('bad entries show an error and keep the last valid weights and values', async () => {
+    const { page, problems, lab } = shared;
+    const weights = lab.locator('attn-vector-editor input');
+    await weights.fill('0.4, abc, 0.2, 0.3');
+    const error = lab.locator('attn-vector-editor .field-error');
+    await error.waitFor();
+    assert.match(await error.textContent(), /Entry 2 is “abc”, not a number/);
+    assert.equal(await weights.getAttribute('aria-invalid'), 'true');
+    await weights.fill('0.5, 0.5');
+    assert.match(await error.textContent(), /Needs exactly 4 numbers, got 2/);
+    assert.equal(await lab.getAttribute('data-y'), '0.7,0.5,0.9');
+    assert.deepEqual(await statuses(page), ['pass', 'pass', 'pass']);
 
-test('permalink: the weights survive a round trip through the URL', async () => {
-  const { page, problems, lab } = await open(`${site.server.url}#/convex-combinations`);
-  await lab.locator('attn-vector-editor input').fill('0.25, 0.25, 0.25, 0.25');
-  await page.waitForFunction(() => location.hash.includes('mix.weights=0.25,0.25,0.25,0.25'));
-  const link = page.url();
-  await page.close();
+    const cell = lab.getByRole('textbox', { name: 'Values V, row v0, column d1' });
+    await cell.fill('one');
+    await lab.locator('attn-matrix-editor .field-error').first().waitFor();
+    assert.equal(await lab.getAttribute('data-y'), '0.7,0.5,0.9', 'V keeps its last valid entry');
+    await cell.fill('2');
+    await page.locator(`${LAB}[data-y="1.1,0.5,0.9"]`).waitFor(); // 0.4·2 + 0.3·1 = 1.1
+    assert.deepEqual(await statuses(page), ['pass', 'pass', 'pass']);
+    await resetLab(page, lab);
+    assert.deepEqual(problems, []);
+  });
 
-  const again = await open(link);
-  await again.page.locator(`${LAB}[data-y="0.5,0.75,1"]`).waitFor(); // the plain mean of the four values
-  assert.equal(await again.lab.locator('attn-vector-editor input').inputValue(), '0.25, 0.25, 0.25, 0.25');
-  assert.deepEqual([...problems, ...again.problems], []);
-  await again.page.close();
+  test('permalink: the weights survive a round trip through the URL', async () => {
+    const { page, problems, lab } = shared;
+    await lab.locator('attn-vector-editor input').fill('0.25, 0.25, 0.25, 0.25');
+    await page.waitForFunction(() => location.hash.includes('mix.weights=0.25,0.25,0.25,0.25'));
+    const link = page.url();
+
+    const again = await open(link);
+    await again.page.locator(`${LAB}[data-y="0.5,0.75,1"]`).waitFor(); // the plain mean of the four values
+    assert.equal(await again.lab.locator('attn-vector-editor input').inputValue(), '0.25, 0.25, 0.25, 0.25');
+    assert.deepEqual([...problems, ...again.problems], []);
+    await again.page.close();
+  });
 });

@@ -323,7 +323,10 @@ export class AttnConvexMix extends AttnFigure {
 
   _onBars(values, done) {
     this._fromBars = true;
-    this._setWeights(values.map((v) => Number(v.toFixed(4))), { done });
+    this._setWeights(
+      values.map((v) => Number(v.toFixed(4))),
+      { done },
+    );
   }
 
   describe() {
@@ -375,8 +378,8 @@ export class AttnConvexMix extends AttnFigure {
             : html`${negList} ${r.negatives.length === 1 ? 'is' : 'are'} negative (the smallest is below 0 by
                 ${fmt(-rep.minEntry)}).
                 <span class="why"
-                  >A weight is the share of the output a position contributes; a negative share pushes y away from
-                  that value, out of the region the values span.</span
+                  >A weight is the share of the output a position contributes; a negative share pushes y away from that
+                  value, out of the region the values span.</span
                 >`
         }
       </li>
@@ -459,7 +462,9 @@ export class AttnConvexMix extends AttnFigure {
             : html`
                 <div aria-live="polite">${this._rules(r)}</div>
                 <div class="normalise">
-                  <button type="button" class="primary" ?disabled=${valid} @click=${this._normalise}>Normalise α</button>
+                  <button type="button" class="primary" ?disabled=${valid} @click=${this._normalise}>
+                    Normalise α
+                  </button>
                   <p>
                     Sets every negative weight to 0, then divides each weight by their sum so they add up to 1 (equal
                     weights 1/${T} if nothing positive is left). Rounded to ${DECIMALS} decimals.
@@ -470,9 +475,12 @@ export class AttnConvexMix extends AttnFigure {
                 ${
                   r.y
                     ? html`<p class="y" aria-live="polite">y = α @ V = <span class="y-value">${vec(r.y)}</span></p>`
-                    : html`<p class="y">Σ α<sub>j</sub> v<sub>j</sub> = ${vec(r.loop)}: a weighted sum, but not a convex
-                        combination.</p>
-                        <p class="refused" role="alert">The core's convexCombination refuses these weights: ${r.refused}</p>`
+                    : html`<p class="y">
+                          Σ α<sub>j</sub> v<sub>j</sub> = ${vec(r.loop)}: a weighted sum, but not a convex combination.
+                        </p>
+                        <p class="refused" role="alert">
+                          The core's convexCombination refuses these weights: ${r.refused}
+                        </p>`
                 }
                 <div class="terms">
                   <table>

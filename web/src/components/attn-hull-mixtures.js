@@ -142,7 +142,11 @@ export class AttnHullMixtures extends AttnFigure {
       }
       const pathKey = this.logits.join(',');
       if (this._pathWeights?.key !== pathKey) {
-        const taus = [0, ...Array.from({ length: PATH_STEPS }, (_, i) => 10 ** (-2 + (4 * i) / (PATH_STEPS - 1))), Infinity];
+        const taus = [
+          0,
+          ...Array.from({ length: PATH_STEPS }, (_, i) => 10 ** (-2 + (4 * i) / (PATH_STEPS - 1))),
+          Infinity,
+        ];
         const rows = taus.map((tau) => Array.from(e.softmax(this.logits, { temperature: tau }).data));
         this._pathWeights = { key: pathKey, rows };
       }
@@ -150,11 +154,18 @@ export class AttnHullMixtures extends AttnFigure {
       view.mixtures = rowsOf(mixtures);
       const hull = Array.from(e.convexHull(V));
       view.hull = hull;
-      const inside = e.pointsInHull(mixtures, hull.map((i) => V[i]));
+      const inside = e.pointsInHull(
+        mixtures,
+        hull.map((i) => V[i]),
+      );
       view.outside = inside.reduce((n, v) => n + (v ? 0 : 1), 0);
       view.alpha = Array.from(e.softmax(this.logits, { temperature: this.temperature }).data);
       view.highlight = Array.from(e.convexCombination(view.alpha, V).data);
-      view.highlightInside = e.pointsInHull([view.highlight], hull.map((i) => V[i]))[0] === 1;
+      view.highlightInside =
+        e.pointsInHull(
+          [view.highlight],
+          hull.map((i) => V[i]),
+        )[0] === 1;
       view.path = rowsOf(e.convexCombination(this._pathWeights.rows, V));
     } catch (error) {
       view.error = error.message;
@@ -286,8 +297,8 @@ export class AttnHullMixtures extends AttnFigure {
         @attn-state-change=${this._onPlotState}
       ></attn-scatter-hull>
       <p class="note">
-        Drag a value, or focus it (Tab) and use the arrow keys. The ${this.count} mixtures keep their weights and follow;
-        the dashed curve is y(τ) for τ from 0 (at the value with the largest logit) to ∞ (the plain average).
+        Drag a value, or focus it (Tab) and use the arrow keys. The ${this.count} mixtures keep their weights and
+        follow; the dashed curve is y(τ) for τ from 0 (at the value with the largest logit) to ∞ (the plain average).
       </p>
       ${
         v.error

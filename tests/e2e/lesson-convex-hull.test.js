@@ -1,0 +1,196 @@
+// The convex-hull lesson in headless Chromium (the site over http and the
+// single file from file://): the notebook's four values and 1,000 Dirichlet(1)
+// mixtures with none outside the hull, every check passing; dragging a value by
+// keyboard and by mouse keeps the count at 0; the concentration slider; the
+// softmax(s/τ) mixture at the limits τ = 0 and ∞; a bad logit entry; a permalink.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+
+const site = useBrowserAndSite();
+const LAB = 'attn-hull-mixtures';
+const VALUES = [
+  [1, 1],
+  [1.5, 4],
+  [5, 4.5],
+  [4, 0.5],
+];
+// softmax([1.2, 4.5, 2.0, 0.8]) at τ = 1, times the values
+const ALPHA_AT_1 = [0.0322492, 0.8743615, 0.071772, 0.0216173];
+const Y_AT_1 = [0, 1].map((c) => ALPHA_AT_1.reduce((sum, a, j) => sum + a * VALUES[j][c], 0));
+
+async function open(url) {
+  const page = await site.browser.context.newPage();
+  const { problems } = watch(page);
+  await page.goto(url);
+  await page.locator(LAB).scrollIntoViewIfNeeded();
+  await page.locator(`${LAB}[data-ready]`).waitFor();
+  return { page, problems, lab: page.locator(LAB) };
+}
+
+const statuses = (page) => page.locator('attn-check').evaluateAll((checks) => checks.map((c) => c.dataset.status));
+const points = (lab) =>
+  lab.locator('circle.point').evaluateAll((dots) => dots.map((d) => [Number(d.dataset.x), Number(d.dataset.y)]));
+const highlight = async (lab) => (await lab.getAttribute('data-highlight')).split(',').map(Number);
+
+function assertClose(actual, expected, tol, what) {
+  assert.equal(actual.length, expected.length, `${what}: length`);
+  actual.forEach((v, i) =>
+    assert.ok(Math.abs(v - expected[i]) <= tol, `${what}[${i}] is ${v}, expected ${expected[i]}`),
+  );
+}
+
+/** Every check passes and no mixture is outside the hull. */
+async function assertAllInside(page, lab, what) {
+  assert.equal(await lab.getAttribute('data-outside'), '0', `${what}: mixtures outside`);
+  const status = await statuses(page);
+  assert.equal(status.length, 4, `${what}: four checks`);
+  assert.deepEqual(status, ['pass', 'pass', 'pass', 'pass'], what);
+}
+
+const targets = [
+  ['the static site over http', () => `${site.server.url}#/convex-hull`],
+  ['dist/attnbook.html from file://', () => `${singleFileUrl}#/convex-hull`],
+];
+
+/** One page per group of tests (page loads dominate the run time); each test leaves it usable. */
+function sharedPage(url) {
+  const shared = {};
+  before(async () => Object.assign(shared, await open(url())));
+  after(async () => shared.page?.close());
+  return shared;
+}
+
+/** The lab's own Reset, in the toolbar under the whole lab (the plot inside has one too). */
+async function resetLab(page, lab) {
+  await lab
+    .getByRole('group', { name: 'Values, their convex hull and random mixtures: tools' })
+    .getByRole('button', { name: 'Reset', exact: true })
+    .click();
+  await page.locator(`${LAB}[data-highlight="${Y_AT_1.map((v) => Number(v.toPrecision(6))).join(',')}"]`).waitFor();
+  assert.deepEqual(await points(lab), VALUES, 'Reset restores the values');
+  const state = await lab.evaluate((el) => [el.concentration, el.seed, el.logits, el.temperature]);
+  assert.deepEqual(state, [1, 42, [1.2, 4.5, 2, 0.8], 1], 'Reset restores c, seed, logits and τ');
+}
+
+for (const [name, url] of targets) {
+  describe(name, () => {
+    const shared = sharedPage(url);
+
+    test('four values, 1000 Dirichlet(1) mixtures, none outside the hull, every check passes', async () => {
+      const { page, problems, lab } = shared;
+      assert.deepEqual(await points(lab), VALUES);
+      const plot = lab.locator('attn-scatter-hull');
+      assert.equal(await plot.evaluate((el) => el.mixtures.length), 1000);
+      assert.match(await plot.locator('.count').textContent(), /0\s+of 1000 mixtures lie\s+outside the hull/);
+      assert.equal(await plot.getAttribute('data-outside'), '0');
+      await assertAllInside(page, lab, 'default');
+      assert.match(await lab.locator('.readout').first().textContent(), /v0 → v3 → v2 → v1/);
+      assertClose(await highlight(lab), Y_AT_1, 1e-5, 'y(τ = 1)');
+      const printed = await lab.locator('attn-output pre').first().textContent();
+      assert.match(printed, /alpha_samples shape: \(1000, 4\)/);
+      assert.match(printed, /mixtures outside the hull: 0 of 1000/);
+      const code = await lab.locator('attn-code').evaluate((el) => el.code);
+      assert.match(code, /rng\.dirichlet\(\[1\] \* 4, size=1000\)/);
+      assert.match(code, /ConvexHull\(V_2d\)/);
+      assert.deepEqual(problems, []);
+    });
+
+    test('dragging a value by keyboard keeps every mixture inside', async () => {
+      const { page, problems, lab } = shared;
+      const v0 = lab.locator('circle.point[data-index="0"]');
+      await v0.focus();
+      for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowLeft');
+      await page.keyboard.press('Shift+ArrowDown');
+      await lab.locator('circle.point[data-index="0"][data-x="0"]').waitFor(); // clamped at the axis
+      const [x0, y0] = (await points(lab))[0];
+      assert.ok(x0 < 1 && y0 < 1, `v0 moved to (${x0}, ${y0})`);
+      await assertAllInside(page, lab, 'after the keyboard drag');
+      await resetLab(page, lab);
+      assert.deepEqual(problems, []);
+    });
+  });
+}
+
+describe('interactions, on one page of the site over http', () => {
+  const shared = sharedPage(() => `${site.server.url}#/convex-hull`);
+
+  test('dragging v1 into the middle with the mouse: it leaves the hull, the mixtures stay inside', async () => {
+    const { page, problems, lab } = shared;
+    await resetLab(page, lab);
+    const dot = (i) => lab.locator(`circle.point[data-index="${i}"]`);
+    await dot(1).scrollIntoViewIfNeeded();
+    const centre = async (i) => {
+      const b = await dot(i).boundingBox();
+      return [b.x + b.width / 2, b.y + b.height / 2];
+    };
+    const [p0, p1, p2] = [await centre(0), await centre(1), await centre(2)];
+    // pixels per unit from v0 = (1, 1) and v2 = (5, 4.5); aim at (3, 2.5)
+    const target = [p0[0] + ((p2[0] - p0[0]) * 2) / 4, p0[1] + ((p2[1] - p0[1]) * 1.5) / 3.5];
+    await page.mouse.move(...p1);
+    await page.mouse.down();
+    await page.mouse.move(...target, { steps: 8 });
+    await page.mouse.up();
+    await lab.locator('.readout').first().getByText('v0 → v3 → v2', { exact: false }).waitFor();
+    const [x1, y1] = (await points(lab))[1];
+    assert.ok(Math.abs(x1 - 3) < 0.15 && Math.abs(y1 - 2.5) < 0.15, `v1 dropped at (${x1}, ${y1})`);
+    assert.doesNotMatch(await lab.locator('.readout').first().textContent(), /v1/, 'v1 is no longer a vertex');
+    await assertAllInside(page, lab, 'after the mouse drag');
+    assert.deepEqual(problems, []);
+  });
+
+  test('concentration: small c gives sparse mixtures, large c even ones; still none outside', async () => {
+    const { page, problems, lab } = shared;
+    await resetLab(page, lab);
+    const slider = lab.getByRole('slider', { name: 'Concentration c' });
+    const meanEffective = async () => Number((await lab.locator('.mono').first().textContent()).match(/= ([\d.]+)/)[1]);
+    await slider.focus();
+    await page.keyboard.press('Home'); // c = 0.01
+    await lab.getByText('c = 0.01').first().waitFor();
+    assert.ok((await meanEffective()) < 1.2, `mean exp(H) at c = 0.01 is ${await meanEffective()}`);
+    await assertAllInside(page, lab, 'c = 0.01');
+    await page.keyboard.press('End'); // c = 100
+    await lab.getByText('c = 100').first().waitFor();
+    assert.ok((await meanEffective()) > 3.9, `mean exp(H) at c = 100 is ${await meanEffective()}`);
+    await assertAllInside(page, lab, 'c = 100');
+    assert.deepEqual(problems, []);
+  });
+
+  test('y(τ) = softmax(s/τ) V: τ → 0 lands on v1, τ → ∞ on the mean; a bad logit keeps the last valid ones', async () => {
+    const { page, problems, lab } = shared;
+    await resetLab(page, lab);
+    await lab.getByRole('button', { name: 'τ → 0' }).click();
+    await page.locator(`${LAB}[data-highlight="1.5,4"]`).waitFor();
+    await lab.getByRole('button', { name: 'τ → ∞' }).click();
+    await page.locator(`${LAB}[data-highlight="2.875,2.5"]`).waitFor();
+    await assertAllInside(page, lab, 'τ = ∞');
+
+    const logits = lab.locator('attn-vector-editor input');
+    await logits.fill('1.2, 4.5, x, 0.8');
+    await lab.locator('attn-vector-editor .field-error').getByText('Entry 3').waitFor();
+    assert.equal(await lab.getAttribute('data-highlight'), '2.875,2.5');
+    await logits.fill('9, 0, 0, 0');
+    await lab.getByRole('button', { name: 'τ → 0' }).click();
+    await page.locator(`${LAB}[data-highlight="1,1"]`).waitFor(); // now v0 has the largest score
+    assert.deepEqual(problems, []);
+  });
+
+  test('permalink: temperature and values survive a round trip through the URL', async () => {
+    const { page, problems, lab } = shared;
+    await resetLab(page, lab);
+    await lab.locator('circle.point[data-index="3"]').focus();
+    await page.keyboard.press('ArrowRight'); // v3: (4, 0.5) -> (4.1, 0.5)
+    await lab.getByRole('button', { name: 'τ → 0' }).click();
+    await page.waitForFunction(
+      () => /hull\.temperature=0(&|$)/.test(location.hash) && location.hash.includes('4.1,0.5'),
+    );
+    const link = page.url();
+
+    const again = await open(link);
+    await again.page.locator(`${LAB}[data-highlight="1.5,4"]`).waitFor();
+    assert.deepEqual((await points(again.lab))[3], [4.1, 0.5]);
+    await assertAllInside(again.page, again.lab, 'restored');
+    assert.deepEqual([...problems, ...again.problems], []);
+    await again.page.close();
+  });
+});
