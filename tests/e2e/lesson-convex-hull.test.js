@@ -175,6 +175,19 @@ describe('interactions, on one page of the site over http', () => {
     assert.deepEqual(problems, []);
   });
 
+  test('the cold-limit exercise: the average is wrong, v1 is right', async () => {
+    const { page, problems } = shared;
+    const exercise = page.locator('attn-exercise#cold-limit');
+    await exercise.scrollIntoViewIfNeeded();
+    await exercise.getByRole('radio', { name: 'To the average of the four values' }).check();
+    await exercise.getByRole('button', { name: 'Check' }).click();
+    await page.locator('attn-exercise#cold-limit[data-status="fail"]').waitFor();
+    await exercise.getByRole('radio', { name: 'To the value v1 = (1.5, 4)' }).check();
+    await exercise.getByRole('button', { name: 'Check' }).click();
+    await page.locator('attn-exercise#cold-limit[data-status="pass"]').waitFor();
+    assert.deepEqual(problems, []);
+  });
+
   test('permalink: temperature and values survive a round trip through the URL', async () => {
     const { page, problems, lab } = shared;
     await resetLab(page, lab);

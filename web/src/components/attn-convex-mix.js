@@ -482,7 +482,7 @@ export class AttnConvexMix extends AttnFigure {
                           The core's convexCombination refuses these weights: ${r.refused}
                         </p>`
                 }
-                <div class="terms">
+                <div class="terms" tabindex="0" role="region" aria-label="The loop, one position at a time">
                   <table>
                     <caption class="sr-only">
                       The loop, one position at a time
@@ -557,7 +557,7 @@ for j in range(len(alpha)):
 # 2. Vector-matrix product: (T,) @ (T, d_v) -> (d_v,)
 y_matrix = alpha @ V
 
-print(y_matrix)   # {{y}}
+print(y_matrix)   # about {{y}}
 assert np.allclose(y_sum, y_matrix), "Loop sum and matrix product must agree!"
 print("[OK] Loop sum and matrix multiplication verified.")`;
 
@@ -575,7 +575,7 @@ for j in range(len(alpha)):
 
 y_matrix = alpha.unsqueeze(0) @ V   # (1, T) @ (T, d_v) -> (1, d_v)
 
-print(y_matrix.squeeze(0).tolist())   # {{y}}
+print(y_matrix.squeeze(0).tolist())   # about {{y}}
 assert torch.allclose(y_sum, y_matrix.squeeze(0))
 print("[OK] Loop sum and matrix multiplication verified.")`;
 
