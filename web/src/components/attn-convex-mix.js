@@ -375,8 +375,8 @@ export class AttnConvexMix extends AttnFigure {
         ${
           okNonNeg
             ? html`The smallest weight is ${fmt(rep.minEntry)}.`
-            : html`${negList} ${r.negatives.length === 1 ? 'is' : 'are'} negative (the smallest is below 0 by
-                ${fmt(-rep.minEntry)}).
+            : html`${negList} ${r.negatives.length === 1 ? 'is' : 'are'} negative (the most negative is
+                ${fmt(-rep.minEntry)} below zero).
                 <span class="why"
                   >A weight is the share of the output a position contributes; a negative share pushes y away from that
                   value, out of the region the values span.</span
