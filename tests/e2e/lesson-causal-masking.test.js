@@ -5,7 +5,7 @@
 // marked correct only for the right mask.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
 
 const site = useBrowserAndSite();
 const T = 5;
@@ -23,6 +23,7 @@ async function open(url, labs = ['attn-causal-attention', 'attn-mask-lab']) {
     await page.locator(tag).scrollIntoViewIfNeeded();
     await page.locator(`${tag}[data-ready]`).waitFor();
   }
+  await scrollThrough(page); // the figures inside the labs draw once visible
   return { page, problems: watcher.problems };
 }
 

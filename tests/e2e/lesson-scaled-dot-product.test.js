@@ -4,7 +4,7 @@
 // the step-through of the four passes.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
 
 const site = useBrowserAndSite();
 
@@ -22,6 +22,7 @@ async function open(url) {
     await page.locator(tag).scrollIntoViewIfNeeded();
     await page.locator(`${tag}[data-ready]`).waitFor();
   }
+  await scrollThrough(page); // the figures inside the labs draw once visible
   return { page, problems: watcher.problems };
 }
 

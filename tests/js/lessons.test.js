@@ -113,7 +113,10 @@ describe('compileLesson', () => {
       COURSE,
     );
     for (const meta of metas) {
-      assert.ok(meta.sources.some((s) => s.includes('arXiv:1706.03762')), `${meta.id} credits Vaswani et al.`);
+      assert.ok(
+        meta.sources.some((s) => s.includes('arXiv:1706.03762')),
+        `${meta.id} credits Vaswani et al.`,
+      );
       assert.ok(
         meta.sources.some((s) => /Attention as a Weighted Mixture|Lesson 44: The Attention Mechanism/.test(s)),
         `${meta.id} credits a source notebook by title`,
