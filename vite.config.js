@@ -44,6 +44,21 @@ const wasmFromPage = {
     return `export default self.__attnbookWasmUrls.${id.split(':')[1]};`;
   },
 };
+// The single file has no files beside it: the icon goes in as a data: URL (the site keeps a file,
+// which a strict CSP allows without img-src data:).
+const inlineIcon = {
+  name: 'attnbook-inline-icon',
+  enforce: 'post',
+  generateBundle(_, bundle) {
+    for (const [name, chunk] of Object.entries(bundle)) {
+      if (!name.endsWith('.html') || chunk.type !== 'asset') continue;
+      chunk.source = String(chunk.source).replace(/href="\.\/([^"]*\.svg)"/g, (link, file) => {
+        const icon = Object.values(bundle).find((c) => c.type === 'asset' && c.fileName.endsWith(file));
+        return icon ? `href="data:image/svg+xml,${encodeURIComponent(String(icon.source).trim())}"` : link;
+      });
+    }
+  },
+};
 const classicWorker = {
   format: 'iife',
   plugins: () => [wasmFromPage],
@@ -56,7 +71,7 @@ const embedConfig = {
   base: './',
   publicDir: false,
   logLevel: 'warn',
-  plugins: [lessonsPlugin()], // <attn-app> is among the elements, and it imports the lessons
+  plugins: [lessonsPlugin()], // for any .md import (the widgets leave out attn-app, the lessons' user)
   resolve: { alias: [gzippedWasm, inlineWorker] },
   worker: classicWorker,
   build: {
@@ -86,7 +101,11 @@ export default defineConfig(({ mode }) => {
     publicDir: false,
     logLevel: 'warn',
     // Lessons: web/lessons/*.md -> { meta, html, headings } with KaTeX rendered at build time.
-    plugins: [lessonsPlugin(), ...(single ? [viteSingleFile({ removeViteModuleLoader: true })] : []), ...offline],
+    plugins: [
+      lessonsPlugin({ compress: single }),
+      ...(single ? [viteSingleFile({ removeViteModuleLoader: true }), inlineIcon] : []),
+      ...offline,
+    ],
     worker: single ? classicWorker : { format: 'es' },
     resolve: { alias: single ? [gzippedWasm, inlineWorker] : [] },
     build: {
@@ -96,10 +115,10 @@ export default defineConfig(({ mode }) => {
       emptyOutDir: true,
       target: 'es2022',
       chunkSizeWarningLimit: 2048,
-      // The site keeps fonts as files: a data: font would need font-src data: under the site's CSP.
+      // The site keeps fonts and the icon as files: data: URLs would need font-src/img-src data: in a CSP.
       assetsInlineLimit: single
         ? Number.MAX_SAFE_INTEGER
-        : (file) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
+        : (file) => (/\.(woff2?|ttf|svg)$/.test(file) ? false : undefined),
     },
   };
 });

@@ -15,7 +15,8 @@
 //
 // The module exports
 //   meta      the front matter plus exercises (number of <attn-exercise id=…>) and exerciseIds
-//   html      the lesson body (no <h1>: headings start at ##)
+//   html      the lesson body (no <h1>: headings start at ##), or null with
+//   htmlGzip  the body gzipped, base64 (option compress, for the single file)
 //   headings  [{ id, text, level }] for ## and ### headings, with the ids set in html
 // Bad front matter, a # heading, bad TeX, a duplicate or unsafe cell id, or two
 // lessons with one id stop the build with an error naming the file and field.
@@ -26,6 +27,7 @@
 // it references.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import frontMatter from 'front-matter';
 import katex from 'katex';
 import MarkdownIt from 'markdown-it';
@@ -256,7 +258,13 @@ async function lessonClassNames(dir) {
   return names;
 }
 
-export default function lessonsPlugin() {
+/**
+ * @param {{ compress?: boolean }} [options] compress: export each lesson's HTML
+ *   gzipped, as base64 (`htmlGzip`, with `html` null), for the single file: a
+ *   large inline module script is slow to compile, and only one lesson is shown
+ *   at a time (app/lessons.js lessonHtml() inflates it).
+ */
+export default function lessonsPlugin({ compress = false } = {}) {
   let root = process.cwd();
   let build = false;
   const owners = new Map(); // lesson id -> file, to refuse two lessons with one id
@@ -298,9 +306,11 @@ export default function lessonsPlugin() {
       return {
         code: [
           `export const meta = ${literal(lesson.meta)};`,
-          `export const html = ${literal(lesson.html)};`,
+          compress
+            ? `export const html = null;\nexport const htmlGzip = ${literal(gzipSync(lesson.html, { level: 9 }).toString('base64'))};`
+            : `export const html = ${literal(lesson.html)};\nexport const htmlGzip = null;`,
           `export const headings = ${literal(lesson.headings)};`,
-          'export default { meta, html, headings };',
+          'export default { meta, html, htmlGzip, headings };',
         ].join('\n'),
         map: null,
       };

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
-import { compileLesson, dropUnusedFonts, woff2Only } from '../../scripts/vite-lessons-plugin.mjs';
+import { gunzipSync } from 'node:zlib';
+import lessonsPlugin, { compileLesson, dropUnusedFonts, woff2Only } from '../../scripts/vite-lessons-plugin.mjs';
 import { buildHash, parseHash } from '../../web/src/app/route.js';
 
 /** The course of issue 5: lesson ids in order. */
@@ -197,4 +198,21 @@ test('dropUnusedFonts keeps KaTeX_Main and the families the lessons use, drops t
   assert.deepEqual(kept(['katex', 'op-symbol', 'small-op']), ['KaTeX_Main', 'KaTeX_Size1']);
   assert.deepEqual(kept([]), ['KaTeX_Main']);
   assert.match(dropUnusedFonts(css, new Set()), /\.katex \.mathfrak,\.katex \.textfrak\{font-family:KaTeX_Fraktur\}/);
+});
+
+test('compress: the lesson module carries its HTML gzipped (the single file), which inflates to the same HTML', async () => {
+  const context = {
+    error: (message) => {
+      throw new Error(message);
+    },
+  };
+  const source = `${FRONT}## A section\n\nSome maths: $x^2$.\n`;
+  const file = '/course/web/lessons/demo.md';
+  const plain = await lessonsPlugin().transform.call(context, source, file);
+  const packed = await lessonsPlugin({ compress: true }).transform.call(context, source, file);
+  const html = JSON.parse(plain.code.match(/^export const html = (.*);$/m)[1]);
+  const gzipped = JSON.parse(packed.code.match(/^export const htmlGzip = (.*);$/m)[1]);
+  assert.match(html, /<h2 id="a-section">A section<\/h2>/);
+  assert.match(packed.code, /^export const html = null;$/m);
+  assert.equal(gunzipSync(Buffer.from(gzipped, 'base64')).toString('utf8'), html);
 });

@@ -1,5 +1,6 @@
 // Entry of the embeddable widgets (vite build --mode embed -> dist/embed/attn-widgets.js):
-// one classic script, wasm inlined, that registers every attn-* element, so any page can show a
+// one classic script, wasm inlined, that registers every attn-* cell element (components/cells.js:
+// not the app shell), so any page can show a
 // figure with
 //   <script src="attn-widgets.js"></script>
 //   <attn-softmax-temperature logits="1.2,4.5,2,0.8" temperature="1"></attn-softmax-temperature>
@@ -8,4 +9,4 @@
 //
 // A page that loads the script twice (two blocks of a course page, say) keeps the first copy's
 // elements: defining them again would throw. The import is inlined into the one file.
-if (!customElements.get('attn-softmax-temperature')) import('./components/index.js');
+if (!customElements.get('attn-softmax-temperature')) import('./components/cells.js');

@@ -4,13 +4,16 @@
  * Adding a lesson is adding a Markdown file.
  *
  * A lesson is { meta: { id, title, order, summary, sources, exercises, exerciseIds },
- *               html, headings: [{ id, text, level }] }.
+ *               html, htmlGzip, headings: [{ id, text, level }] };
+ * its body comes from lessonHtml(lesson) (the single file keeps it gzipped).
  */
+import { fromBase64, gunzipIfNeeded } from '../engine/gzip.js';
+
 const modules = import.meta.glob('../../lessons/*.md', { eager: true });
 
-/** @type {{ meta: object, html: string, headings: { id: string, text: string, level: number }[] }[]} */
+/** @type {{ meta: object, html: string | null, htmlGzip: string | null, headings: { id: string, text: string, level: number }[] }[]} */
 export const lessons = Object.values(modules)
-  .map(({ meta, html, headings }) => ({ meta, html, headings }))
+  .map(({ meta, html, htmlGzip, headings }) => ({ meta, html, htmlGzip, headings }))
   .sort((a, b) => a.meta.order - b.meta.order || a.meta.id.localeCompare(b.meta.id));
 
 /** The lesson with this id, or null. */
@@ -22,4 +25,10 @@ export function findLesson(id) {
 export function neighbours(id) {
   const i = lessons.findIndex((lesson) => lesson.meta.id === id);
   return { previous: i > 0 ? lessons[i - 1] : null, next: i >= 0 && i < lessons.length - 1 ? lessons[i + 1] : null };
+}
+
+/** The lesson's body HTML (inflated once, then kept). @returns {Promise<string>} */
+export async function lessonHtml(lesson) {
+  lesson.html ??= new TextDecoder().decode(await gunzipIfNeeded(fromBase64(lesson.htmlGzip)));
+  return lesson.html;
 }

@@ -14,7 +14,7 @@ import { html } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { startHeightReports } from '../app/embed.js';
-import { findLesson, lessons, neighbours } from '../app/lessons.js';
+import { findLesson, lessonHtml, lessons, neighbours } from '../app/lessons.js';
 import { applyState, collectState } from '../app/permalink.js';
 import { markVisited } from '../app/progress.js';
 import { buildHash, clip, parseHash } from '../app/route.js';
@@ -39,6 +39,8 @@ export class AttnApp extends AttnCell {
     this._issues = [];
     this._defaulted = [];
     this._visit = 0;
+    this._navigation = 0;
+    this._html = '';
     this._timer = 0;
     this._stopHeightReports = null;
     this._onHashChange = () => this._navigate(location.hash, { initial: false });
@@ -76,6 +78,17 @@ export class AttnApp extends AttnCell {
     }
     clearTimeout(this._timer);
     this._timer = 0;
+    const navigation = ++this._navigation;
+    const next = route.page === 'lesson' ? findLesson(route.lessonId) : null;
+    let body;
+    try {
+      body = next ? await lessonHtml(next) : '';
+    } catch (error) {
+      this.fail(new Error(`the lesson could not be unpacked: ${error.message}`));
+      return;
+    }
+    if (navigation !== this._navigation) return; // a newer navigation took over meanwhile
+    this._html = body;
     this._route = route;
     this._visit += 1; // a fresh copy of the lesson: cells start from the lesson's settings
     this._issues = [...route.issues];
@@ -207,9 +220,9 @@ export class AttnApp extends AttnCell {
                 .onJump=${(event, id) => this._scrollToHeading(event, id)}
               ></attn-toc>`
         }
-        <!-- lesson.html is the lesson's Markdown compiled at build time (trusted authored
-             content); nothing from the URL or the user ever reaches it. -->
-        <div class="lesson-body">${keyed(this._visit, unsafeHTML(lesson.html))}</div>
+        <!-- this._html is the lesson's Markdown compiled at build time (trusted authored
+             content, lessonHtml()); nothing from the URL or the user ever reaches it. -->
+        <div class="lesson-body">${keyed(this._visit, unsafeHTML(this._html))}</div>
         <footer class="lesson-foot">
           <section class="sources" aria-labelledby="sources-title">
             <h2 id="sources-title">Sources</h2>

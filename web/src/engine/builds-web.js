@@ -14,6 +14,7 @@
 import simdWasmUrl from '../../../build/wasm-simd/module/attnbook-wasm.web.wasm?url';
 import scalarWasmUrl from '../../../build/wasm-scalar/module/attnbook-wasm.web.wasm?url';
 import { AttentionError } from './errors.js';
+import { fromBase64, gunzipIfNeeded } from './gzip.js';
 
 const builds = {
   simd: { factory: () => import('../../../build/wasm-simd/module/attnbook-wasm.web.mjs'), wasmUrl: simdWasmUrl },
@@ -58,22 +59,9 @@ async function instantiate(url, imports) {
   return WebAssembly.instantiate(await response.arrayBuffer(), imports);
 }
 
-/** Inflates gzip data (magic bytes 1f 8b) with the platform's DecompressionStream; other bytes pass through. */
-async function gunzipIfNeeded(bytes) {
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
-  if (typeof DecompressionStream !== 'function') {
-    throw new Error('this browser has no DecompressionStream to unpack the inlined wasm; use the site instead');
-  }
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return new Response(stream).arrayBuffer();
-}
-
 /** The bytes of a base64 data: URL. @param {string} url @returns {Uint8Array} */
 function decodeDataUrl(url) {
   const comma = url.indexOf(',');
   if (comma < 0 || !url.slice(0, comma).endsWith(';base64')) throw new Error('the wasm data: URL is not base64');
-  const text = atob(url.slice(comma + 1));
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return bytes;
+  return fromBase64(url.slice(comma + 1));
 }
