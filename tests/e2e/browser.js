@@ -142,11 +142,11 @@ export async function scrollThrough(page) {
   await page.evaluate(async () => {
     const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
     for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
-      scrollTo(0, y);
+      scrollTo({ top: y, behavior: 'instant' });
       await frame();
       await frame();
     }
-    scrollTo(0, 0);
+    scrollTo({ top: 0, behavior: 'instant' });
   });
 }
 

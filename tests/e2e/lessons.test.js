@@ -1,0 +1,74 @@
+// Every lesson, in the static site over http and in dist/attnbook.html from file://:
+// it renders with KaTeX maths, every figure draws once scrolled to, every check cell
+// passes in the lesson's default state, and nothing reaches the console.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { lessonList, scrollThrough, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+
+const site = useBrowserAndSite();
+const lessons = await lessonList();
+
+/** Every attn-* element on the page, through open shadow roots: { tag, figure, shown, status }
+ * (figure: a figure not hidden by its surroundings, so one that must draw once scrolled to). */
+function cellsOnPage() {
+  const found = [];
+  const visit = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.localName.startsWith('attn-')) {
+        const ctor = customElements.get(el.localName);
+        found.push({
+          tag: el.localName,
+          // a figure the reader can reach: not inside something hidden (a closed hint, say)
+          figure: Boolean(ctor && 'figureStyles' in ctor) && el.checkVisibility(),
+          shown: el.hasAttribute('data-shown'),
+          status: el.getAttribute('data-status'),
+        });
+      }
+      if (el.shadowRoot) visit(el.shadowRoot);
+    }
+  };
+  visit(document);
+  return found;
+}
+
+const targets = [
+  ['the static site over http', () => site.server.url],
+  ['dist/attnbook.html from file://', () => singleFileUrl],
+];
+
+for (const [name, base] of targets) {
+  describe(name, () => {
+    for (const { id, title } of lessons) {
+      test(`${id}: maths, every figure drawn, every check passing, a quiet console`, async () => {
+        const page = await site.browser.context.newPage();
+        const { problems } = watch(page);
+        await page.goto(`${base()}#/${id}`);
+        await page.getByRole('heading', { level: 1, name: title }).waitFor();
+        assert.ok((await page.locator('.lesson-body .katex').count()) > 0, 'KaTeX maths is rendered');
+        await scrollThrough(page);
+        // Poll until every figure has drawn and no check is pending (at most 20 s).
+        let cells = await page.evaluate(cellsOnPage);
+        for (let i = 0; i < 100 && !cells.every((c) => (!c.figure || c.shown) && c.status !== 'pending'); i++) {
+          await page.waitForTimeout(200);
+          cells = await page.evaluate(cellsOnPage);
+        }
+        assert.deepEqual(
+          cells.filter((c) => c.figure && !c.shown).map((c) => c.tag),
+          [],
+          'figures not drawn after scrolling through',
+        );
+        const figures = cells.filter((c) => c.figure);
+        const checks = cells.filter((c) => c.tag === 'attn-check');
+        assert.ok(figures.length > 0, 'the lesson has figures');
+        assert.ok(checks.length > 0, 'the lesson has checks');
+        assert.deepEqual(
+          checks.filter((c) => c.status !== 'pass'),
+          [],
+          'every check passes',
+        );
+        assert.deepEqual(problems, []);
+        await page.close();
+      });
+    }
+  });
+}
