@@ -262,15 +262,15 @@ Problem validate(const Tensor& q, const Tensor& k, const Tensor& v,
   return p;
 }
 
-void check_logit_row(float m, std::size_t row) {
-  if (!(m < std::numeric_limits<float>::infinity())) {
-    throw ValueError("attention: the logits of query row " + std::to_string(row) +
-                     " overflow float32 (|scale·q·k| beyond 3.4e38); scale q or k down");
-  }
+[[noreturn]] void throw_logit_overflow(std::size_t row) {
+  throw ValueError("attention: the logits of query row " + std::to_string(row) +
+                   " overflow float32 (|scale·q·k| beyond 3.4e38); scale q or k down");
 }
 
 // scores[r·ld + j] = scale·scores + additive, or −inf where forbidden,
-// for query rows i0 + r and keys j0 + j.
+// for query rows i0 + r and keys j0 + j. An allowed logit that is not finite
+// (q·k or its scaling overflowed float32, or 0·inf) is an error, not a masked key:
+// −inf there may only come from an additive −inf.
 void scale_and_mask(const Problem& p, const kernels::KernelSet& ks, std::size_t moff, float* scores,
                     std::size_t ld, std::size_t rows, std::size_t i0, std::size_t j0,
                     std::size_t n) {
@@ -279,11 +279,25 @@ void scale_and_mask(const Problem& p, const kernels::KernelSet& ks, std::size_t 
     float* x = scores + r * ld;
     if (p.mask->kind == Mask::Kind::none) {
       ks.vscale(x, n, scale);
+      for (std::size_t j = 0; j < n; ++j) {
+        if (!std::isfinite(x[j])) {
+          throw_logit_overflow(i0 + r);
+        }
+      }
       continue;
     }
     for (std::size_t j = 0; j < n; ++j) {
-      x[j] = p.allowed(moff, i0 + r, j0 + j) ? x[j] * scale + p.additive(moff, i0 + r, j0 + j)
-                                             : kNegInf;
+      if (!p.allowed(moff, i0 + r, j0 + j)) {
+        x[j] = kNegInf;
+        continue;
+      }
+      const float add = p.additive(moff, i0 + r, j0 + j);
+      const float logit = x[j] * scale + add;
+      if (!std::isfinite(x[j] * scale) || std::isnan(logit) ||
+          (std::isinf(logit) && add != kNegInf)) {
+        throw_logit_overflow(i0 + r);
+      }
+      x[j] = logit;
     }
   }
 }
@@ -318,7 +332,6 @@ AttentionResult run(const Problem& p, const Tensor& q, const Tensor& k, const Te
         for (std::size_t r = 0; r < rows; ++r) {
           float* x = scores.data() + r * ld;
           const std::size_t at = (b * p.L + i0 + r) * p.S;
-          check_logit_row(ks.rmax(x, p.S), i0 + r);
           if (options.return_logits) {
             std::copy(x, x + p.S, result.logits.data() + at);
           }
@@ -345,7 +358,6 @@ AttentionResult run(const Problem& p, const Tensor& q, const Tensor& k, const Te
         for (std::size_t r = 0; r < rows; ++r) {
           float* x = scores.data() + r * ld;
           const float tile_max = ks.rmax(x, n);
-          check_logit_row(tile_max, i0 + r);
           if (tile_max == kNegInf) {
             std::fill(x, x + n, 0.0f); // nothing allowed in this tile
             continue;
