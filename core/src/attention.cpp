@@ -108,6 +108,7 @@ struct Problem {
   std::vector<std::size_t> q_strides, k_strides, v_strides; // per batch axis
   std::vector<std::size_t> mask_strides;                    // per axis of batch + (L, S)
   double scale = 1;
+  double v_max_abs = 0; // max |v|: decides whether the fused accumulator may overflow
   const Mask* mask = nullptr;
 
   Shape with(std::size_t a, std::size_t b) const {
@@ -213,6 +214,9 @@ Problem validate(const Tensor& q, const Tensor& k, const Tensor& v,
   check_finite(q, "q");
   check_finite(k, "k");
   check_finite(v, "v");
+  for (const float x : v) {
+    p.v_max_abs = std::max(p.v_max_abs, static_cast<double>(std::abs(x)));
+  }
 
   p.scale = options.scale.value_or(1.0 / std::sqrt(static_cast<double>(p.E)));
   if (!std::isfinite(p.scale)) {
@@ -310,8 +314,14 @@ AttentionResult run(const Problem& p, const Tensor& q, const Tensor& k, const Te
   const Shape none = {0};
   result.weights = Tensor::from_shape(options.return_weights ? p.with(p.L, p.S) : none);
   result.logits = Tensor::from_shape(options.return_logits ? p.with(p.L, p.S) : none);
+  // The fused path accumulates Σ_j exp(x_j − m)·v_j, each factor ≤ 1, before
+  // dividing by the sum: up to S·max|v|, which can overflow float32 for values near
+  // its limit even though the output (a convex combination) cannot. Such values
+  // take the two-pass path, which normalises the weights first.
+  const bool huge_values =
+      p.v_max_abs * static_cast<double>(p.S) > 0.5 * std::numeric_limits<float>::max();
   const bool two_pass = options.return_weights || options.return_logits ||
-                        t.kind != detail::Temperature::Kind::scaled;
+                        t.kind != detail::Temperature::Kind::scaled || huge_values;
   const std::size_t ld = two_pass ? p.S : kTile;
   std::vector<float> packed(kernels::padded_keys(p.S) * p.E);
   std::vector<float> scores(kernels::kBlockRows * ld);

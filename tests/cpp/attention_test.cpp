@@ -333,6 +333,22 @@ TEST(attention, logits_overflowing_float32_are_an_error_never_nan_or_a_masked_ke
   EXPECT_EQ(attn::scaled_dot_product_attention(-one, one, one, o).fully_masked_rows, 1u);
 }
 
+// Found by fuzz_attention (corpus: tests/fuzz/corpus/attention/fused-sum-overflow):
+// with values near float32's limit the fused path's running Σ exp(x_j − m)·v_j
+// overflowed to −inf although the output, a convex combination, is finite.
+TEST(attention, values_near_the_float32_limit_give_a_finite_output) {
+  // q, k (3, 3) give equal logits: the output is the mean of v's rows.
+  const Tensor q = xt::full_like(Tensor::from_shape({3, 3}), 61.5f);
+  const Tensor k = xt::zeros<float>({3, 3});
+  const float big = std::numeric_limits<float>::max();
+  const Tensor v = {{0.0f, -big, -big}, {-big, -big, -big}, {1e20f, -128.0f, -128.0f}};
+  expect_matches_reference(q, k, v, {}, 1e-6 * big, "values near FLT_MAX");
+  const Tensor out = attn::scaled_dot_product_attention(q, k, v).output;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    EXPECT_TRUE(std::isfinite(out.data()[i])) << "output flat index " << i << " is " << out.data()[i];
+  }
+}
+
 TEST(attention, refuses_weights_beyond_memory_but_runs_fused) {
   const Tensor q = random_tensor({20000, 1}, 1u);
   AttentionOptions o;
