@@ -307,7 +307,8 @@ TEST(attention, logits_overflowing_float32_are_an_error_never_nan_or_a_masked_ke
   for (const auto* ks : attn::kernels::available()) {
     for (double scale : {-0.0, 0.0, 1.0, -1.0}) {
       for (bool weights : {false, true}) {
-        for (const Mask& mask : {Mask::none(), Mask::local(14), Mask::add(xt::zeros<float>({2, 2}))}) {
+        for (const Mask& mask :
+             {Mask::none(), Mask::local(14), Mask::add(xt::zeros<float>({2, 2}))}) {
           AttentionOptions o;
           o.scale = scale;
           o.return_weights = weights;
@@ -345,7 +346,8 @@ TEST(attention, values_near_the_float32_limit_give_a_finite_output) {
   expect_matches_reference(q, k, v, {}, 1e-6 * big, "values near FLT_MAX");
   const Tensor out = attn::scaled_dot_product_attention(q, k, v).output;
   for (std::size_t i = 0; i < out.size(); ++i) {
-    EXPECT_TRUE(std::isfinite(out.data()[i])) << "output flat index " << i << " is " << out.data()[i];
+    EXPECT_TRUE(std::isfinite(out.data()[i]))
+        << "output flat index " << i << " is " << out.data()[i];
   }
 }
 
