@@ -47,7 +47,8 @@ export async function mustRun(command, args, options = {}) {
 /** Environment for emcc links: Debian's acorn lives in /usr/share/nodejs. */
 export const emccEnv = { NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':') };
 
-export const presets = ['native', 'wasm-simd', 'wasm-scalar'];
+// native-asan: the same GoogleTest suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+export const presets = ['native', 'native-asan', 'wasm-simd', 'wasm-scalar'];
 
 /** Debian's Chromium, and the flags it needs headless as root on a machine with no network. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

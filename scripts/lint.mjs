@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { root, run, step } from './lib.mjs';
 
-const CPP_DIRS = ['core', 'wasm', 'tests/cpp', 'bench'];
+const CPP_DIRS = ['core', 'wasm', 'tests/cpp', 'tests/fuzz', 'bench'];
 
 async function cppFiles() {
   const files = [];

@@ -1,13 +1,16 @@
 // npm test: build, then run every test layer and end with "N passed, N failed".
 //   1. native GoogleTest through ctest            (preset native)
-//   2. the same suite compiled to wasm, under Node (presets wasm-simd, wasm-scalar)
-//   3. JS API tests                                (node --test tests/js)
-//   4. browser tests in headless Chromium          (node --test tests/e2e)
-//   5. lint: clang-format, prettier, eslint
+//   2. the same suite under ASan + UBSan           (preset native-asan)
+//   3. the same suite compiled to wasm, under Node (presets wasm-simd, wasm-scalar)
+//   4. libFuzzer targets, 20 s each                (scripts/fuzz.mjs, preset fuzz)
+//   5. JS API tests                                (node --test tests/js)
+//   6. browser tests in headless Chromium          (node --test tests/e2e)
+//   7. lint: clang-format, prettier, eslint
 // Exits non-zero when anything failed.
 import { mkdir, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from './build.mjs';
+import { fuzz } from './fuzz.mjs';
 import { lint } from './lint.mjs';
 import { presets, root, run, step } from './lib.mjs';
 
@@ -62,6 +65,14 @@ try {
 }
 
 for (const preset of presets) results.push(await ctest(preset));
+try {
+  const targets = await fuzz({ seconds: 20 });
+  const clean = targets.filter((t) => t.ok).length;
+  results.push({ layer: 'fuzz (libFuzzer)', passed: clean, failed: targets.length - clean });
+} catch (error) {
+  console.error(`\nfuzz build failed: ${error.message}`);
+  results.push({ layer: 'fuzz (libFuzzer)', passed: 0, failed: 1 });
+}
 results.push(await nodeTests('tests/js', 'JS API'));
 results.push(await nodeTests('tests/e2e', 'browser (Chromium)'));
 for (const { name, ok } of await lint()) {

@@ -108,6 +108,7 @@ struct Problem {
   std::vector<std::size_t> q_strides, k_strides, v_strides; // per batch axis
   std::vector<std::size_t> mask_strides;                    // per axis of batch + (L, S)
   double scale = 1;
+  double v_max_abs = 0; // max |v|: decides whether the fused accumulator may overflow
   const Mask* mask = nullptr;
 
   Shape with(std::size_t a, std::size_t b) const {
@@ -213,6 +214,9 @@ Problem validate(const Tensor& q, const Tensor& k, const Tensor& v,
   check_finite(q, "q");
   check_finite(k, "k");
   check_finite(v, "v");
+  for (const float x : v) {
+    p.v_max_abs = std::max(p.v_max_abs, static_cast<double>(std::abs(x)));
+  }
 
   p.scale = options.scale.value_or(1.0 / std::sqrt(static_cast<double>(p.E)));
   if (!std::isfinite(p.scale)) {
@@ -262,15 +266,15 @@ Problem validate(const Tensor& q, const Tensor& k, const Tensor& v,
   return p;
 }
 
-void check_logit_row(float m, std::size_t row) {
-  if (!(m < std::numeric_limits<float>::infinity())) {
-    throw ValueError("attention: the logits of query row " + std::to_string(row) +
-                     " overflow float32 (|scale·q·k| beyond 3.4e38); scale q or k down");
-  }
+[[noreturn]] void throw_logit_overflow(std::size_t row) {
+  throw ValueError("attention: the logits of query row " + std::to_string(row) +
+                   " overflow float32 (|scale·q·k| beyond 3.4e38); scale q or k down");
 }
 
 // scores[r·ld + j] = scale·scores + additive, or −inf where forbidden,
-// for query rows i0 + r and keys j0 + j.
+// for query rows i0 + r and keys j0 + j. An allowed logit that is not finite
+// (q·k or its scaling overflowed float32, or 0·inf) is an error, not a masked key:
+// −inf there may only come from an additive −inf.
 void scale_and_mask(const Problem& p, const kernels::KernelSet& ks, std::size_t moff, float* scores,
                     std::size_t ld, std::size_t rows, std::size_t i0, std::size_t j0,
                     std::size_t n) {
@@ -279,11 +283,25 @@ void scale_and_mask(const Problem& p, const kernels::KernelSet& ks, std::size_t 
     float* x = scores + r * ld;
     if (p.mask->kind == Mask::Kind::none) {
       ks.vscale(x, n, scale);
+      for (std::size_t j = 0; j < n; ++j) {
+        if (!std::isfinite(x[j])) {
+          throw_logit_overflow(i0 + r);
+        }
+      }
       continue;
     }
     for (std::size_t j = 0; j < n; ++j) {
-      x[j] = p.allowed(moff, i0 + r, j0 + j) ? x[j] * scale + p.additive(moff, i0 + r, j0 + j)
-                                             : kNegInf;
+      if (!p.allowed(moff, i0 + r, j0 + j)) {
+        x[j] = kNegInf;
+        continue;
+      }
+      const float add = p.additive(moff, i0 + r, j0 + j);
+      const float logit = x[j] * scale + add;
+      if (!std::isfinite(x[j] * scale) || std::isnan(logit) ||
+          (std::isinf(logit) && add != kNegInf)) {
+        throw_logit_overflow(i0 + r);
+      }
+      x[j] = logit;
     }
   }
 }
@@ -296,8 +314,14 @@ AttentionResult run(const Problem& p, const Tensor& q, const Tensor& k, const Te
   const Shape none = {0};
   result.weights = Tensor::from_shape(options.return_weights ? p.with(p.L, p.S) : none);
   result.logits = Tensor::from_shape(options.return_logits ? p.with(p.L, p.S) : none);
+  // The fused path accumulates Σ_j exp(x_j − m)·v_j, each factor ≤ 1, before
+  // dividing by the sum: up to S·max|v|, which can overflow float32 for values near
+  // its limit even though the output (a convex combination) cannot. Such values
+  // take the two-pass path, which normalises the weights first.
+  const bool huge_values =
+      p.v_max_abs * static_cast<double>(p.S) > 0.5 * std::numeric_limits<float>::max();
   const bool two_pass = options.return_weights || options.return_logits ||
-                        t.kind != detail::Temperature::Kind::scaled;
+                        t.kind != detail::Temperature::Kind::scaled || huge_values;
   const std::size_t ld = two_pass ? p.S : kTile;
   std::vector<float> packed(kernels::padded_keys(p.S) * p.E);
   std::vector<float> scores(kernels::kBlockRows * ld);
@@ -318,7 +342,6 @@ AttentionResult run(const Problem& p, const Tensor& q, const Tensor& k, const Te
         for (std::size_t r = 0; r < rows; ++r) {
           float* x = scores.data() + r * ld;
           const std::size_t at = (b * p.L + i0 + r) * p.S;
-          check_logit_row(ks.rmax(x, p.S), i0 + r);
           if (options.return_logits) {
             std::copy(x, x + p.S, result.logits.data() + at);
           }
@@ -345,7 +368,6 @@ AttentionResult run(const Problem& p, const Tensor& q, const Tensor& k, const Te
         for (std::size_t r = 0; r < rows; ++r) {
           float* x = scores.data() + r * ld;
           const float tile_max = ks.rmax(x, n);
-          check_logit_row(tile_max, i0 + r);
           if (tile_max == kNegInf) {
             std::fill(x, x + n, 0.0f); // nothing allowed in this tile
             continue;

@@ -292,6 +292,65 @@ TEST(attention, rejects_bad_values) {
                            "additive mask[1, 1] is inf");
 }
 
+// Found by fuzz_attention (corpus: tests/fuzz/corpus/attention/overflow-times-zero-scale):
+// q·k beyond float32 is −inf, and scale −0 made it NaN, which came out as a NaN
+// output; with scale 1 the −inf silently masked the key. Both are errors now,
+// with every kernel set, fused and two-pass, and with or without a mask.
+TEST(attention, logits_overflowing_float32_are_an_error_never_nan_or_a_masked_key) {
+  // q (2, 1), k (2, 1): row 0 is finite, q1·k1 = 77.8 · −9.24e37 ≈ −7.2e39.
+  Tensor q = Tensor::from_shape({2, 1}), k = Tensor::from_shape({2, 1});
+  q(0, 0) = 1e-30f;
+  q(1, 0) = 77.8f;
+  k(0, 0) = 5.765e17f;
+  k(1, 0) = -9.242e37f;
+  const Tensor v = {{1.0f, 2.0f}, {3.0f, 4.0f}};
+  for (const auto* ks : attn::kernels::available()) {
+    for (double scale : {-0.0, 0.0, 1.0, -1.0}) {
+      for (bool weights : {false, true}) {
+        for (const Mask& mask :
+             {Mask::none(), Mask::local(14), Mask::add(xt::zeros<float>({2, 2}))}) {
+          AttentionOptions o;
+          o.scale = scale;
+          o.return_weights = weights;
+          o.mask = mask;
+          SCOPED_TRACE(std::string(ks->isa) + ", scale " + std::to_string(scale) +
+                       (weights ? ", two-pass" : ", fused") + ", mask kind " +
+                       std::to_string(int(mask.kind)));
+          expect_error<attn::ValueError>([&] { attn::detail::attention_with(*ks, q, k, v, o); },
+                                         "the logits of query row 1 overflow float32");
+        }
+      }
+    }
+  }
+  // A finite logit plus a finite additive mask that overflows is an error too;
+  // an additive −inf still forbids the key.
+  const Tensor one = xt::ones<float>({1, 1});
+  AttentionOptions o;
+  o.scale = 3e38;
+  o.mask = Mask::add(xt::full_like(one, -3e38f));
+  expect_error<attn::ValueError>([&] { attn::scaled_dot_product_attention(-one, one, one, o); },
+                                 "the logits of query row 0 overflow float32");
+  o.mask = Mask::add(xt::full_like(one, -INFINITY));
+  EXPECT_EQ(attn::scaled_dot_product_attention(-one, one, one, o).fully_masked_rows, 1u);
+}
+
+// Found by fuzz_attention (corpus: tests/fuzz/corpus/attention/fused-sum-overflow):
+// with values near float32's limit the fused path's running Σ exp(x_j − m)·v_j
+// overflowed to −inf although the output, a convex combination, is finite.
+TEST(attention, values_near_the_float32_limit_give_a_finite_output) {
+  // q, k (3, 3) give equal logits: the output is the mean of v's rows.
+  const Tensor q = xt::full_like(Tensor::from_shape({3, 3}), 61.5f);
+  const Tensor k = xt::zeros<float>({3, 3});
+  const float big = std::numeric_limits<float>::max();
+  const Tensor v = {{0.0f, -big, -big}, {-big, -big, -big}, {1e20f, -128.0f, -128.0f}};
+  expect_matches_reference(q, k, v, {}, 1e-6 * big, "values near FLT_MAX");
+  const Tensor out = attn::scaled_dot_product_attention(q, k, v).output;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    EXPECT_TRUE(std::isfinite(out.data()[i]))
+        << "output flat index " << i << " is " << out.data()[i];
+  }
+}
+
 TEST(attention, refuses_weights_beyond_memory_but_runs_fused) {
   const Tensor q = random_tensor({20000, 1}, 1u);
   AttentionOptions o;
