@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AttentionError, loadAttention } from 'attnbook';
 
-test('10,000 mixed valid and invalid calls leave the heap as they found it', async () => {
+test('100,000 mixed valid and invalid calls of every function leave the heap as they found it', async () => {
   const attn = await loadAttention();
   const q = attn.randn([2, 5, 8], 1);
   const bad = { data: Float32Array.from(q.data, (x, i) => (i === 7 ? NaN : x)), shape: [2, 5, 8] };
@@ -16,6 +16,40 @@ test('10,000 mixed valid and invalid calls leave the heap as they found it', asy
     () => attn.convexCombination([0.5, 0.6], [[1], [2]]),
     () => attn.dirichlet([1, 1, 1], 20, 3),
     () => attn.splitHeads(q, 3),
+    () => attn.splitHeads(q, 5),
+    () => attn.mergeHeads(attn.splitHeads(q, 4)),
+    () => attn.attentionReference(q, q, q, { mask: { window: 1 } }),
+    () => attn.attention(q, q, q, { temperature: -1 }),
+    () => attn.attention(q, q, q, { mask: [[true]] }),
+    () =>
+      attn.rowStochasticReport([
+        [0.5, 0.5],
+        [1, 0],
+      ]),
+    () => attn.rowStochasticReport([[Infinity]]),
+    () => attn.randn([3, 4], 7),
+    () => attn.randn([3, -4], 7),
+    () =>
+      attn.convexHull([
+        [1, 1],
+        [1.5, 4],
+        [5, 4.5],
+        [4, 0.5],
+      ]),
+    () =>
+      attn.pointsInHull(
+        [[2, 2]],
+        [
+          [0, 0],
+          [1, 0],
+          [0, 1],
+        ],
+      ),
+    () => attn.convexHull([[1, NaN]]),
+    () => attn.entropy([[0.25, 0.25, 0.5]]),
+    () => attn.effectivePositions([[1, 0]]),
+    () => attn.entropy([]),
+    () => attn.dirichlet([0, 1], 2, 1),
   ];
   const round = () => {
     for (const call of calls) {
@@ -28,11 +62,11 @@ test('10,000 mixed valid and invalid calls leave the heap as they found it', asy
   };
   for (let i = 0; i < 20; i++) round(); // warm-up: allocator free lists settle
   const before = attn.memory();
-  const rounds = Math.ceil(10000 / calls.length);
+  const rounds = Math.ceil(100000 / calls.length);
   for (let i = 0; i < rounds; i++) round();
   const after = attn.memory();
   console.log(
-    `heap: ${before.heapBytes} -> ${after.heapBytes} bytes; in use ${before.inUseBytes} -> ${after.inUseBytes}`,
+    `${rounds * calls.length} calls; heap: ${before.heapBytes} -> ${after.heapBytes} bytes; in use ${before.inUseBytes} -> ${after.inUseBytes}`,
   );
   assert.equal(after.heapBytes, before.heapBytes, 'wasm memory grew');
   assert.equal(after.inUseBytes, before.inUseBytes, 'bytes in use changed: something leaks');
