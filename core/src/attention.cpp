@@ -250,16 +250,23 @@ Problem validate(const Tensor& q, const Tensor& k, const Tensor& v,
     }
   }
 
-  const std::size_t out_elements = p.batches * p.L * p.Ev;
-  const std::size_t weight_elements = p.batches * p.L * p.S;
-  if (out_elements > kMaxElements) {
+  // Sizes in double: batches·L·S can exceed size_t in wasm32 (65,536² = 2³²), and a wrapped
+  // product would pass the check and name the wrong size.
+  const double out_elements =
+      static_cast<double>(p.batches) * static_cast<double>(p.L) * static_cast<double>(p.Ev);
+  const double weight_elements =
+      static_cast<double>(p.batches) * static_cast<double>(p.L) * static_cast<double>(p.S);
+  const auto mib = [](double elements) {
+    return std::to_string(static_cast<unsigned long long>(elements * 4 / 1048576));
+  };
+  if (out_elements > static_cast<double>(kMaxElements)) {
     throw MemoryError("attention: the output " + format_shape(p.with(p.L, p.Ev)) + " needs " +
-                      std::to_string(out_elements * 4 / (1 << 20)) + " MiB, more than can be had");
+                      mib(out_elements) + " MiB, more than can be had");
   }
   if ((options.return_weights || options.return_logits) &&
-      (weight_elements > kMaxElements || p.L * p.S / p.L != p.S)) {
+      weight_elements > static_cast<double>(kMaxElements)) {
     throw MemoryError("attention: weights of shape " + format_shape(full) + " need " +
-                      std::to_string(weight_elements / (1 << 18)) +
+                      mib(weight_elements) +
                       " MiB, more than can be had; leave the weights and logits out to run the "
                       "fused kernel, which never holds them");
   }

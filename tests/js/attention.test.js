@@ -292,3 +292,21 @@ describe('attention and friends, bad input', () => {
     });
   }
 });
+
+test('weights for L = S = 65,536 are refused with the size asked for and the fused path suggested; the module works on', async () => {
+  const attn = await loadAttention();
+  const n = 65536;
+  const q = { data: new Float32Array(n).fill(0.5), shape: [n, 1] };
+  assert.throws(
+    () => attn.attention(q, q, q, { returnWeights: true }),
+    (error) =>
+      error instanceof AttentionError &&
+      error.kind === 'MemoryError' &&
+      /weights of shape \[65536, 65536\] need 16384 MiB/.test(error.message) &&
+      /fused kernel/.test(error.message),
+  );
+  const k = { data: new Float32Array(4).fill(0.5), shape: [4, 1] };
+  const { output } = attn.attention(q, k, k); // 65,536 queries through the fused kernel
+  assert.deepEqual(output.shape, [n, 1]);
+  assert.equal(output.data[n - 1], 0.5);
+});
