@@ -7,6 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
+import { asciiHtml } from './scripts/ascii-html.mjs';
 import lessonsPlugin from './scripts/vite-lessons-plugin.mjs';
 import serviceWorkerPlugin from './scripts/vite-sw-plugin.mjs';
 
@@ -59,6 +60,19 @@ const inlineIcon = {
     }
   },
 };
+// The single file is written in ASCII only (scripts/ascii-html.mjs): it decodes and compiles faster.
+const asciiOnly = {
+  name: 'attnbook-ascii-only',
+  enforce: 'post',
+  generateBundle: {
+    order: 'post', // after vite-plugin-singlefile inlined the scripts and styles
+    handler(_, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type === 'asset' && chunk.fileName.endsWith('.html')) chunk.source = asciiHtml(String(chunk.source));
+      }
+    },
+  },
+};
 const classicWorker = {
   format: 'iife',
   plugins: () => [wasmFromPage],
@@ -103,7 +117,7 @@ export default defineConfig(({ mode }) => {
     // Lessons: web/lessons/*.md -> { meta, html, headings } with KaTeX rendered at build time.
     plugins: [
       lessonsPlugin({ compress: single }),
-      ...(single ? [viteSingleFile({ removeViteModuleLoader: true }), inlineIcon] : []),
+      ...(single ? [viteSingleFile({ removeViteModuleLoader: true }), inlineIcon, asciiOnly] : []),
       ...offline,
     ],
     worker: single ? classicWorker : { format: 'es' },

@@ -22,6 +22,13 @@ export async function build({ web = false } = {}) {
     const wasm = path.join(root, 'build', preset, 'module', 'attnbook-wasm.web.wasm');
     await writeFile(`${wasm}.gz`, gzipSync(await readFile(wasm), { level: 9 }));
   }
+  // web/src/engine/builds-web.js bundles one JS loader for both wasm builds: they must not differ.
+  const loaders = ['wasm-simd', 'wasm-scalar'].map((p) =>
+    path.join(root, 'build', p, 'module', 'attnbook-wasm.web.mjs'),
+  );
+  const [simdLoader, scalarLoader] = await Promise.all(loaders.map((file) => readFile(file)));
+  if (!simdLoader.equals(scalarLoader))
+    throw new Error(`${loaders.join(' and ')} differ: builds-web.js assumes one loader`);
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   step('building the static site (dist/site)');
   await mustRun(process.execPath, [vite, 'build']);

@@ -136,6 +136,16 @@ export function createBarChart(container, options) {
         set(i, valueAt(event), false);
       };
       const move = (event) => dragging && set(i, valueAt(event), false);
+      // pointerrawupdate (Chromium, secure contexts such as file:// and localhost) comes as soon as
+      // the pointer moves, where pointermove waits for the next frame: the first one in a frame
+      // redraws at once, up to a frame sooner; the frame's pointermove brings the latest position.
+      let rawThisFrame = false;
+      const rawMove = (event) => {
+        if (!dragging || rawThisFrame) return;
+        rawThisFrame = true;
+        requestAnimationFrame(() => (rawThisFrame = false));
+        move(event);
+      };
       const up = (event) => {
         if (!dragging) return;
         dragging = false;
@@ -144,6 +154,7 @@ export function createBarChart(container, options) {
       for (const target of [rect, hit]) {
         target.addEventListener('pointerdown', down);
         target.addEventListener('pointermove', move);
+        target.addEventListener('pointerrawupdate', rawMove);
         target.addEventListener('pointerup', up);
         target.addEventListener('pointercancel', () => (dragging = false));
       }

@@ -16,12 +16,12 @@ import scalarWasmUrl from '../../../build/wasm-scalar/module/attnbook-wasm.web.w
 import { AttentionError } from './errors.js';
 import { fromBase64, gunzipIfNeeded } from './gzip.js';
 
+// One JS loader for both: the two links differ only in their .wasm (scripts/build.mjs checks that the
+// loaders are byte-identical), so bundles carry it once.
+const factory = () => import('../../../build/wasm-simd/module/attnbook-wasm.web.mjs');
 const builds = {
-  simd: { factory: () => import('../../../build/wasm-simd/module/attnbook-wasm.web.mjs'), wasmUrl: simdWasmUrl },
-  scalar: {
-    factory: () => import('../../../build/wasm-scalar/module/attnbook-wasm.web.mjs'),
-    wasmUrl: scalarWasmUrl,
-  },
+  simd: { factory, wasmUrl: simdWasmUrl },
+  scalar: { factory, wasmUrl: scalarWasmUrl },
 };
 
 /** @param {'simd' | 'scalar'} name @returns {Promise<() => Promise<object>>} the module factory */
