@@ -17,7 +17,7 @@ import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { svgDocument } from '../charts/export.js';
 import { createLineChart } from '../charts/line-chart.js';
-import { formatNumber, readWholeNumber } from './cell-support.js';
+import { readWholeNumber } from './cell-support.js';
 import { AttnFigure } from './figure-base.js';
 import { labStyles, markWhere, workerEngine } from './scale-lab-support.js';
 
@@ -235,7 +235,7 @@ export class AttnScalingCurves extends AttnFigure {
     const label = field === 'draws' ? 'Random draws' : 'Keys per query';
     if (error) {
       // shown beside the field; the curves keep the last valid value
-      const reason = `${label} ${error}; a whole number from ${formatNumber(spec.min)} to ${formatNumber(spec.max)}, keeping ${this[field]}.`;
+      const reason = `${label} ${error}; a whole number from ${spec.min} to ${spec.max}, keeping ${this[field]}.`;
       this._drafts = { ...this._drafts, [field]: { text: event.target.value, error: reason } };
       return;
     }

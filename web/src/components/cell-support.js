@@ -64,9 +64,12 @@ export function parseNumberText(text, { min = -Infinity, max = Infinity, allowIn
  */
 export function readWholeNumber(input, { min = -Infinity, max = Infinity } = {}) {
   if (input.value.trim() === '') return { error: input.validity?.badInput ? 'is not a number' : 'is empty' };
-  const parsed = parseNumberText(input.value, { min, max });
+  const parsed = parseNumberText(input.value);
   if (parsed.error) return parsed;
-  if (!Number.isInteger(parsed.value)) return { error: `is ${formatNumber(parsed.value)}, not a whole number` };
+  const { value } = parsed; // whole numbers in full: "20000", not "2e+4"
+  if (!Number.isInteger(value)) return { error: `is ${formatNumber(value)}, not a whole number` };
+  if (value < min) return { error: `is ${value}, below the minimum ${min}` };
+  if (value > max) return { error: `is ${value}, above the maximum ${max}` };
   return parsed;
 }
 
