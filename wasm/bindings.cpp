@@ -2,6 +2,7 @@
 // returns either its result or {error, kind} (see marshal.hpp); the JS engine
 // (web/src/engine) turns the latter into an AttentionError.
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <emscripten/bind.h>
@@ -37,7 +38,12 @@ Mask mask_from_js(const val& options) {
     return Mask::causal_mask();
   }
   if (kind == "window") {
-    return Mask::local(options["window"].as<std::size_t>(), options["causal"].as<bool>());
+    // A window wider than any sequence allows every key: clamp rather than let
+    // size_t (32 bits in wasm) wrap 2^32 to 0, a diagonal-only mask.
+    const double window = options["window"].as<double>();
+    const double widest = double(std::numeric_limits<std::size_t>::max());
+    return Mask::local(static_cast<std::size_t>(window < widest ? window : widest),
+                       options["causal"].as<bool>());
   }
   if (kind == "boolean") {
     return Mask::boolean(
@@ -162,7 +168,7 @@ val randn(const val& shape, double seed) {
   return guarded([&] {
     Shape extents;
     for (double d : emscripten::vecFromJSArray<double>(shape)) {
-      extents.push_back(whole_number(d, 0, kMaxSafeInteger, "randn: shape entries"));
+      extents.push_back(whole_size(d, "randn: shape entries"));
     }
     return tensor_to_js(
         attn::randn(extents, whole_number(seed, 0, kMaxSafeInteger, "randn: seed")));
@@ -173,7 +179,7 @@ val randn(const val& shape, double seed) {
 val dirichlet(const val& alpha, const val& alpha_shape, double count, double seed) {
   return guarded([&] {
     return tensor_to_js(attn::dirichlet(tensor_from_js(alpha, alpha_shape, "alpha"),
-                                        whole_number(count, 0, kMaxSafeInteger, "dirichlet: count"),
+                                        whole_size(count, "dirichlet: count"),
                                         whole_number(seed, 0, kMaxSafeInteger, "dirichlet: seed")));
   });
 }
@@ -213,12 +219,12 @@ val scaling_statistics(const val& dims, bool scaled, double draws, double seed, 
   return guarded([&] {
     std::vector<std::size_t> d;
     for (double x : emscripten::vecFromJSArray<double>(dims)) {
-      d.push_back(whole_number(x, 0, kMaxSafeInteger, "scalingStatistics: dims entries"));
+      d.push_back(whole_size(x, "scalingStatistics: dims entries"));
     }
-    const ScalingStats stats = attn::scaling_statistics(
-        d, scaled, whole_number(draws, 0, kMaxSafeInteger, "scalingStatistics: draws"),
-        whole_number(seed, 0, kMaxSafeInteger, "scalingStatistics: seed"),
-        whole_number(tokens, 0, kMaxSafeInteger, "scalingStatistics: tokens"));
+    const ScalingStats stats =
+        attn::scaling_statistics(d, scaled, whole_size(draws, "scalingStatistics: draws"),
+                                 whole_number(seed, 0, kMaxSafeInteger, "scalingStatistics: seed"),
+                                 whole_size(tokens, "scalingStatistics: tokens"));
     val result = val::object();
     val out_dims = val::array();
     for (std::size_t x : stats.dims) {

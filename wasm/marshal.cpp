@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <new>
 #include <vector>
@@ -39,7 +40,14 @@ xt::xarray<T> array_from_js(const val& data, const val& shape, const std::string
     throw ShapeError(name + ": data has " + std::to_string(length) + " values but shape " +
                      format_shape(extents) + " needs " + std::to_string(count));
   }
-  xt::xarray<T> array = xt::xarray<T>::from_shape(extents);
+  xt::xarray<T> array;
+  try {
+    array = xt::xarray<T>::from_shape(extents);
+  } catch (const std::bad_alloc&) {
+    throw MemoryError(name + ": shape " + format_shape(extents) + " needs " +
+                      std::to_string(count * sizeof(T) >> 20) +
+                      " MiB, more than wasm memory has free");
+  }
   val(emscripten::typed_memory_view(count, array.data())).call<void>("set", data);
   return array;
 }
@@ -48,12 +56,31 @@ template xt::xarray<float> array_from_js<float>(const val&, const val&, const st
 template xt::xarray<std::uint8_t> array_from_js<std::uint8_t>(const val&, const val&,
                                                               const std::string&);
 
+namespace {
+
+// Whole numbers in full ("4294967297", not "4.29496730e+09"), anything else as format_number.
+std::string format_whole(double value) {
+  if (value == std::floor(value) && std::fabs(value) < 1e21) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0f", value);
+    return text;
+  }
+  return format_number(value);
+}
+
+} // namespace
+
 std::uint64_t whole_number(double value, double min, double max, const std::string& name) {
   if (!(value >= min && value <= max) || value != std::floor(value)) {
-    throw ValueError(name + " must be a whole number from " + format_number(min) + " to " +
-                     format_number(max) + ", got " + format_number(value));
+    throw ValueError(name + " must be a whole number from " + format_whole(min) + " to " +
+                     format_whole(max) + ", got " + format_whole(value));
   }
   return static_cast<std::uint64_t>(value);
+}
+
+std::size_t whole_size(double value, const std::string& name) {
+  return static_cast<std::size_t>(
+      whole_number(value, 0, double(std::numeric_limits<std::size_t>::max()), name));
 }
 
 val tensor_to_js(const Tensor& tensor) {

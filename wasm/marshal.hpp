@@ -27,8 +27,13 @@ inline Tensor tensor_from_js(const val& data, const val& shape, const std::strin
 }
 
 /// A JS number that must be a whole number in [min, max] (a seed, a count, a size);
-/// `name` names it in the ShapeError/ValueError otherwise.
+/// `name` names it in the ValueError otherwise.
 std::uint64_t whole_number(double value, double min, double max, const std::string& name);
+
+/// A count or size (shape entry, count, d, draws, tokens): a whole number from 0 to
+/// SIZE_MAX. size_t has 32 bits in wasm32, so a larger number would wrap (2^32 + 1 -> 1)
+/// and silently mean something else; it is refused with a ValueError instead.
+std::size_t whole_size(double value, const std::string& name);
 
 /// Tensor -> {data: Float32Array, shape: number[]}; the data is a fresh copy,
 /// never a view of wasm memory (views are detached when memory grows).

@@ -22,8 +22,9 @@
  * mask }) after every user edit and on Reset.
  */
 import { css, html } from 'lit';
+import { live } from 'lit/directives/live.js';
 import { AttnCell } from './attn-cell.js';
-import { cellStyles, resetToAuthored } from './cell-support.js';
+import { cellStyles, readWholeNumber, resetToAuthored } from './cell-support.js';
 import { listConverter } from './figure-base.js';
 
 const PRESETS = ['none', 'causal', 'window', 'custom'];
@@ -63,6 +64,7 @@ export class AttnMaskPainter extends AttnCell {
     presets: { converter: listConverter },
     label: { type: String },
     _focus: { state: true },
+    _windowDraft: { state: true },
   };
 
   static styles = [
@@ -148,6 +150,7 @@ export class AttnMaskPainter extends AttnCell {
     this.presets = null;
     this.label = 'Attention mask';
     this._focus = [0, 0];
+    this._windowDraft = null; // { text, error } while the window field holds bad text
     this._paint = null; // { value } while a pointer drag paints
     this._endPaint = () => (this._paint = null);
   }
@@ -172,6 +175,7 @@ export class AttnMaskPainter extends AttnCell {
   reset() {
     resetToAuthored(this);
     this._focus = [0, 0];
+    this._windowDraft = null;
     this.#emit();
   }
 
@@ -205,8 +209,14 @@ export class AttnMaskPainter extends AttnCell {
   }
 
   #onWindow(event) {
-    const w = Number(event.target.value);
-    if (!Number.isInteger(w) || w < 0 || w > MAX - 1) return;
+    const max = this.size - 1;
+    const { value: w, error } = readWholeNumber(event.target, { min: 0, max });
+    if (error) {
+      // shown beside the field; the mask keeps the last valid window
+      this._windowDraft = { text: event.target.value, error: `Window w ${error}; a whole number from 0 to ${max}.` };
+      return;
+    }
+    this._windowDraft = null;
     this.window = w;
     if (this.preset !== 'window') this.preset = 'window';
     this.#commit();
@@ -282,11 +292,13 @@ export class AttnMaskPainter extends AttnCell {
                   min="0"
                   max=${n - 1}
                   step="1"
-                  .value=${String(this.window)}
-                  aria-describedby="window-help"
+                  .value=${live(this._windowDraft ? this._windowDraft.text : String(this.window))}
+                  aria-invalid=${this._windowDraft ? 'true' : 'false'}
+                  aria-describedby=${this._windowDraft ? 'window-error window-help' : 'window-help'}
                   @change=${(e) => this.#onWindow(e)}
                 />
-                <span class="note" id="window-help">local window: |i − j| ≤ w (width ${2 * this.window + 1})</span>`
+                <span class="note" id="window-help">local window: |i − j| ≤ w (width ${2 * this.window + 1})</span>
+                ${this._windowDraft ? html`<p class="field-error" id="window-error">${this._windowDraft.error}</p>` : ''}`
             : ''
         }
         <button type="button" class="reset-mask" @click=${() => this.reset()}>Reset mask</button>

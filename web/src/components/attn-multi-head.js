@@ -274,7 +274,13 @@ export class AttnMultiHead extends AttnCell {
         this.stateChanged();
       }
     } catch (error) {
-      const reason = input.value.trim() === '' ? 'is empty' : error.message.replace(`${name}: `, '');
+      // Chromium gives '' for text it cannot read as a number (validity.badInput), e.g. 1e400
+      const empty = input.value.trim() === '';
+      const reason = empty
+        ? input.validity.badInput
+          ? 'is not a number'
+          : 'is empty'
+        : error.message.replace(`${name}: `, '');
       this._drafts = {
         ...this._drafts,
         [name]: { text: input.value, error: `${label} ${reason}; a whole number from ${spec.min} to ${spec.max}.` },

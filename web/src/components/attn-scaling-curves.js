@@ -14,8 +14,10 @@
  * Sets data-ready once the curves are drawn, data-computed-in="worker" | "main-thread".
  */
 import { css, html } from 'lit';
+import { live } from 'lit/directives/live.js';
 import { svgDocument } from '../charts/export.js';
 import { createLineChart } from '../charts/line-chart.js';
+import { readWholeNumber } from './cell-support.js';
 import { AttnFigure } from './figure-base.js';
 import { labStyles, markWhere, workerEngine } from './scale-lab-support.js';
 
@@ -59,9 +61,28 @@ export class AttnScalingCurves extends AttnFigure {
     _stats: { state: true },
     _error: { state: true },
     _where: { state: true },
+    _drafts: { state: true },
   };
 
-  static styles = [AttnFigure.baseStyles, AttnFigure.figureStyles, labStyles, css``];
+  static styles = [
+    AttnFigure.baseStyles,
+    AttnFigure.figureStyles,
+    labStyles,
+    css`
+      input[aria-invalid='true'] {
+        border: 2px solid var(--danger, #b3261e);
+      }
+      .field-error {
+        grid-column: 1 / -1;
+        color: var(--danger, #b3261e);
+        font-size: 0.9rem;
+        margin: 0;
+      }
+      .field-error::before {
+        content: '⚠ ';
+      }
+    `,
+  ];
 
   defaultLabel = 'Mean max-weight and entropy of softmax(q·k) against d, scaled and unscaled';
 
@@ -70,6 +91,7 @@ export class AttnScalingCurves extends AttnFigure {
     this._stats = null;
     this._error = '';
     this._where = 'Waiting to be shown…';
+    this._drafts = {}; // field -> { text, error } while a number field holds bad text
     this._inflight = false;
     this._queued = false;
     this._charts = null;
@@ -202,13 +224,22 @@ export class AttnScalingCurves extends AttnFigure {
     this.stateChanged();
   }
 
+  /** Reset also drops bad text left in the number fields. */
+  resetView() {
+    this._drafts = {};
+  }
+
   _onNumber(field, event) {
     const spec = this.constructor.stateFields[field];
-    const value = Number(event.target.value);
-    if (!Number.isInteger(value) || value < spec.min || value > spec.max) {
-      this._error = `${field} must be a whole number from ${spec.min} to ${spec.max}; keeping ${this[field]}`;
+    const { value, error } = readWholeNumber(event.target, spec);
+    const label = field === 'draws' ? 'Random draws' : 'Keys per query';
+    if (error) {
+      // shown beside the field; the curves keep the last valid value
+      const reason = `${label} ${error}; a whole number from ${spec.min} to ${spec.max}, keeping ${this[field]}.`;
+      this._drafts = { ...this._drafts, [field]: { text: event.target.value, error: reason } };
       return;
     }
+    this._drafts = { ...this._drafts, [field]: undefined };
     this.beginEdit();
     this[field] = value;
     this.stateChanged();
@@ -270,20 +301,26 @@ export class AttnScalingCurves extends AttnFigure {
           min="100"
           max="20000"
           step="100"
-          .value=${String(this.draws)}
+          .value=${live(this._drafts.draws?.text ?? String(this.draws))}
+          aria-invalid=${this._drafts.draws ? 'true' : 'false'}
+          aria-describedby=${this._drafts.draws ? 'draws-error' : ''}
           @change=${(e) => this._onNumber('draws', e)}
         />
         <span></span>
+        ${this._drafts.draws ? html`<p class="field-error" id="draws-error">${this._drafts.draws.error}</p>` : ''}
         <label for="tokens">Keys per query</label>
         <input
           id="tokens"
           type="number"
           min="2"
           max="64"
-          .value=${String(this.tokens)}
+          .value=${live(this._drafts.tokens?.text ?? String(this.tokens))}
+          aria-invalid=${this._drafts.tokens ? 'true' : 'false'}
+          aria-describedby=${this._drafts.tokens ? 'tokens-error' : ''}
           @change=${(e) => this._onNumber('tokens', e)}
         />
         <span></span>
+        ${this._drafts.tokens ? html`<p class="field-error" id="tokens-error">${this._drafts.tokens.error}</p>` : ''}
       </div>
       <p class="readout" data-d=${this.d}>
         ${

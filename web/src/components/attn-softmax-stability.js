@@ -168,6 +168,7 @@ export class AttnSoftmaxStability extends AttnCell {
           label="Logits s"
           min="-1000000"
           max="1000000"
+          max-count="16"
           values=${this.getAttribute('logits') ?? this.constructor.stateFields.logits.default.join(',')}
           .values=${this.logits}
           @change=${this._onLogits}

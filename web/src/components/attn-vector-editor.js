@@ -3,11 +3,13 @@
  *
  * One text field of comma-separated numbers. Every keystroke is checked: a
  * valid list becomes `values` (change + attn-state-change); anything else
- * (not a number, NaN, Infinity, out of [min, max], not `count` entries) shows
+ * (not a number, NaN, Infinity, out of [min, max], not `count` entries, more
+ * than `max-count` entries) shows
  * the reason beside the field (aria-invalid, aria-describedby) and `values`
  * keep the last valid list.
  *
- * State (permalink): values. Config attributes: label, min, max, count (0 = any).
+ * State (permalink): values. Config attributes: label, min, max, count (0 = any),
+ * max-count (at most this many entries when count is 0; default and limit 64).
  * Events: `change` (detail { values }).
  */
 import { css, html } from 'lit';
@@ -29,6 +31,7 @@ export class AttnVectorEditor extends AttnCell {
     min: { type: Number },
     max: { type: Number },
     count: { type: Number },
+    maxCount: { type: Number, attribute: 'max-count' },
     _text: { state: true },
     _error: { state: true },
   };
@@ -64,6 +67,7 @@ export class AttnVectorEditor extends AttnCell {
     this.min = -Infinity;
     this.max = Infinity;
     this.count = 0;
+    this.maxCount = MAX_ENTRIES;
     this._text = null; // what the field shows; null = the formatted values
     this._error = '';
     this._committed = null; // the values the current text was parsed into
@@ -85,7 +89,7 @@ export class AttnVectorEditor extends AttnCell {
       min: this.min,
       max: this.max,
       count: this.count > 0 ? this.count : 0,
-      maxCount: MAX_ENTRIES,
+      maxCount: this.#maxCount(),
     });
     if (error) {
       this._error = error;
@@ -99,6 +103,10 @@ export class AttnVectorEditor extends AttnCell {
     this.dispatchEvent(new CustomEvent('change', { detail: { values: [...values] }, bubbles: true }));
   }
 
+  #maxCount() {
+    return this.maxCount >= 1 && this.maxCount < MAX_ENTRIES ? Math.floor(this.maxCount) : MAX_ENTRIES;
+  }
+
   reset() {
     resetToAuthored(this);
     this._text = null;
@@ -107,7 +115,14 @@ export class AttnVectorEditor extends AttnCell {
   }
 
   #hint() {
-    const parts = [this.count > 0 ? `${this.count} numbers` : 'numbers', 'separated by commas'];
+    const parts = [
+      this.count > 0
+        ? `${this.count} numbers`
+        : this.#maxCount() < MAX_ENTRIES
+          ? `1 to ${this.#maxCount()} numbers`
+          : 'numbers',
+      'separated by commas',
+    ];
     if (Number.isFinite(this.min) && Number.isFinite(this.max)) parts.push(`each from ${this.min} to ${this.max}`);
     else if (Number.isFinite(this.min)) parts.push(`each at least ${this.min}`);
     else if (Number.isFinite(this.max)) parts.push(`each at most ${this.max}`);

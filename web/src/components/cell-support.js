@@ -7,6 +7,7 @@
  *   exponent notation when tiny or huge, "∞" for Infinity).
  * - parseNumberList(): comma-separated text -> numbers, or a message that
  *   says which entry is wrong and why (never evaluates anything).
+ * - readWholeNumber(): the checked whole number of an <input type="number">.
  * - pythonLiteral(): a JS value as Python source (lists, floats, strings).
  * - resetToAuthored(): a cell's state back to its authored attributes.
  * - progressStore: localStorage when it works, memory when it throws.
@@ -53,6 +54,23 @@ export function parseNumberText(text, { min = -Infinity, max = Infinity, allowIn
   if (value < min) return { error: `is ${formatNumber(value)}, below the minimum ${formatNumber(min)}` };
   if (value > max) return { error: `is ${formatNumber(value)}, above the maximum ${formatNumber(max)}` };
   return { value };
+}
+
+/**
+ * The whole number typed into an <input type="number">: { value } or { error }
+ * ("is empty", "is not a number", "is 2.5, not a whole number", out of range).
+ * The browser reports text it cannot read as a number (e.g. 1e400) as an
+ * empty value with validity.badInput set.
+ */
+export function readWholeNumber(input, { min = -Infinity, max = Infinity } = {}) {
+  if (input.value.trim() === '') return { error: input.validity?.badInput ? 'is not a number' : 'is empty' };
+  const parsed = parseNumberText(input.value);
+  if (parsed.error) return parsed;
+  const { value } = parsed; // whole numbers in full: "20000", not "2e+4"
+  if (!Number.isInteger(value)) return { error: `is ${formatNumber(value)}, not a whole number` };
+  if (value < min) return { error: `is ${value}, below the minimum ${min}` };
+  if (value > max) return { error: `is ${value}, above the maximum ${max}` };
+  return parsed;
 }
 
 /**

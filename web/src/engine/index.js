@@ -22,7 +22,8 @@ export { AttentionError, simdSupported };
  * @param {{ simd?: 'auto' | boolean }} [options] which build: SIMD128, scalar, or the best this runtime supports
  * @returns {Promise<Attention>}
  */
-export async function loadAttention({ simd = 'auto' } = {}) {
+export async function loadAttention(options) {
+  const { simd = 'auto' } = optionsObject(options, 'loadAttention', "{ simd: 'auto' }");
   if (simd !== 'auto' && typeof simd !== 'boolean') {
     throw new AttentionError(`loadAttention: simd must be 'auto', true or false, got ${describe(simd)}`, {
       kind: 'TypeError',
@@ -55,7 +56,8 @@ export class Attention {
    * @param {{ temperature?: number }} [options]
    * @returns {import('./tensor.js').Tensor} weights (..., n), each row summing to 1
    */
-  softmax(logits, { temperature = 1 } = {}) {
+  softmax(logits, options) {
+    const { temperature = 1 } = optionsObject(options, 'softmax', '{ temperature: 1 }');
     const x = toTensor(logits, 'logits');
     checkNumber(temperature, 'temperature');
     return unwrap(this.#module.softmax(x.data, x.shape, temperature));
@@ -73,14 +75,21 @@ export class Attention {
    * @returns {{ output: Tensor, weights?: Tensor, logits?: Tensor, fullyMaskedRows: number }}
    *   output (..., L, Ev); weights and logits (..., L, S); rows with no allowed key are zeros and counted
    */
-  attention(q, k, v, { scale, temperature = 1, mask = null, returnWeights = false, returnLogits = false } = {}) {
+  attention(q, k, v, options) {
+    const {
+      scale,
+      temperature = 1,
+      mask = null,
+      returnWeights = false,
+      returnLogits = false,
+    } = optionsObject(options, 'attention', "{ mask: 'causal' }");
     const [tq, tk, tv] = [toTensor(q, 'q'), toTensor(k, 'k'), toTensor(v, 'v')];
-    if (scale !== undefined && scale !== null) checkNumber(scale, 'scale');
+    checkScale(scale);
     checkNumber(temperature, 'temperature');
     checkBoolean(returnWeights, 'returnWeights');
     checkBoolean(returnLogits, 'returnLogits');
-    const options = { scale: scale ?? NaN, temperature, returnWeights, returnLogits, ...toMaskFields(mask) };
-    return unwrap(this.#module.attention(tq.data, tq.shape, tk.data, tk.shape, tv.data, tv.shape, options));
+    const fields = { scale: scale ?? NaN, temperature, returnWeights, returnLogits, ...toMaskFields(mask) };
+    return unwrap(this.#module.attention(tq.data, tq.shape, tk.data, tk.shape, tv.data, tv.shape, fields));
   }
 
   /**
@@ -95,14 +104,21 @@ export class Attention {
    * @returns {{ output: Tensor64, weights: Tensor64, logits: Tensor64, fullyMaskedRows: number }}
    *   the shapes of attention()'s result, data as Float64Array
    */
-  attentionReference(q, k, v, { scale, temperature = 1, mask = null, returnWeights = true, returnLogits = true } = {}) {
+  attentionReference(q, k, v, options) {
+    const {
+      scale,
+      temperature = 1,
+      mask = null,
+      returnWeights = true,
+      returnLogits = true,
+    } = optionsObject(options, 'attentionReference', "{ mask: 'causal' }");
     const [tq, tk, tv] = [toTensor(q, 'q'), toTensor(k, 'k'), toTensor(v, 'v')];
-    if (scale !== undefined && scale !== null) checkNumber(scale, 'scale');
+    checkScale(scale);
     checkNumber(temperature, 'temperature');
     checkBoolean(returnWeights, 'returnWeights');
     checkBoolean(returnLogits, 'returnLogits');
-    const options = { scale: scale ?? NaN, temperature, returnWeights, returnLogits, ...toMaskFields(mask) };
-    return unwrap(this.#module.attentionReference(tq.data, tq.shape, tk.data, tk.shape, tv.data, tv.shape, options));
+    const fields = { scale: scale ?? NaN, temperature, returnWeights, returnLogits, ...toMaskFields(mask) };
+    return unwrap(this.#module.attentionReference(tq.data, tq.shape, tk.data, tk.shape, tv.data, tv.shape, fields));
   }
 
   /**
@@ -200,7 +216,14 @@ export class Attention {
    * @param {{ dims: number[], scaled: boolean, draws: number, seed: number, tokens?: number }} options
    * @returns {{ dims: number[], meanMaxWeight: Float64Array, meanEntropy: Float64Array }}
    */
-  scalingStatistics({ dims, scaled, draws, seed, tokens = 5 } = {}) {
+  scalingStatistics(options) {
+    const {
+      dims,
+      scaled,
+      draws,
+      seed,
+      tokens = 5,
+    } = optionsObject(options, 'scalingStatistics', '{ dims, scaled, draws, seed }');
     if (!Array.isArray(dims)) fail(`scalingStatistics: dims must be an array of whole numbers, got ${describe(dims)}`);
     dims.forEach((d, i) => checkNumber(d, `scalingStatistics: dims[${i}]`));
     checkBoolean(scaled, 'scalingStatistics: scaled');
@@ -226,6 +249,26 @@ function fail(message) {
 
 function checkNumber(value, name) {
   if (typeof value !== 'number') fail(`${name} must be a number, got ${describe(value)}`);
+}
+
+// undefined scale means 1/sqrt(E); the bindings take NaN for that, so a NaN given here must not pass as it.
+function checkScale(scale) {
+  if (scale === undefined || scale === null) return;
+  checkNumber(scale, 'scale');
+  if (Number.isNaN(scale)) {
+    throw new AttentionError('scale is NaN; leave it out for 1/sqrt(E) or give a finite number', {
+      kind: 'ValueError',
+    });
+  }
+}
+
+// The options argument: undefined (every default) or a plain object.
+function optionsObject(options, fn, example) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options)) {
+    fail(`${fn}: options must be an object such as ${example}, got ${describe(options)}`);
+  }
+  return options;
 }
 
 function checkBoolean(value, name) {
