@@ -73,7 +73,8 @@ async function firstLesson() {
  * init script runs in the page before any of its scripts. One MutationObserver
  * watches for data-ready (its callback is a microtask right after the change,
  * so performance.now() there is the moment the cell became ready;
- * performance.now() counts from the start of the navigation). Figures draw
+ * performance.now() counts from the start of the navigation) and logs
+ * 'attn-ready' to the console, which the bench waits for. Figures draw
  * only when visible, so the cell is brought into view in the first frame after
  * the lesson inserted it, as the browser does for a link to a fragment: a
  * second observer notices it through a live element list (no selector query
@@ -89,8 +90,9 @@ async function timeToReady(browser, lesson, tag) {
     await page.addInitScript((cellTag) => {
       new MutationObserver((records) => {
         for (const { target } of records) {
-          if (target.localName === cellTag && target.hasAttribute('data-ready')) {
-            window.__attnReadyAt ??= performance.now();
+          if (target.localName === cellTag && target.hasAttribute('data-ready') && !window.__attnReadyAt) {
+            window.__attnReadyAt = performance.now();
+            console.log('attn-ready');
           }
         }
       }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-ready'] });
@@ -104,8 +106,11 @@ async function timeToReady(browser, lesson, tag) {
       });
       inserted.observe(document, { subtree: true, childList: true });
     }, tag);
+    // Told by a console message, not by polling with page.waitForFunction: that would inject
+    // Playwright's script (over 300 KB) into the page in the middle of the load being timed.
+    const ready = page.waitForEvent('console', { predicate: (m) => m.text() === 'attn-ready', timeout: 30000 });
     await page.goto(url);
-    await page.waitForFunction(() => window.__attnReadyAt !== undefined, null, { timeout: 30000 });
+    await ready;
     loads.push(
       await page.evaluate(() => ({
         readyMs: window.__attnReadyAt,
