@@ -54,3 +54,18 @@ test('a set optional field is written and read back', () => {
   applyState(rootOf(target), params);
   assert.equal(target.min, -2.5);
 });
+
+test('a field given twice is refused (not last-wins): the cell keeps its settings and the link says so', () => {
+  const target = new FakeHeatmap('h', { values: [[0]], min: null });
+  const params = [
+    { cell: 'h', field: 'values', text: '5' },
+    { cell: 'h', field: 'min', text: '1' },
+    { cell: 'h', field: 'min', text: '2' },
+  ];
+  assert.deepEqual(applyState(rootOf(target), params), {
+    issues: ['h.min: given more than once'],
+    defaulted: ['h'],
+  });
+  assert.deepEqual(target.values, [[0]]);
+  assert.equal(target.min, null);
+});

@@ -4,8 +4,8 @@
  * (getState() + formatField to write, parseField + setStateFromText to read).
  *
  * Reading is all-or-nothing per cell: if any of a cell's parameters is bad
- * (unknown field, bad number, out of range, too long), none is applied and the
- * cell keeps the settings the lesson gave it. Every problem comes back as a
+ * (unknown field, bad number, out of range, too long, a field given twice),
+ * none is applied and the cell keeps the settings the lesson gave it. Every problem comes back as a
  * short plain-text message; nothing from the URL is evaluated or inserted as HTML.
  */
 import { formatField, parseField } from './state-fields.js';
@@ -71,11 +71,17 @@ export function applyState(root, params) {
     const fields = el.constructor.stateFields;
     const texts = {};
     const problems = [];
+    const given = new Set();
     for (const { field, text } of list) {
       if (!Object.hasOwn(fields, field)) {
         problems.push(`${clip(id)}.${clip(field)}: not a setting of this cell`);
         continue;
       }
+      if (given.has(field)) {
+        problems.push(`${clip(id)}.${clip(field)}: given more than once`);
+        continue;
+      }
+      given.add(field);
       try {
         parseField(text, field, fields[field]);
         texts[field] = text;
