@@ -2,7 +2,8 @@
  * The page's engines, each loaded on first use and shared by every element:
  *
  * - getEngine(): the wasm engine on the main thread, for lesson-sized updates
- *   (a drag, a slider step: microseconds, answered synchronously).
+ *   (a drag, a slider step: microseconds, answered synchronously). A load that
+ *   failed is started again by the next call.
  * - getWorkerEngine(): the same engine in a Web Worker, for heavy work (large
  *   matrices, many random draws, benchmarks), so input never stalls. Every method
  *   returns a promise; long jobs (benchmark, fusedAttention) report progress and
@@ -22,7 +23,10 @@ let workerPromise;
 
 /** @returns {Promise<import('./engine/index.js').Attention>} */
 export function getEngine() {
-  enginePromise ??= loadAttention();
+  enginePromise ??= loadAttention().catch((error) => {
+    enginePromise = undefined; // the next call (a cell's Retry) loads it again
+    throw error;
+  });
   return enginePromise;
 }
 

@@ -12,8 +12,11 @@
  *   which fires `attn-state-change` (bubbles, composed) so the page can update
  *   the permalink.
  * - The engine: `await this.engine()` (one wasm module per page).
- * - Fault isolation: subclasses implement renderCell(); if it throws, the cell
- *   shows the error with a Retry button and the rest of the page carries on.
+ * - Fault isolation: subclasses implement renderCell(); if it, or anything else
+ *   in the cell's update (willUpdate, updated: drawing its charts), throws, the
+ *   cell shows the error with a Retry button and the rest of the page carries
+ *   on. Retry sets the cell up again (as if it were removed and put back, so a
+ *   failed engine load is tried again) and renders it.
  * - Visibility: `this.visible` resolves the first time the cell is on screen
  *   (or within 200 px of it), so heavy figures can wait for it; AttnFigure
  *   does not render at all before then.
@@ -169,17 +172,29 @@ export class AttnCell extends LitElement {
     this._cellError = error;
   }
 
+  /** Lit's update (willUpdate, render, updated): a throw anywhere in it fails this cell only. */
+  performUpdate() {
+    try {
+      super.performUpdate();
+    } catch (error) {
+      if (!this._cellError) this.fail(error); // already failed: keep the first error, no update loop
+    }
+  }
+
+  /** Clears the error, runs the cell's set-up again (connectedCallback: the engine, observers) and renders. */
+  retry() {
+    this._cellError = null;
+    if (this.isConnected) {
+      this.disconnectedCallback();
+      this.connectedCallback();
+    }
+    this.requestUpdate();
+  }
+
   #errorTemplate(error) {
     return html`<div class="cell-error" role="alert">
       This cell failed: ${error.message}
-      <button
-        @click=${() => {
-          this._cellError = null;
-          this.requestUpdate();
-        }}
-      >
-        Retry
-      </button>
+      <button @click=${() => this.retry()}>Retry</button>
     </div>`;
   }
 }
