@@ -1,0 +1,252 @@
+// Fault isolation in headless Chromium (the site over http and the single file
+// from file://), on the softmax-temperature lesson: a failure injected into one
+// cell shows that cell's error state, naming the error, with a Retry button
+// reachable by keyboard; the other cells keep answering input and their checks
+// keep passing; nothing escapes as an uncaught exception and the console holds
+// exactly the cell's warning; once the fault is gone, Retry brings the cell back
+// drawn. Three failures: in the first render, in an update after an input, and
+// in the wasm engine (its load for one cell, and its calls for another).
+//
+// Faults are injected from the test: an init script wraps each attn-* class's
+// renderFigure(), updated() and engine() as it is defined, and the wrappers
+// throw while window.__faults names "<tag>:<method>" (the app has no test hook).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { showFigure, singleFileUrl, useBrowserAndSite } from './browser.js';
+
+const site = useBrowserAndSite();
+
+/** Runs in the page before its scripts: the fault switchboard. `faults` is the initial set. */
+function installFaults(faults) {
+  window.__faults = { ...faults };
+  const fault = (el, what) => window.__faults[`${el.localName}:${what}`];
+  const define = CustomElementRegistry.prototype.define;
+  CustomElementRegistry.prototype.define = function (name, cls, options) {
+    if (name.startsWith('attn-')) {
+      const proto = cls.prototype;
+      for (const method of ['renderFigure', 'updated']) {
+        const original = proto[method];
+        if (typeof original !== 'function') continue;
+        proto[method] = function (...args) {
+          const message = fault(this, method);
+          if (message) throw new Error(message);
+          return original.apply(this, args);
+        };
+      }
+      const engine = proto.engine;
+      proto.engine = function () {
+        const message = fault(this, 'engine');
+        if (message) return Promise.reject(new Error(message));
+        // The engine as this cell sees it: each method call throws while "<tag>:engine-call" is set.
+        return engine.call(this).then(
+          (real) =>
+            new Proxy(real, {
+              get: (target, key) => {
+                const value = target[key];
+                if (typeof value !== 'function') return value;
+                return (...args) => {
+                  const callFault = fault(this, 'engine-call');
+                  if (callFault) throw new Error(callFault);
+                  return value.apply(target, args);
+                };
+              },
+            }),
+        );
+      };
+    }
+    return define.call(this, name, cls, options);
+  };
+}
+
+/** A page with the faults installed; records console warnings and errors, and uncaught exceptions. */
+async function open(url, faults = {}) {
+  const page = await site.browser.context.newPage();
+  const log = { warnings: [], errors: [], uncaught: [] };
+  page.on('console', (message) => {
+    if (message.type() === 'warning') log.warnings.push(message.text());
+    if (message.type() === 'error') log.errors.push(message.text());
+  });
+  page.on('pageerror', (error) => log.uncaught.push(error.message));
+  await page.addInitScript(installFaults, faults);
+  await page.goto(url);
+  return { page, log };
+}
+
+const setFaults = (page, faults) => page.evaluate((f) => (window.__faults = f), faults);
+
+/** The console said exactly `expected` (each at least once, nothing else); nothing threw. */
+function assertLog(log, expected) {
+  assert.deepEqual(log.uncaught, [], 'no uncaught exception');
+  assert.deepEqual(log.errors, [], 'no console error');
+  assert.deepEqual([...new Set(log.warnings)].sort(), [...expected].sort(), 'the console warnings');
+}
+
+const numbers = (locator) => locator.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-value'))));
+
+function softmax(s, tau) {
+  const m = Math.max(...s);
+  const e = s.map((x) => Math.exp((x - m) / tau));
+  const z = e.reduce((a, b) => a + b, 0);
+  return e.map((x) => x / z);
+}
+
+function assertClose(actual, expected, what) {
+  assert.equal(actual.length, expected.length, `${what}: length`);
+  actual.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) < 1e-5, `${what}: ${i} is ${v}, not ${expected[i]}`));
+}
+
+/** The first figure answers its slider: PageUp from τ = 1 gives τ = 2.51 and bars to match. */
+async function firstFigureAnswers(page) {
+  const figure = page.locator('attn-softmax-temperature');
+  await figure.scrollIntoViewIfNeeded();
+  await figure.getByRole('slider', { name: 'Temperature' }).focus();
+  await page.keyboard.press('PageUp');
+  await figure.getByText('τ = 2.51').waitFor();
+  await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+  assertClose(await numbers(figure.locator('rect.bar')), softmax([1.2, 4.5, 2, 0.8], 10 ** 0.4), 'τ = 2.51');
+}
+
+/** The rest of the lesson still works: the first figure answers, every check outside `except` passes. */
+async function othersStillWork(page, except) {
+  await showFigure(page, 'attn-softmax-temperature');
+  await firstFigureAnswers(page);
+  await checksPass(page, except);
+}
+
+async function checksPass(page, except) {
+  for (const tag of ['attn-temperature-compare', 'attn-softmax-lab', 'attn-softmax-stability']) {
+    if (!except.includes(tag)) await showFigure(page, tag);
+  }
+  // The status of every attn-check, except those inside the cells in `except`; none pending.
+  const statuses = () =>
+    page.evaluate((skip) => {
+      const found = [];
+      const walk = (root, cell) =>
+        root.querySelectorAll('*').forEach((el) => {
+          if (el.localName === 'attn-check' && !skip.includes(cell)) found.push(el.getAttribute('data-status'));
+          if (el.shadowRoot) walk(el.shadowRoot, cell ?? el.localName);
+        });
+      walk(document, null);
+      return found;
+    }, except);
+  let results = await statuses();
+  for (let i = 0; i < 50 && results.includes('pending'); i++) {
+    await page.waitForTimeout(100);
+    results = await statuses();
+  }
+  assert.ok(results.length >= 3, `checks of the other cells: ${results}`);
+  assert.deepEqual(
+    results.filter((s) => s !== 'pass'),
+    [],
+    'every check of the other cells passes',
+  );
+}
+
+/** The error state of `tag`: its alert names `message`; returns the Retry button. */
+async function errorState(page, tag, message) {
+  await page.locator(tag).scrollIntoViewIfNeeded();
+  const alert = page.locator(`${tag} .cell-error[role=alert]`);
+  await alert.waitFor();
+  assert.match(await alert.textContent(), new RegExp(`This cell failed: ${message}`));
+  return alert.getByRole('button', { name: 'Retry' });
+}
+
+/** Tabs forward from the focused element until `button` has focus (at most 40 presses). */
+async function tabTo(page, button) {
+  for (let i = 0; i < 40; i++) {
+    if (await button.evaluate((b) => b.getRootNode().activeElement === b && b.matches(':focus-visible'))) return;
+    await page.keyboard.press('Tab');
+  }
+  assert.fail('Retry is not reachable with Tab');
+}
+
+const LAB_AT_TAU_1 = softmax([1.2, 4.5, 2, 0.8], 1);
+
+const targets = [
+  ['the static site over http', () => `${site.server.url}#/softmax-temperature`],
+  ['dist/attnbook.html from file://', () => `${singleFileUrl}#/softmax-temperature`],
+];
+
+for (const [name, url] of targets) {
+  describe(name, () => {
+    test('a failure in the first render: that cell shows the error and Retry, the rest works, Retry restores it', async () => {
+      const { page, log } = await open(url(), { 'attn-softmax-lab:renderFigure': 'injected render failure' });
+      const retry = await errorState(page, 'attn-softmax-lab', 'injected render failure');
+      assert.equal(await page.locator('attn-softmax-lab .weights').count(), 0, 'no figure drawn');
+      await othersStillWork(page, ['attn-softmax-lab']);
+
+      // Keyboard: from the figure before it, Tab reaches Retry; Enter with the fault gone restores the lab.
+      await page.locator('attn-temperature-compare').getByRole('button', { name: /JSON/ }).focus();
+      await tabTo(page, retry);
+      await setFaults(page, {});
+      await page.keyboard.press('Enter');
+      await page.locator('attn-softmax-lab[data-ready]').waitFor();
+      assert.equal(await page.locator('attn-softmax-lab .cell-error').count(), 0);
+      assertClose(await numbers(page.locator('attn-softmax-lab .weights rect.bar')), LAB_AT_TAU_1, 'the lab');
+      assertLog(log, ['attn-softmax-lab: injected render failure']);
+      await page.close();
+    });
+
+    test('a failure in an update after an input: the error stays in that cell, Retry shows the new state', async () => {
+      const { page, log } = await open(url());
+      const lab = await showFigure(page, 'attn-softmax-lab');
+      assertClose(await numbers(lab.locator('.weights rect.bar')), LAB_AT_TAU_1, 'the lab before');
+      await setFaults(page, { 'attn-softmax-lab:updated': 'injected update failure' });
+      await lab.getByRole('slider', { name: 'Temperature' }).focus();
+      await page.keyboard.press('PageUp'); // τ = 1 -> 2.51: the lab's update throws while drawing
+      const retry = await errorState(page, 'attn-softmax-lab', 'injected update failure');
+      assert.deepEqual(log.uncaught, [], 'the throw did not escape the cell');
+      await othersStillWork(page, ['attn-softmax-lab']);
+
+      await setFaults(page, {});
+      await retry.focus();
+      await page.keyboard.press('Enter');
+      await lab.locator('.weights rect.bar').first().waitFor();
+      assert.equal(await page.locator('attn-softmax-lab .cell-error').count(), 0);
+      await lab.locator('attn-slider output').filter({ hasText: 'τ = 2.51' }).waitFor();
+      assertClose(
+        await numbers(lab.locator('.weights rect.bar')),
+        softmax([1.2, 4.5, 2, 0.8], 10 ** 0.4),
+        'the lab after Retry, at the τ the input set',
+      );
+      assertLog(log, ['attn-softmax-lab: injected update failure']);
+      await page.close();
+    });
+
+    test('a failing engine for one cell (its load) and for another (its calls): each shows it, the rest works', async () => {
+      const { page, log } = await open(url(), {
+        'attn-softmax-stability:engine': 'injected engine failure',
+        'attn-softmax-temperature:engine-call': 'injected engine call failure',
+      });
+      // The load: the cell's error state with Retry.
+      const retry = await errorState(
+        page,
+        'attn-softmax-stability',
+        'the attention core could not be loaded: injected engine failure',
+      );
+      // A call: the figure says so in its own alert (as it does for bad input) and draws no bars.
+      const first = page.locator('attn-softmax-temperature');
+      await first.scrollIntoViewIfNeeded();
+      await first.locator('.error[role=alert]').filter({ hasText: 'injected engine call failure' }).waitFor();
+      assert.equal(await first.locator('rect.bar').count(), 0);
+
+      // The lab, whose engine is fine, answers a key press with new weights.
+      const lab = await showFigure(page, 'attn-softmax-lab');
+      await lab.getByRole('slider', { name: 'Temperature' }).focus();
+      await page.keyboard.press('PageDown'); // τ = 1 -> 0.398
+      await lab.locator('attn-slider output').filter({ hasText: 'τ = 0.398' }).waitFor();
+      assertClose(await numbers(lab.locator('.weights rect.bar')), softmax([1.2, 4.5, 2, 0.8], 10 ** -0.4), 'lab');
+
+      // Faults gone: Retry loads the engine again for the stability cell; the next input redraws the first figure.
+      await setFaults(page, {});
+      await retry.click();
+      const stability = await showFigure(page, 'attn-softmax-stability');
+      await stability.locator('attn-output.stable pre').filter({ hasText: '[0.0900, 0.2447, 0.6652]' }).waitFor();
+      await firstFigureAnswers(page);
+      assert.equal(await first.locator('.error').count(), 0);
+      await checksPass(page, []);
+      assertLog(log, ['attn-softmax-stability: the attention core could not be loaded: injected engine failure']);
+      await page.close();
+    });
+  });
+}
