@@ -7,7 +7,8 @@
  *               html, htmlGzip, headings: [{ id, text, level }] };
  * its body comes from lessonHtml(lesson) (the single file keeps it gzipped).
  */
-import { fromBase64, gunzipIfNeeded } from '../engine/gzip.js';
+import { gunzipSync } from 'fflate';
+import { fromBase64 } from '../engine/gzip.js';
 
 const modules = import.meta.glob('../../lessons/*.md', { eager: true });
 
@@ -27,8 +28,14 @@ export function neighbours(id) {
   return { previous: i > 0 ? lessons[i - 1] : null, next: i >= 0 && i < lessons.length - 1 ? lessons[i + 1] : null };
 }
 
-/** The lesson's body HTML (inflated once, then kept). @returns {Promise<string>} */
-export async function lessonHtml(lesson) {
-  lesson.html ??= new TextDecoder().decode(await gunzipIfNeeded(fromBase64(lesson.htmlGzip)));
+/**
+ * The lesson's body HTML (inflated once, then kept). Synchronous, so the first
+ * render of a lesson page already has it: inflating a few kilobytes in JS takes
+ * a millisecond, where DecompressionStream's promise hops each waited behind the
+ * rest of the page's start-up. Throws if the packed HTML is damaged.
+ * @returns {string}
+ */
+export function lessonHtml(lesson) {
+  lesson.html ??= new TextDecoder().decode(gunzipSync(fromBase64(lesson.htmlGzip)));
   return lesson.html;
 }

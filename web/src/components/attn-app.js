@@ -39,7 +39,6 @@ export class AttnApp extends AttnCell {
     this._issues = [];
     this._defaulted = [];
     this._visit = 0;
-    this._navigation = 0;
     this._html = '';
     this._timer = 0;
     this._stopHeightReports = null;
@@ -78,16 +77,14 @@ export class AttnApp extends AttnCell {
     }
     clearTimeout(this._timer);
     this._timer = 0;
-    const navigation = ++this._navigation;
     const next = route.page === 'lesson' ? findLesson(route.lessonId) : null;
     let body;
     try {
-      body = next ? await lessonHtml(next) : '';
+      body = next ? lessonHtml(next) : '';
     } catch (error) {
       this.fail(new Error(`the lesson could not be unpacked: ${error.message}`));
       return;
     }
-    if (navigation !== this._navigation) return; // a newer navigation took over meanwhile
     this._html = body;
     this._route = route;
     this._visit += 1; // a fresh copy of the lesson: cells start from the lesson's settings

@@ -4,8 +4,8 @@
  * Chosen through package.json "imports" (#wasm-builds, "default").
  *
  * Vite turns each `.wasm?url` import into either a file URL (the site) or a
- * data: URL of the gzipped wasm (the single file and the embeddable widgets
- * inline every asset; vite.config.js points them at the .wasm.gz copy).
+ * data: URL (the single file and the embeddable widgets inline every asset:
+ * the SIMD wasm as it is, the scalar one gzipped; see vite.config.js).
  * The factory gets an instantiateWasm hook, so Emscripten's own loader never
  * runs: a URL is fetched and compiled while it streams; a data: URL is decoded
  * here, never fetched, as fetch(data:) is refused under a strict CSP

@@ -1,7 +1,7 @@
 /**
  * Bytes for inlined data: base64 text and gzip (DecompressionStream). No DOM;
- * used for the wasm inlined in the single file and the widgets, and for the
- * single file's compressed lesson HTML.
+ * used for the wasm inlined in the single file and the widgets (the scalar
+ * build gzipped), and base64 also for the single file's lesson HTML.
  */
 
 /** Inflates gzip data (magic bytes 1f 8b) with the platform's DecompressionStream; other bytes pass through. */
