@@ -17,7 +17,7 @@
 import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { AttnCell } from './attn-cell.js';
-import { cellStyles, parseNumberText, resetToAuthored } from './cell-support.js';
+import { cellStyles, parseNumberText } from './cell-support.js';
 
 const labelList = {
   fromAttribute: (text) =>
@@ -162,7 +162,7 @@ export class AttnMatrixEditor extends AttnCell {
   }
 
   reset() {
-    resetToAuthored(this);
+    super.reset(); // back to the attributes
     this._drafts = new Map();
     this.dispatchEvent(new CustomEvent('change', { detail: { values: structuredClone(this.values) }, bubbles: true }));
   }

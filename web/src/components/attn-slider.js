@@ -13,7 +13,7 @@
  */
 import { css, html } from 'lit';
 import { AttnCell } from './attn-cell.js';
-import { cellStyles, formatNumber, resetToAuthored } from './cell-support.js';
+import { cellStyles, formatNumber } from './cell-support.js';
 
 const significant = (x, digits = 6) => Number(x.toPrecision(digits));
 
@@ -134,7 +134,7 @@ export class AttnSlider extends AttnCell {
   }
 
   reset() {
-    resetToAuthored(this);
+    super.reset(); // back to the attributes
     this.dispatchEvent(new CustomEvent('change', { detail: { value: this.value }, bubbles: true }));
   }
 

@@ -15,7 +15,7 @@
 import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { AttnCell } from './attn-cell.js';
-import { cellStyles, parseNumberList, resetToAuthored } from './cell-support.js';
+import { cellStyles, parseNumberList } from './cell-support.js';
 
 const MAX_ENTRIES = 64;
 const sameList = (a, b) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
@@ -108,7 +108,7 @@ export class AttnVectorEditor extends AttnCell {
   }
 
   reset() {
-    resetToAuthored(this);
+    super.reset(); // back to the attributes
     this._text = null;
     this._error = '';
     this.dispatchEvent(new CustomEvent('change', { detail: { values: [...this.values] }, bubbles: true }));
