@@ -17,7 +17,7 @@ import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { svgDocument } from '../charts/export.js';
 import { createLineChart } from '../charts/line-chart.js';
-import { readWholeNumber } from './cell-support.js';
+import { fieldErrorStyles, readWholeNumber } from './cell-support.js';
 import { AttnFigure } from './figure-base.js';
 import { labStyles, markWhere, workerEngine } from './scale-lab-support.js';
 
@@ -68,18 +68,10 @@ export class AttnScalingCurves extends AttnFigure {
     AttnFigure.baseStyles,
     AttnFigure.figureStyles,
     labStyles,
+    fieldErrorStyles,
     css`
-      input[aria-invalid='true'] {
-        border: 2px solid var(--danger, #b3261e);
-      }
       .field-error {
         grid-column: 1 / -1;
-        color: var(--danger, #b3261e);
-        font-size: 0.9rem;
-        margin: 0;
-      }
-      .field-error::before {
-        content: '⚠ ';
       }
     `,
   ];

@@ -206,6 +206,21 @@ export const progressStore = {
   },
 };
 
+/** A field holding bad text (aria-invalid) and the error shown beside it (.field-error). */
+export const fieldErrorStyles = css`
+  input[aria-invalid='true'] {
+    border: 2px solid var(--danger, #b3261e);
+  }
+  .field-error {
+    color: var(--danger, #b3261e);
+    font-size: 0.9rem;
+    margin: 0;
+  }
+  .field-error::before {
+    content: '⚠ ';
+  }
+`;
+
 /** Styles most cells share: the card, a label row, the error beside a field, visually hidden text. */
 export const cellStyles = css`
   *,
@@ -243,17 +258,7 @@ export const cellStyles = css`
     outline: 2px solid var(--accent, #3b5bdb);
     outline-offset: 2px;
   }
-  input[aria-invalid='true'] {
-    border: 2px solid var(--danger, #b3261e);
-  }
-  .field-error {
-    color: var(--danger, #b3261e);
-    font-size: 0.9rem;
-    margin: 0;
-  }
-  .field-error::before {
-    content: '⚠ ';
-  }
+  ${fieldErrorStyles}
   .visually-hidden {
     position: absolute;
     width: 1px;

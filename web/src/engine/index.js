@@ -76,19 +76,9 @@ export class Attention {
    *   output (..., L, Ev); weights and logits (..., L, S); rows with no allowed key are zeros and counted
    */
   attention(q, k, v, options) {
-    const {
-      scale,
-      temperature = 1,
-      mask = null,
-      returnWeights = false,
-      returnLogits = false,
-    } = optionsObject(options, 'attention', "{ mask: 'causal' }");
+    const opts = attentionOptions(options, 'attention', false);
     const [tq, tk, tv] = [toTensor(q, 'q'), toTensor(k, 'k'), toTensor(v, 'v')];
-    checkScale(scale);
-    checkNumber(temperature, 'temperature');
-    checkBoolean(returnWeights, 'returnWeights');
-    checkBoolean(returnLogits, 'returnLogits');
-    const fields = { scale: scale ?? NaN, temperature, returnWeights, returnLogits, ...toMaskFields(mask) };
+    const fields = attentionFields(opts);
     return unwrap(this.#module.attention(tq.data, tq.shape, tk.data, tk.shape, tv.data, tv.shape, fields));
   }
 
@@ -105,19 +95,9 @@ export class Attention {
    *   the shapes of attention()'s result, data as Float64Array
    */
   attentionReference(q, k, v, options) {
-    const {
-      scale,
-      temperature = 1,
-      mask = null,
-      returnWeights = true,
-      returnLogits = true,
-    } = optionsObject(options, 'attentionReference', "{ mask: 'causal' }");
+    const opts = attentionOptions(options, 'attentionReference', true);
     const [tq, tk, tv] = [toTensor(q, 'q'), toTensor(k, 'k'), toTensor(v, 'v')];
-    checkScale(scale);
-    checkNumber(temperature, 'temperature');
-    checkBoolean(returnWeights, 'returnWeights');
-    checkBoolean(returnLogits, 'returnLogits');
-    const fields = { scale: scale ?? NaN, temperature, returnWeights, returnLogits, ...toMaskFields(mask) };
+    const fields = attentionFields(opts);
     return unwrap(this.#module.attentionReference(tq.data, tq.shape, tk.data, tk.shape, tv.data, tv.shape, fields));
   }
 
@@ -249,6 +229,27 @@ function fail(message) {
 
 function checkNumber(value, name) {
   if (typeof value !== 'number') fail(`${name} must be a number, got ${describe(value)}`);
+}
+
+/** attention()'s and attentionReference()'s options with their defaults (returnWeights/Logits default to `keep`). */
+function attentionOptions(options, name, keep) {
+  const {
+    scale,
+    temperature = 1,
+    mask = null,
+    returnWeights = keep,
+    returnLogits = keep,
+  } = optionsObject(options, name, "{ mask: 'causal' }");
+  return { scale, temperature, mask, returnWeights, returnLogits };
+}
+
+/** Those options checked, as the fields the bindings take. */
+function attentionFields({ scale, temperature, mask, returnWeights, returnLogits }) {
+  checkScale(scale);
+  checkNumber(temperature, 'temperature');
+  checkBoolean(returnWeights, 'returnWeights');
+  checkBoolean(returnLogits, 'returnLogits');
+  return { scale: scale ?? NaN, temperature, returnWeights, returnLogits, ...toMaskFields(mask) };
 }
 
 // undefined scale means 1/sqrt(E); the bindings take NaN for that, so a NaN given here must not pass as it.
