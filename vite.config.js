@@ -23,9 +23,8 @@ function sitePages() {
 
 // Builds that inline the wasm (the single file, the widgets) take the scalar fallback's gzipped
 // copy (attnbook-wasm.web.wasm.gz, written by scripts/build.mjs; builds-web.js inflates it with
-// DecompressionStream): a third of the bytes. The SIMD build, which nearly every browser takes,
-// goes in as it is: base64 decodes in a millisecond, where inflating it held up the first lesson
-// by a tenth of a second, its stream's steps waiting behind the rest of the page's start-up.
+// fflate): a third of the bytes. The SIMD build, which nearly every browser takes, goes in as it is:
+// the bytes gzip would save take the browser about as long to read as inflating them takes.
 const gzippedWasm = { find: /^(.*wasm-scalar\/module\/attnbook-wasm\.web\.wasm)\?url$/, replacement: '$1.gz?url' };
 
 // The engine's Web Worker (web/src/runtime.js getWorkerEngine): the site bundles it as a module worker

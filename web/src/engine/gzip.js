@@ -1,17 +1,18 @@
 /**
- * Bytes for inlined data: base64 text and gzip (DecompressionStream). No DOM;
- * used for the wasm inlined in the single file and the widgets (the scalar
- * build gzipped), and base64 also for the single file's lesson HTML.
+ * Bytes for inlined data: base64 text and gzip. No DOM; used for the wasm
+ * inlined in the single file and the widgets (the scalar build gzipped) and
+ * for the single file's lesson HTML.
+ *
+ * Inflating is synchronous (fflate), so an inlined engine loads at once
+ * (engine/builds-web.js); DecompressionStream's promise hops each waited
+ * behind the rest of the page's start-up.
  */
+import { gunzipSync } from 'fflate';
 
-/** Inflates gzip data (magic bytes 1f 8b) with the platform's DecompressionStream; other bytes pass through. */
-export async function gunzipIfNeeded(bytes) {
+/** Inflates gzip data (magic bytes 1f 8b); other bytes pass through. Throws if the gzip data is damaged. */
+export function gunzipIfNeeded(bytes) {
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
-  if (typeof DecompressionStream !== 'function') {
-    throw new Error('this browser has no DecompressionStream to unpack inlined data; use the site instead');
-  }
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  return gunzipSync(bytes);
 }
 
 /** The bytes of base64 text. @param {string} text @returns {Uint8Array} */
