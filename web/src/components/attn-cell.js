@@ -18,13 +18,15 @@
  *   on. Retry sets the cell up again (as if it were removed and put back, so a
  *   failed engine load is tried again) and renders it.
  * - Visibility: `this.visible` resolves the first time the cell is on screen
- *   (or within 200 px of it), so heavy figures can wait for it; AttnFigure
- *   does not render at all before then.
+ *   (or within 200 px of it; see near-viewport.js), so heavy figures can wait
+ *   for it; AttnFigure does not render at all before then. A cell on screen
+ *   when the page opens draws in the page's first frame.
  */
 import { LitElement, css, html } from 'lit';
 import { defaults, FieldError, parseField } from '../app/state-fields.js';
 import { getEngine } from '../runtime.js';
 import { resetToAuthored } from './cell-support.js';
+import { whenNearViewport } from './near-viewport.js';
 
 export class AttnCell extends LitElement {
   /** @type {Record<string, object>} */
@@ -85,26 +87,12 @@ export class AttnCell extends LitElement {
 
   connectedCallback() {
     super.connectedCallback();
-    if (typeof IntersectionObserver === 'undefined') {
-      this._resolveVisible();
-      return;
-    }
-    // A margin, so cells just below the fold are ready by the time they scroll in.
-    this._observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) {
-          this._resolveVisible();
-          this._observer.disconnect();
-        }
-      },
-      { rootMargin: '200px 0px' },
-    );
-    this._observer.observe(this);
+    this._stopWatching = whenNearViewport(this, () => this._resolveVisible());
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
-    this._observer?.disconnect();
+    this._stopWatching?.();
   }
 
   attributeChangedCallback(name, old, value) {
