@@ -12,7 +12,6 @@
  */
 import { html } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
-import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { startHeightReports } from '../app/embed.js';
 import { findLesson, lessonHtml, lessons, neighbours } from '../app/lessons.js';
 import { applyState, collectState } from '../app/permalink.js';
@@ -218,8 +217,9 @@ export class AttnApp extends AttnCell {
               ></attn-toc>`
         }
         <!-- this._html is the lesson's Markdown compiled at build time (trusted authored
-             content, lessonHtml()); nothing from the URL or the user ever reaches it. -->
-        <div class="lesson-body">${keyed(this._visit, unsafeHTML(this._html))}</div>
+             content, lessonHtml()); nothing from the URL or the user ever reaches it. Set as
+             innerHTML: parsed once, where unsafeHTML parses into a template and then copies it. -->
+        ${keyed(this._visit, html`<div class="lesson-body" .innerHTML=${this._html}></div>`)}
         <footer class="lesson-foot">
           <section class="sources" aria-labelledby="sources-title">
             <h2 id="sources-title">Sources</h2>
