@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { applyState, collectState } from '../../web/src/app/permalink.js';
+import { parseHash } from '../../web/src/app/route.js';
 import { parseField } from '../../web/src/app/state-fields.js';
 
 class FakeHeatmap {
@@ -68,4 +69,17 @@ test('a field given twice is refused (not last-wins): the cell keeps its setting
   });
   assert.deepEqual(target.values, [[0]]);
   assert.equal(target.min, null);
+});
+
+test('embed given twice: the first one counts and the link says so (embed=1&embed=0 is not last-wins)', () => {
+  for (const [query, embed] of [
+    ['embed=1&embed=0', true],
+    ['embed=0&embed=1', false],
+    ['embed=1&embed=1', true],
+  ]) {
+    const route = parseHash(`#/mix?${query}`);
+    assert.equal(route.embed, embed, query);
+    assert.deepEqual(route.issues, ['embed: given more than once (the first one counts)'], query);
+  }
+  assert.deepEqual(parseHash('#/mix?embed=1').issues, []);
 });

@@ -51,6 +51,7 @@ export function parseHash(hash) {
     route.issues.push(`the link's settings are too long (${query.length} characters), so none were used`);
     return route;
   }
+  let embedSeen = false;
   for (const part of query.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
@@ -62,8 +63,10 @@ export function parseHash(hash) {
       continue;
     }
     if (key === 'embed') {
-      if (text === '1' || text === 'true') route.embed = true;
+      if (embedSeen) route.issues.push('embed: given more than once (the first one counts)');
+      else if (text === '1' || text === 'true') route.embed = true;
       else if (text !== '0' && text !== 'false') route.issues.push(`embed: "${clip(text)}" is not 1 or 0`);
+      embedSeen = true;
       continue;
     }
     const dot = key.indexOf('.');
