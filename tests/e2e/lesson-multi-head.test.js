@@ -134,7 +134,7 @@ test('changing h (then T and d_v) updates the grid, the shapes and the code; a b
   await sizeInput(page, 'heads').fill('9'); // above the maximum of 6
   const error = page.locator(`${LAB} .field-error`);
   await error.waitFor();
-  assert.match(await error.innerText(), /h 9 is outside \[1, 6\]/);
+  assert.match(await error.innerText(), /h is 9, above the maximum 6; a whole number from 1 to 6/);
   assert.equal(await sizeInput(page, 'heads').getAttribute('aria-invalid'), 'true');
   assert.equal(await page.locator(LAB).evaluate((el) => el.heads), 4, 'h keeps its last valid value');
   assert.equal(await page.locator(`${LAB} attn-heatmap`).count(), 8);

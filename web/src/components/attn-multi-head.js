@@ -23,9 +23,8 @@
  */
 import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
-import { parseField } from '../app/state-fields.js';
 import { AttnCell } from './attn-cell.js';
-import { cellStyles, resetToAuthored } from './cell-support.js';
+import { cellStyles, readWholeNumber, resetToAuthored } from './cell-support.js';
 
 const SEED_MAX = 2147483647;
 
@@ -266,25 +265,18 @@ export class AttnMultiHead extends AttnCell {
     const name = input.dataset.field;
     const spec = AttnMultiHead.stateFields[name];
     const label = SIZES.find(([field]) => field === name)[1];
-    try {
-      const value = parseField(input.value.trim(), name, spec);
-      this._drafts = { ...this._drafts, [name]: undefined };
-      if (value !== this[name]) {
-        this[name] = value;
-        this.stateChanged();
-      }
-    } catch (error) {
-      // Chromium gives '' for text it cannot read as a number (validity.badInput), e.g. 1e400
-      const empty = input.value.trim() === '';
-      const reason = empty
-        ? input.validity.badInput
-          ? 'is not a number'
-          : 'is empty'
-        : error.message.replace(`${name}: `, '');
+    const read = readWholeNumber(input, { min: spec.min, max: spec.max });
+    if (read.error) {
       this._drafts = {
         ...this._drafts,
-        [name]: { text: input.value, error: `${label} ${reason}; a whole number from ${spec.min} to ${spec.max}.` },
+        [name]: { text: input.value, error: `${label} ${read.error}; a whole number from ${spec.min} to ${spec.max}.` },
       };
+      return;
+    }
+    this._drafts = { ...this._drafts, [name]: undefined };
+    if (read.value !== this[name]) {
+      this[name] = read.value;
+      this.stateChanged();
     }
   }
 
