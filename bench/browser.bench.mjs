@@ -10,7 +10,8 @@
 //                             in a fresh browser context (no HTTP, code or memory cache)
 //                                                                         budget ≤ 500 ms
 //                             also reported, the same way: the softmax-temperature lesson's
-//                             <attn-softmax-temperature> (a figure in the middle of a lesson)
+//                             <attn-softmax-temperature> (a figure in the middle of a lesson),
+//                             and the machine's floor: an empty page marking the cell ready
 //   slider input -> frame     ~200 input events on the temperature slider    p95 ≤ 16 ms
 //   bar drag -> frame         ~200 pointer moves dragging a bar of <attn-bars>
 //                             on gallery/figures.html (dist/site over http)  p95 ≤ 16 ms
@@ -81,8 +82,8 @@ async function firstLesson() {
  * per mutation, which would add the harness's own work to the measurement).
  * A fresh browser context per load: no HTTP, code or memory cache.
  */
-async function timeToReady(browser, lesson, tag) {
-  const url = `${pathToFileURL(singleFile).href}#/${lesson}`;
+async function timeToReady(browser, lesson, tag, file = singleFile) {
+  const url = `${pathToFileURL(file).href}#/${lesson}`;
   const loads = [];
   for (let i = 0; i < LOADS; i++) {
     const context = await browser.newContext();
@@ -120,12 +121,33 @@ async function timeToReady(browser, lesson, tag) {
     await context.close();
   }
   return {
-    url: `file://…/dist/attnbook.html#/${lesson}`,
+    url: `file://…/${path.relative(root, file)}#/${lesson}`,
     cell: tag,
     loads: loads.map((l) => ({ readyMs: round(l.readyMs), domContentLoadedMs: round(l.domContentLoadedMs ?? NaN) })),
     medianMs: round(median(loads.map((l) => l.readyMs))),
     medianDomContentLoadedMs: round(median(loads.map((l) => l.domContentLoadedMs ?? NaN))),
   };
+}
+
+/**
+ * The machine's floor for the same measurement: a page whose one-line module
+ * script adds the cell and marks it ready in its first frame, timed by
+ * timeToReady() in the same run (fresh context, file://, the same harness).
+ * What the first lesson takes beyond it is the app's own work.
+ */
+async function baselineReady(browser, tag) {
+  const file = path.join(root, 'build', 'bench', 'baseline.html');
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(
+    file,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>baseline</title></head><body><attn-app></attn-app>
+<script type="module">
+const cell = document.createElement('${tag}');
+document.querySelector('attn-app').append(cell);
+requestAnimationFrame(() => cell.toggleAttribute('data-ready', true));
+</script></body></html>\n`,
+  );
+  return timeToReady(browser, 'baseline', tag, file);
 }
 
 /**
@@ -315,6 +337,7 @@ try {
   const first = await firstLesson();
   const interactive = await timeToReady(browser, first.id, first.cell);
   const temperatureFigure = await timeToReady(browser, 'softmax-temperature', 'attn-softmax-temperature');
+  const baseline = await baselineReady(browser, first.cell);
   const slider = await sliderLatency(browser);
   const drag = await dragLatency(browser);
   results = {
@@ -323,6 +346,7 @@ try {
     budgets: BUDGET,
     firstInteractive: { ...interactive, met: interactive.medianMs <= BUDGET.interactiveMs },
     temperatureFigureInteractive: temperatureFigure,
+    baselineInteractive: baseline,
     sliderInputToFrame: { ...slider, met: slider.timed > 0 && slider.p95Ms <= BUDGET.inputToFrameP95Ms },
     barDragInputToFrame: { ...drag, met: drag.timed > 0 && drag.p95Ms <= BUDGET.inputToFrameP95Ms },
     sizes: await sizes(),
@@ -343,6 +367,7 @@ const row = (name, value, budget, met) =>
 for (const [name, m, budget] of [
   [`first lesson interactive (file://, median of ${LOADS})`, r.firstInteractive, true],
   [`softmax-temperature figure interactive (same way)`, r.temperatureFigureInteractive, false],
+  [`baseline: an empty page marking its cell ready`, r.baselineInteractive, false],
 ]) {
   row(name, `${m.medianMs} ms`, budget ? `≤ ${BUDGET.interactiveMs} ms` : '', budget ? m.met : undefined);
   console.log(
