@@ -7,8 +7,7 @@
  *               html, htmlGzip, headings: [{ id, text, level }] };
  * its body comes from lessonHtml(lesson) (the single file keeps it gzipped).
  */
-import { gunzipSync } from 'fflate';
-import { fromBase64 } from '../engine/gzip.js';
+import { fromBase64, gunzip } from '../engine/gzip.js';
 
 const modules = import.meta.glob('../../lessons/*.md', { eager: true });
 
@@ -29,13 +28,12 @@ export function neighbours(id) {
 }
 
 /**
- * The lesson's body HTML (inflated once, then kept). Synchronous, so the first
- * render of a lesson page already has it: inflating a few kilobytes in JS takes
- * a millisecond, where DecompressionStream's promise hops each waited behind the
- * rest of the page's start-up. Throws if the packed HTML is damaged.
+ * The lesson's body HTML (inflated once, then kept). Synchronous (engine/gzip.js),
+ * so the first render of a lesson page already has it. Throws if the packed HTML
+ * is damaged.
  * @returns {string}
  */
 export function lessonHtml(lesson) {
-  lesson.html ??= new TextDecoder().decode(gunzipSync(fromBase64(lesson.htmlGzip)));
+  lesson.html ??= new TextDecoder().decode(gunzip(fromBase64(lesson.htmlGzip)));
   return lesson.html;
 }

@@ -1,7 +1,7 @@
 /**
  * Bytes for inlined data: base64 text and gzip. No DOM; used for the wasm
  * inlined in the single file and the widgets (the scalar build gzipped) and
- * for the single file's lesson HTML.
+ * for the single file's lesson HTML (app/lessons.js).
  *
  * Inflating is synchronous (fflate), so an inlined engine loads at once
  * (engine/builds-web.js); DecompressionStream's promise hops each waited
@@ -9,10 +9,15 @@
  */
 import { gunzipSync } from 'fflate';
 
+/** Inflates gzip data. Throws if it is not gzip or is damaged. */
+export function gunzip(bytes) {
+  return gunzipSync(bytes);
+}
+
 /** Inflates gzip data (magic bytes 1f 8b); other bytes pass through. Throws if the gzip data is damaged. */
 export function gunzipIfNeeded(bytes) {
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
-  return gunzipSync(bytes);
+  return gunzip(bytes);
 }
 
 /** The bytes of base64 text. @param {string} text @returns {Uint8Array} */
