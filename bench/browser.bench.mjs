@@ -26,7 +26,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import frontMatter from 'front-matter';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/lib.mjs';
+import { chromiumLaunchOptions } from '../scripts/lib.mjs';
 import { serve } from '../scripts/serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,7 +39,6 @@ const resultsFile = path.join(root, 'bench', 'results', 'browser.json');
 const LOADS = 5;
 const EVENTS = 200;
 const BUDGET = { interactiveMs: 500, inputToFrameP95Ms: 16 };
-const ARGS = CHROMIUM_ARGS;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -331,7 +330,7 @@ for (const file of [singleFile, path.join(site, 'index.html'), path.join(site, '
 }
 
 const started = performance.now();
-const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+const browser = await chromium.launch(chromiumLaunchOptions());
 let results;
 try {
   const first = await firstLesson();

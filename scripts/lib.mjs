@@ -62,3 +62,41 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--allow-file-access-from-files',
 ];
+
+/**
+ * Features turned off beside playwright-core's own list. WebUIOmniboxPopup and
+ * WebUIOmniboxAimPopup: every new headless window otherwise starts a renderer
+ * for the address bar's popup (chrome://omnibox-popup.top-chrome), which on a
+ * 2-core machine took about half the CPU while a page loaded: the first lesson
+ * measured ~680 ms interactive with it and ~340 ms without (npm run bench).
+ * A browser a learner already has open built that popup long before.
+ */
+const EXTRA_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+/**
+ * The --disable-features switch playwright-core (the version in package-lock)
+ * passes. Chromium keeps only the last --disable-features on its command line,
+ * so launches drop this one (ignoreDefaultArgs, an exact match) and pass one
+ * switch with both lists. tests/e2e/chromium-flags.test.js reads the running
+ * browser's command line and fails if two such switches ever reach it (a new
+ * playwright-core with a different list: copy its list here).
+ */
+export const PLAYWRIGHT_DISABLE_FEATURES =
+  '--disable-features=AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,' +
+  'HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,ThirdPartyStoragePartitioning,' +
+  'AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,OptimizationHints,NetworkTimeServiceQuerying,' +
+  'AimEnabled,PreconnectToSearch,msForceBrowserSignIn,msEdgeUpdateLaunchServicesPreferredVersion';
+
+/**
+ * Options for chromium.launch() and chromium.launchPersistentContext():
+ * Debian's Chromium, headless, with CHROMIUM_ARGS, the merged feature list and
+ * `extraArgs`.
+ * @param {string[]} [extraArgs]
+ */
+export function chromiumLaunchOptions(extraArgs = []) {
+  return {
+    executablePath: CHROMIUM,
+    headless: true,
+    ignoreDefaultArgs: [PLAYWRIGHT_DISABLE_FEATURES],
+    args: [...CHROMIUM_ARGS, `${PLAYWRIGHT_DISABLE_FEATURES},${EXTRA_DISABLED_FEATURES.join(',')}`, ...extraArgs],
+  };
+}

@@ -8,21 +8,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before } from 'node:test';
 import frontMatter from 'front-matter';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib.mjs';
+import { chromiumLaunchOptions } from '../../scripts/lib.mjs';
 import { serve, STRICT_CSP } from '../../scripts/serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export { CHROMIUM };
-
 /** Launches headless Chromium with a fresh profile. Returns { browser, close }. */
 export async function launch() {
   const profile = await mkdtemp(path.join(os.tmpdir(), 'attnbook-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  const context = await chromium.launchPersistentContext(profile, chromiumLaunchOptions());
   return {
     context,
     async close() {
