@@ -127,15 +127,23 @@ export function createBarChart(container, options) {
     };
     bars.forEach(({ rect, hit }, i) => {
       let dragging = false;
+      // The last position drawn: the frame's pointermove usually repeats the pointerrawupdate
+      // before it, and reading the same position again (getScreenCTM) would lay the page out at once.
+      let last = null;
       const down = (event) => {
         if (event.button !== 0) return;
         event.preventDefault();
         dragging = true;
+        last = null;
         event.currentTarget.setPointerCapture(event.pointerId);
         rect.focus({ preventScroll: true });
         set(i, valueAt(event), false);
       };
-      const move = (event) => dragging && set(i, valueAt(event), false);
+      const move = (event) => {
+        if (!dragging || (last && event.clientX === last.x && event.clientY === last.y)) return;
+        last = { x: event.clientX, y: event.clientY };
+        set(i, valueAt(event), false);
+      };
       // pointerrawupdate (Chromium, secure contexts such as file:// and localhost) comes as soon as
       // the pointer moves, where pointermove waits for the next frame: the first one in a frame
       // redraws at once, up to a frame sooner; the frame's pointermove brings the latest position.
