@@ -1,0 +1,61 @@
+// The type declarations name the API that runs: every method of the engine
+// (loadAttention) is declared in index.d.ts, every method of the worker client
+// (createWorkerEngine) in index.d.ts or worker-client.d.ts, and nothing
+// declared is missing from the code.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { test } from 'node:test';
+import { loadAttention } from 'attnbook';
+import { createWorkerEngine } from '../../web/src/engine/worker-client.js';
+
+const engineDir = new URL('../../web/src/engine/', import.meta.url);
+
+/** The member names declared in `interface <name> … { … }` of a .d.ts text (methods and properties). */
+function declaredMembers(text, name) {
+  const start = text.search(new RegExp(`export interface ${name}\\b[^{]*\\{`));
+  assert.ok(start >= 0, `interface ${name} is declared`);
+  const body = text.slice(text.indexOf('{', start) + 1);
+  let depth = 1;
+  let end = 0;
+  while (depth > 0 && end < body.length) {
+    if (body[end] === '{') depth += 1;
+    if (body[end] === '}') depth -= 1;
+    end += 1;
+  }
+  const members = new Set();
+  // Top-level members only: lines indented by exactly two spaces.
+  for (const match of body.slice(0, end - 1).matchAll(/^ {2}(?:readonly )?([A-Za-z_$][\w$]*)\??[(:]/gm)) {
+    members.add(match[1]);
+  }
+  return members;
+}
+
+/** A stand-in for a Worker running worker.js: answers 'load' and nothing else. */
+function fakeWorker() {
+  const listeners = [];
+  return {
+    addEventListener: (type, listener) => type === 'message' && listeners.push(listener),
+    postMessage: ({ method, id }) => {
+      if (method === 'load')
+        queueMicrotask(() => listeners.forEach((l) => l({ data: { id, result: { simd: true } } })));
+    },
+    terminate() {},
+  };
+}
+
+test('index.d.ts declares exactly the members an engine from loadAttention() has', async () => {
+  const attn = await loadAttention();
+  const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(attn)).filter((n) => n !== 'constructor');
+  const members = [...methods, ...Object.keys(attn)]; // and its own fields (simd)
+  const declared = declaredMembers(await readFile(new URL('index.d.ts', engineDir), 'utf8'), 'Attention');
+  assert.deepEqual([...declared].sort(), members.sort());
+});
+
+test('worker-client.d.ts and index.d.ts declare exactly what createWorkerEngine() returns', async () => {
+  const engine = await createWorkerEngine(fakeWorker());
+  const attention = declaredMembers(await readFile(new URL('index.d.ts', engineDir), 'utf8'), 'Attention');
+  const worker = declaredMembers(await readFile(new URL('worker-client.d.ts', engineDir), 'utf8'), 'WorkerEngine');
+  // WorkerEngine extends Promised<Omit<Attention, 'simd'>> and declares simd itself.
+  const declared = new Set([...attention, ...worker]);
+  assert.deepEqual([...declared].sort(), Object.keys(engine).sort());
+});

@@ -1,0 +1,89 @@
+import type { Attention } from './index.js';
+
+/** Every synchronous engine method, returning a promise of its result instead. */
+type Promised<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never;
+};
+
+/** The engine methods worker.js answers (all of Attention's but its `simd` flag). */
+type EngineMethods = Omit<Attention, 'simd'>;
+
+/** What a long job reports after each step. */
+export interface JobProgress {
+  done: number;
+  steps: number;
+  /** fusedAttention: the milliseconds spent in the kernel so far. */
+  ms?: number;
+}
+
+export interface JobOptions {
+  onProgress?: ((progress: JobProgress) => void) | null;
+}
+
+export interface BenchmarkOptions {
+  /** Sequence lengths T (L = S = T), whole numbers from 1 to 8192. Default [64, 128, 256]. */
+  sizes?: number[];
+  /** E = Ev. Default 64. */
+  dim?: number;
+  seed?: number;
+  /** Any of 'simd', 'scalar', 'js'. Default all three. */
+  contenders?: Array<'simd' | 'scalar' | 'js'>;
+  /** Sampling time per size and contender, ms. Default 80. */
+  minMs?: number;
+  maxReps?: number;
+}
+
+export interface BenchmarkRow {
+  T: number;
+  contender: string;
+  label: string;
+  /** Median time per call, or null when the contender failed (see error). */
+  ms: number | null;
+  gflops: number | null;
+  reps: number;
+  /** Max |difference| from the plain-JS output. */
+  maxAbsDiff: number | null;
+  error?: string;
+}
+
+export interface FusedAttentionOptions {
+  /** L = S = T, a whole number from 1 to 16384. */
+  T: number;
+  dim?: number;
+  seed?: number;
+  /** Query rows per kernel call. Default 512. */
+  block?: number;
+  /** Default true: the SIMD build where this runtime has it. */
+  simd?: boolean;
+}
+
+export interface FusedAttentionResult {
+  T: number;
+  dim: number;
+  simd: boolean;
+  ms: number;
+  gflops: number;
+  /** That module's wasm heap: a high-water mark. */
+  heapBytes: number;
+  inUseBytes: number;
+  /** What the T×T float32 weights would have needed. */
+  weightsBytes: number;
+  /** The first (up to 8) entries of the output's first row. */
+  firstRow: Float32Array;
+}
+
+/** The engine in a Web Worker: the same methods as Attention, as promises, plus long jobs. */
+export interface WorkerEngine extends Promised<EngineMethods> {
+  readonly inWorker: true;
+  readonly simd: boolean;
+  /** Times attention for each size and contender; a newer call supersedes this one (kind 'Cancelled'). */
+  benchmark(options?: BenchmarkOptions, job?: JobOptions): Promise<{ dim: number; rows: BenchmarkRow[] }>;
+  /** One head of unmasked attention with the fused kernel, in blocks of query rows. */
+  fusedAttention(options: FusedAttentionOptions, job?: JobOptions): Promise<FusedAttentionResult>;
+  /** Stops the running job of `method`: it rejects with an AttentionError of kind 'Cancelled'. */
+  cancel(method: 'benchmark' | 'fusedAttention'): void;
+  terminate(): void;
+}
+
+/** Loads the engine in `worker` (running worker.js) and answers once it is ready. */
+export function createWorkerEngine(worker: Worker, options?: { simd?: 'auto' | boolean }): Promise<WorkerEngine>;
