@@ -1,5 +1,6 @@
 #include "attn/tensor.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 namespace attn {
@@ -25,6 +26,12 @@ std::string format_index(const Shape& shape, std::size_t flat) {
 }
 
 std::string format_number(double value) {
+  if (std::isnan(value)) {
+    return "NaN";
+  }
+  if (std::isinf(value)) {
+    return value > 0 ? "Infinity" : "-Infinity";
+  }
   char text[32];
   std::snprintf(text, sizeof text, "%.9g", value); // as iostreams print it, without iostreams
   return text;

@@ -171,7 +171,7 @@ row(
   'τ = -Infinity',
   () => [[1, 2], { temperature: -Infinity }],
   'ValueError',
-  /temperature must be >= 0, got -inf/,
+  /temperature must be >= 0, got -Infinity/,
 );
 row(
   'softmax',
@@ -233,7 +233,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'in k',
     a(q, () => put(K, 1, 1, NaN), v),
     'ValueError',
-    /k\[1, 1\] is nan/,
+    /k\[1, 1\] is NaN/,
   );
   row(
     fn,
@@ -241,7 +241,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'in q',
     a(() => put(Q, 2, 3, NaN), k, v),
     'ValueError',
-    /q\[2, 3\] is nan/,
+    /q\[2, 3\] is NaN/,
   );
   row(
     fn,
@@ -258,7 +258,7 @@ for (const fn of ['attention', 'attentionReference']) {
       },
     }),
     'ValueError',
-    /additive mask\[0, 1\] is nan; use -Infinity to forbid a key/,
+    /additive mask\[0, 1\] is NaN; use -Infinity to forbid a key/,
   );
   row(fn, 'NaN', 'scale', a(q, k, v, { scale: NaN }), 'ValueError', /scale is NaN; leave it out for 1\/sqrt\(E\)/);
   row(
@@ -267,7 +267,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'in q',
     a(() => put(Q, 0, 2, Infinity), k, v),
     'ValueError',
-    /q\[0, 2\] is inf/,
+    /q\[0, 2\] is Infinity/,
   );
   row(
     fn,
@@ -275,7 +275,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'scale',
     a(q, k, v, { scale: Infinity }),
     'ValueError',
-    /scale must be a finite number, got inf/,
+    /scale must be a finite number, got Infinity/,
   );
   row(
     fn,
@@ -292,7 +292,7 @@ for (const fn of ['attention', 'attentionReference']) {
       },
     }),
     'ValueError',
-    /additive mask\[2, 0\] is inf/,
+    /additive mask\[2, 0\] is Infinity/,
   );
   // float32 logits overflow; the float64 reference holds 1e300 · q·k and gives its weights
   if (fn === 'attention') {
@@ -311,7 +311,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'in v',
     a(q, k, () => put(V, 2, 0, -Infinity)),
     'ValueError',
-    /v\[2, 0\] is -inf/,
+    /v\[2, 0\] is -Infinity/,
   );
   row(
     fn,
@@ -319,7 +319,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'scale',
     a(q, k, v, { scale: -Infinity }),
     'ValueError',
-    /scale must be a finite number, got -inf/,
+    /scale must be a finite number, got -Infinity/,
   );
   row(
     fn,
@@ -455,7 +455,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'τ = -Infinity',
     a(q, k, v, { temperature: -Infinity }),
     'ValueError',
-    /temperature must be >= 0, got -inf/,
+    /temperature must be >= 0, got -Infinity/,
   );
   row(fn, 'NaN temperature', 'τ = NaN', a(q, k, v, { temperature: NaN }), 'ValueError', /temperature is NaN/);
   row(
@@ -679,19 +679,19 @@ for (const fn of ['attention', 'attentionReference']) {
     'in weights',
     () => [[0.5, NaN, 0.5], V],
     'ValueError',
-    /weights\[1\] is nan; weights must be finite and >= 0/,
+    /weights\[1\] is NaN; weights must be finite and >= 0/,
   );
-  row2('NaN', 'in values', () => [w, put(V, 1, 0, NaN)], 'ValueError', /values\[1, 0\] is nan/);
+  row2('NaN', 'in values', () => [w, put(V, 1, 0, NaN)], 'ValueError', /values\[1, 0\] is NaN/);
   row2(
     '+Infinity',
     'in weights',
     () => [[Infinity, 0, 0], V],
     'ValueError',
-    /weights\[0\] is inf; weights must be finite/,
+    /weights\[0\] is Infinity; weights must be finite/,
   );
-  row2('+Infinity', 'in values', () => [w, put(V, 2, 1, Infinity)], 'ValueError', /values\[2, 1\] is inf/);
-  row2('-Infinity', 'in weights', () => [[0.5, 0.5, -Infinity], V], 'ValueError', /weights\[2\] is -inf/);
-  row2('-Infinity', 'in values', () => [w, put(V, 0, 0, -Infinity)], 'ValueError', /values\[0, 0\] is -inf/);
+  row2('+Infinity', 'in values', () => [w, put(V, 2, 1, Infinity)], 'ValueError', /values\[2, 1\] is Infinity/);
+  row2('-Infinity', 'in weights', () => [[0.5, 0.5, -Infinity], V], 'ValueError', /weights\[2\] is -Infinity/);
+  row2('-Infinity', 'in values', () => [w, put(V, 0, 0, -Infinity)], 'ValueError', /values\[0, 0\] is -Infinity/);
   row2('empty', 'no weights', () => [[], V], 'ShapeError', /empty input \(weights \[0\], values \[3, 2\]\)/);
   row2(
     'empty',
@@ -785,7 +785,7 @@ for (const fn of ['attention', 'attentionReference']) {
       [0.5, 0.5],
     ],
     'ValueError',
-    /A\[0, 1\] is nan/,
+    /A\[0, 1\] is NaN/,
   );
   r(
     '+Infinity',
@@ -795,9 +795,9 @@ for (const fn of ['attention', 'attentionReference']) {
       [Infinity, 0],
     ],
     'ValueError',
-    /A\[1, 0\] is inf/,
+    /A\[1, 0\] is Infinity/,
   );
-  r('-Infinity', 'an entry', () => [-Infinity, 1], 'ValueError', /A\[0\] is -inf/);
+  r('-Infinity', 'an entry', () => [-Infinity, 1], 'ValueError', /A\[0\] is -Infinity/);
   r('empty', 'shape [0]', () => [], 'ShapeError', /A must be a non-empty tensor \(\.\.\., n\), got shape \[0\]/);
   r(
     'wrong rank',
@@ -832,9 +832,9 @@ for (const fn of ['attention', 'attentionReference']) {
 {
   const x = () => ({ data: Float32Array.from({ length: 24 }, (_, i) => i), shape: [1, 4, 6] });
   const s = (cls, what, args, kind, message) => row('splitHeads', cls, what, args, kind, message);
-  s('NaN', 'heads', () => [x(), NaN], 'ShapeError', /heads must be a whole number >= 1, got nan/);
-  s('+Infinity', 'heads', () => [x(), Infinity], 'ShapeError', /heads must be a whole number >= 1, got inf/);
-  s('-Infinity', 'heads', () => [x(), -Infinity], 'ShapeError', /heads must be a whole number >= 1, got -inf/);
+  s('NaN', 'heads', () => [x(), NaN], 'ShapeError', /heads must be a whole number >= 1, got NaN/);
+  s('+Infinity', 'heads', () => [x(), Infinity], 'ShapeError', /heads must be a whole number >= 1, got Infinity/);
+  s('-Infinity', 'heads', () => [x(), -Infinity], 'ShapeError', /heads must be a whole number >= 1, got -Infinity/);
   s(
     'empty',
     'T = 0',
@@ -918,24 +918,24 @@ for (const fn of ['attention', 'attentionReference']) {
     'a shape entry',
     () => [[2, NaN], 1],
     'ValueError',
-    /randn: shape entries must be a whole number from 0 to 4294967295, got nan/,
+    /randn: shape entries must be a whole number from 0 to 4294967295, got NaN/,
   );
   r(
     'NaN',
     'seed',
     () => [[2], NaN],
     'ValueError',
-    /randn: seed must be a whole number from 0 to 9007199254740991, got nan/,
+    /randn: seed must be a whole number from 0 to 9007199254740991, got NaN/,
   );
   r(
     '+Infinity',
     'a shape entry',
     () => [[Infinity], 1],
     'ValueError',
-    /randn: shape entries must be a whole number .*got inf/,
+    /randn: shape entries must be a whole number .*got Infinity/,
   );
-  r('+Infinity', 'seed', () => [[2], Infinity], 'ValueError', /randn: seed must be a whole number .*got inf/);
-  r('-Infinity', 'seed', () => [[2], -Infinity], 'ValueError', /randn: seed must be a whole number .*got -inf/);
+  r('+Infinity', 'seed', () => [[2], Infinity], 'ValueError', /randn: seed must be a whole number .*got Infinity/);
+  r('-Infinity', 'seed', () => [[2], -Infinity], 'ValueError', /randn: seed must be a whole number .*got -Infinity/);
   r(
     'non-numeric',
     'a string shape entry',
@@ -1001,23 +1001,35 @@ for (const fn of ['attention', 'attentionReference']) {
 // ---- dirichlet(alpha, count, seed) ----
 {
   const d = (cls, what, args, kind, message) => row('dirichlet', cls, what, args, kind, message);
-  d('NaN', 'in alpha', () => [[1, NaN], 3, 1], 'ValueError', /alpha\[1\] must be finite and > 0, got nan/);
+  d('NaN', 'in alpha', () => [[1, NaN], 3, 1], 'ValueError', /alpha\[1\] must be finite and > 0, got NaN/);
   d(
     'NaN',
     'count',
     () => [[1, 1], NaN, 1],
     'ValueError',
-    /dirichlet: count must be a whole number from 0 to 4294967295, got nan/,
+    /dirichlet: count must be a whole number from 0 to 4294967295, got NaN/,
   );
-  d('+Infinity', 'in alpha', () => [[Infinity, 1], 3, 1], 'ValueError', /alpha\[0\] must be finite and > 0, got inf/);
+  d(
+    '+Infinity',
+    'in alpha',
+    () => [[Infinity, 1], 3, 1],
+    'ValueError',
+    /alpha\[0\] must be finite and > 0, got Infinity/,
+  );
   d(
     '+Infinity',
     'count',
     () => [[1, 1], Infinity, 1],
     'ValueError',
-    /dirichlet: count must be a whole number .*got inf/,
+    /dirichlet: count must be a whole number .*got Infinity/,
   );
-  d('-Infinity', 'in alpha', () => [[1, -Infinity], 3, 1], 'ValueError', /alpha\[1\] must be finite and > 0, got -inf/);
+  d(
+    '-Infinity',
+    'in alpha',
+    () => [[1, -Infinity], 3, 1],
+    'ValueError',
+    /alpha\[1\] must be finite and > 0, got -Infinity/,
+  );
   d(
     'empty',
     'no concentrations',
@@ -1113,10 +1125,10 @@ for (const fn of ['attention', 'attentionReference']) {
 }
 
 // ---- convexHull(points) and pointsInHull(points, hullPoints) ----
-for (const [fn, name, core, build] of [
-  ['convexHull', 'points', 'points', (p) => [p]],
-  ['pointsInHull', 'points', 'points', (p) => [p, POINTS]],
-  ['pointsInHull', 'hullPoints', 'hull_points', (p) => [[[2, 2]], p]],
+for (const [fn, name, build] of [
+  ['convexHull', 'points', (p) => [p]],
+  ['pointsInHull', 'points', (p) => [p, POINTS]],
+  ['pointsInHull', 'hullPoints', (p) => [[[2, 2]], p]],
 ]) {
   const h = (cls, what, arg, kind, message) => row(fn, cls, `${what} (${name})`, () => build(arg()), kind, message);
   h(
@@ -1124,21 +1136,21 @@ for (const [fn, name, core, build] of [
     'a coordinate',
     () => put(POINTS, 0, 1, NaN),
     'ValueError',
-    new RegExp(`${core} row 0 is \\(1, nan\\); coordinates must be finite`),
+    new RegExp(`${name} row 0 is \\(1, NaN\\); coordinates must be finite`),
   );
   h(
     '+Infinity',
     'a coordinate',
     () => put(POINTS, 2, 0, Infinity),
     'ValueError',
-    new RegExp(`${core} row 2 is \\(inf, 4\\.5\\); coordinates must be finite`),
+    new RegExp(`${name} row 2 is \\(Infinity, 4\\.5\\); coordinates must be finite`),
   );
   h(
     '-Infinity',
     'a coordinate',
     () => put(POINTS, 3, 1, -Infinity),
     'ValueError',
-    new RegExp(`${core} row 3 is \\(4, -inf\\)`),
+    new RegExp(`${name} row 3 is \\(4, -Infinity\\)`),
   );
   if (!(fn === 'pointsInHull' && name === 'points')) {
     h(
@@ -1146,7 +1158,7 @@ for (const [fn, name, core, build] of [
       'no points',
       () => ({ data: [], shape: [0, 2] }),
       'ShapeError',
-      new RegExp(`${core} are empty \\(shape \\[0, 2\\]\\); need at least one point`),
+      new RegExp(`${name} are empty \\(shape \\[0, 2\\]\\); need at least one point`),
     );
   }
   h(
@@ -1154,7 +1166,7 @@ for (const [fn, name, core, build] of [
     'a flat list',
     () => [1, 2, 3],
     'ShapeError',
-    new RegExp(`${core} must have shape \\(n, 2\\), got \\[3\\]`),
+    new RegExp(`${name} must have shape \\(n, 2\\), got \\[3\\]`),
   );
   h(
     'mismatched shapes',
@@ -1164,7 +1176,7 @@ for (const [fn, name, core, build] of [
       [4, 5, 6],
     ],
     'ShapeError',
-    new RegExp(`${core} must have shape \\(n, 2\\), got \\[2, 3\\]`),
+    new RegExp(`${name} must have shape \\(n, 2\\), got \\[2, 3\\]`),
   );
   h(
     'ragged rows',
@@ -1201,14 +1213,13 @@ for (const [fn, name, core, build] of [
 
 // ---- entropy(weights) and effectivePositions(weights) ----
 for (const fn of ['entropy', 'effectivePositions']) {
-  const core = fn === 'entropy' ? 'entropy' : 'effective_positions';
   const e = (cls, what, arg, kind, message) => row(fn, cls, what, () => [arg()], kind, message);
   e(
     'NaN',
     'a weight',
     () => [0.5, NaN, 0.5],
     'ValueError',
-    new RegExp(`${core}: weights\\[1\\] is nan; weights must be finite and >= 0`),
+    new RegExp(`${fn}: weights\\[1\\] is NaN; weights must be finite and >= 0`),
   );
   e(
     '+Infinity',
@@ -1218,16 +1229,16 @@ for (const fn of ['entropy', 'effectivePositions']) {
       [Infinity, 0],
     ],
     'ValueError',
-    new RegExp(`${core}: weights\\[1, 0\\] is inf`),
+    new RegExp(`${fn}: weights\\[1, 0\\] is Infinity`),
   );
-  e('-Infinity', 'a weight', () => [-Infinity, 1], 'ValueError', new RegExp(`${core}: weights\\[0\\] is -inf`));
-  e('empty', 'shape [0]', () => [], 'ShapeError', new RegExp(`${core}: weights are empty \\(shape \\[0\\]\\)`));
+  e('-Infinity', 'a weight', () => [-Infinity, 1], 'ValueError', new RegExp(`${fn}: weights\\[0\\] is -Infinity`));
+  e('empty', 'shape [0]', () => [], 'ShapeError', new RegExp(`${fn}: weights are empty \\(shape \\[0\\]\\)`));
   e(
     'wrong rank',
     'a scalar',
     () => ({ data: [1], shape: [] }),
     'ShapeError',
-    new RegExp(`${core}: weights must have at least one axis, got a scalar`),
+    new RegExp(`${fn}: weights must have at least one axis, got a scalar`),
   );
   e(
     'mismatched shapes',
@@ -1250,7 +1261,7 @@ for (const fn of ['entropy', 'effectivePositions']) {
     'a negative weight',
     () => [1.5, -0.5],
     'ValueError',
-    new RegExp(`${core}: weights\\[1\\] is -0\\.5; weights must be finite and >= 0`),
+    new RegExp(`${fn}: weights\\[1\\] is -0\\.5; weights must be finite and >= 0`),
   );
   e(
     'wrong argument type',
@@ -1271,22 +1282,22 @@ for (const fn of ['entropy', 'effectivePositions']) {
     'a dimension',
     { dims: [NaN] },
     'ValueError',
-    /scalingStatistics: dims entries must be a whole number from 0 to 4294967295, got nan/,
+    /scalingStatistics: dims entries must be a whole number from 0 to 4294967295, got NaN/,
   );
-  s('NaN', 'draws', { draws: NaN }, 'ValueError', /scalingStatistics: draws must be a whole number .*got nan/);
+  s('NaN', 'draws', { draws: NaN }, 'ValueError', /scalingStatistics: draws must be a whole number .*got NaN/);
   s(
     '+Infinity',
     'tokens',
     { tokens: Infinity },
     'ValueError',
-    /scalingStatistics: tokens must be a whole number .*got inf/,
+    /scalingStatistics: tokens must be a whole number .*got Infinity/,
   );
   s(
     '-Infinity',
     'seed',
     { seed: -Infinity },
     'ValueError',
-    /scalingStatistics: seed must be a whole number .*got -inf/,
+    /scalingStatistics: seed must be a whole number .*got -Infinity/,
   );
   s('empty', 'no dimensions', { dims: [] }, 'ValueError', /dims is empty; pass at least one dimension d >= 1/);
   s(

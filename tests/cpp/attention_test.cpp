@@ -272,10 +272,10 @@ TEST(attention, rejects_bad_values) {
   bad(2, 3) = std::nanf("");
   using attn::ValueError;
   expect_error<ValueError>([&] { attn::scaled_dot_product_attention(bad, m, m); },
-                           "q[2, 3] is nan");
+                           "q[2, 3] is NaN");
   bad(2, 3) = INFINITY;
   expect_error<ValueError>([&] { attn::scaled_dot_product_attention(m, m, bad); },
-                           "v[2, 3] is inf");
+                           "v[2, 3] is Infinity");
   AttentionOptions o;
   o.temperature = -0.5;
   expect_error<ValueError>([&] { attn::scaled_dot_product_attention(m, m, m, o); },
@@ -289,7 +289,7 @@ TEST(attention, rejects_bad_values) {
   add(1, 1) = INFINITY;
   o.mask = Mask::add(add);
   expect_error<ValueError>([&] { attn::scaled_dot_product_attention(m, m, m, o); },
-                           "additive mask[1, 1] is inf");
+                           "additive mask[1, 1] is Infinity");
 }
 
 // Found by fuzz_attention (corpus: tests/fuzz/corpus/attention/overflow-times-zero-scale):

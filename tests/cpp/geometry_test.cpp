@@ -120,12 +120,12 @@ TEST(convex_hull, rejects_non_finite_coordinates_naming_the_row) {
       [] {
         attn::convex_hull(Tensor{{0.0f, 0.0f}, {1.0f, 0.0f}, {std::nanf(""), 1.0f}});
       },
-      "convex_hull: points row 2 is (nan, 1); coordinates must be finite");
+      "convex_hull: points row 2 is (NaN, 1); coordinates must be finite");
   expect_error<attn::ValueError>(
       [&] {
         attn::convex_hull(Tensor{{0.0f, -inf}});
       },
-      "points row 0 is (0, -inf)");
+      "points row 0 is (0, -Infinity)");
 }
 
 TEST(points_in_hull, dirichlet_mixtures_of_the_notebook_values_are_all_inside) {
@@ -229,12 +229,12 @@ TEST(points_in_hull, rejects_non_finite_coordinates_naming_the_argument_and_row)
       [] {
         attn::points_in_hull(Tensor{{1.0f, 1.0f}, {std::nanf(""), 2.0f}}, kNotebookValues);
       },
-      "points_in_hull: points row 1 is (nan, 2)");
+      "points_in_hull: points row 1 is (NaN, 2)");
   expect_error<attn::ValueError>(
       [&] {
         attn::points_in_hull(kNotebookValues, Tensor{{inf, 0.0f}, {1.0f, 1.0f}});
       },
-      "points_in_hull: hull_points row 0 is (inf, 0); coordinates must be finite");
+      "points_in_hull: hull_points row 0 is (Infinity, 0); coordinates must be finite");
 }
 
 } // namespace

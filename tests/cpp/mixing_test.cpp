@@ -52,7 +52,7 @@ TEST(convex_combination, rejects_negative_weights_and_bad_sums) {
       [] {
         attn::convex_combination(Tensor{NAN, 1.0f, 0, 0}, kV);
       },
-      "weights[0] is nan");
+      "weights[0] is NaN");
 }
 
 TEST(row_stochastic_report, measures_row_sums_and_the_smallest_entry) {
@@ -68,7 +68,7 @@ TEST(row_stochastic_report, measures_row_sums_and_the_smallest_entry) {
       [] {
         attn::row_stochastic_report(Tensor{0.5f, INFINITY});
       },
-      "A[1] is inf");
+      "A[1] is Infinity");
 }
 
 TEST(heads, split_then_merge_is_the_identity) {

@@ -158,9 +158,9 @@ TEST(rng, gamma_rejects_shapes_that_are_not_finite_and_positive) {
   expect_error<attn::ValueError>([&] { rng.gamma(0.0); },
                                  "Rng::gamma: shape must be finite and > 0, got 0");
   expect_error<attn::ValueError>([&] { rng.gamma(-2.5); }, "got -2.5");
-  expect_error<attn::ValueError>([&] { rng.gamma(std::nan("")); }, "got nan");
+  expect_error<attn::ValueError>([&] { rng.gamma(std::nan("")); }, "got NaN");
   expect_error<attn::ValueError>([&] { rng.gamma(std::numeric_limits<double>::infinity()); },
-                                 "got inf");
+                                 "got Infinity");
 }
 
 TEST(randn, has_the_requested_shape_and_standard_normal_moments) {
@@ -329,12 +329,12 @@ TEST(dirichlet, rejects_alpha_entries_that_are_not_finite_and_positive_naming_th
       [] {
         attn::dirichlet(Tensor{1.0f, 1.0f, std::nanf("")}, 3, 1);
       },
-      "alpha[2] must be finite and > 0, got nan");
+      "alpha[2] must be finite and > 0, got NaN");
   expect_error<attn::ValueError>(
       [&] {
         attn::dirichlet(Tensor{inf, 1.0f}, 3, 1);
       },
-      "alpha[0] must be finite and > 0, got inf");
+      "alpha[0] must be finite and > 0, got Infinity");
 }
 
 TEST(dirichlet, rejects_batches_beyond_2_pow_29_elements) {

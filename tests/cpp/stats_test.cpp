@@ -81,12 +81,12 @@ TEST(entropy, rejects_negative_nan_and_infinite_weights_naming_the_index) {
       [] {
         attn::entropy(Tensor{0.5f, std::nanf("")});
       },
-      "entropy: weights[1] is nan");
+      "entropy: weights[1] is NaN");
   expect_error<attn::ValueError>(
       [&] {
         attn::entropy(Tensor{inf, 0.0f});
       },
-      "entropy: weights[0] is inf");
+      "entropy: weights[0] is Infinity");
 }
 
 TEST(entropy, rejects_scalars_and_empty_tensors) {

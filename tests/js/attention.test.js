@@ -190,13 +190,13 @@ describe('attention and friends, bad input', () => {
     [
       'a NaN in k',
       () => attn.attention(m, { data: Float32Array.from(m.data, (x, i) => (i === 9 ? NaN : x)), shape: [5, 8] }, m),
-      /k\[1, 1\] is nan/,
+      /k\[1, 1\] is NaN/,
     ],
     [
       'an infinite value',
       () =>
         attn.attention(m, m, { data: Float32Array.from(m.data, (x, i) => (i === 0 ? -Infinity : x)), shape: [5, 8] }),
-      /v\[0, 0\] is -inf/,
+      /v\[0, 0\] is -Infinity/,
     ],
     ['a negative temperature', () => attn.attention(m, m, m, { temperature: -1 }), /temperature must be >= 0/],
     ['a NaN temperature', () => attn.attention(m, m, m, { temperature: NaN }), /temperature is NaN/],
@@ -262,7 +262,7 @@ describe('attention and friends, bad input', () => {
           data: Float32Array.from(m.data, (x, i) => (i === 3 ? NaN : x)),
           shape: [5, 8],
         }),
-      /v\[0, 3\] is nan/,
+      /v\[0, 3\] is NaN/,
     ],
     [
       'attentionReference: a negative temperature',

@@ -22,8 +22,8 @@ std::string format_shape(const Shape& shape);
 /// "[1, 2]" — the multi-index of flat (row-major) position `flat` in `shape`.
 std::string format_index(const Shape& shape, std::size_t flat);
 
-/// "0.25", "-1", "1e+30", "nan", "inf" — a number as it appears in error messages (9 significant
-/// digits).
+/// "0.25", "-1", "1e+30", "NaN", "Infinity", "-Infinity" — a number as it appears in error messages
+/// (9 significant digits; non-finite values spelled as JavaScript and the lessons spell them).
 std::string format_number(double value);
 
 /// Shape of an xtensor container as a Shape.

@@ -24,3 +24,14 @@ export function describe(value) {
   if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${value}`;
   return typeof value === 'object' ? 'an object' : String(typeof value);
 }
+
+/**
+ * A core error message with the C++ names in it (snake_case: convex_combination,
+ * hull_points) spelled as this API spells them (convexCombination, hullPoints).
+ * @param {string} message
+ */
+export function jsNames(message) {
+  return message.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (name) =>
+    name.replace(/_([a-z0-9])/g, (_, letter) => letter.toUpperCase()),
+  );
+}

@@ -10,7 +10,7 @@
  * Every bad input throws an AttentionError; the module stays usable after it.
  */
 import { loadBuild } from '#wasm-builds';
-import { AttentionError, describe } from './errors.js';
+import { AttentionError, describe, jsNames } from './errors.js';
 import { simdSupported } from './features.js';
 import { toMaskFields } from './mask.js';
 import { toTensor } from './tensor.js';
@@ -276,10 +276,11 @@ function checkBoolean(value, name) {
   if (typeof value !== 'boolean') fail(`${name} must be true or false, got ${describe(value)}`);
 }
 
-// The bindings return a result or { error, kind }; the latter becomes an AttentionError.
+// The bindings return a result or { error, kind }; the latter becomes an AttentionError in this
+// API's words (the core names its C++ functions and parameters: points_in_hull, hull_points).
 function unwrap(result) {
   if (result && typeof result.error === 'string') {
-    throw new AttentionError(result.error, { kind: result.kind });
+    throw new AttentionError(jsNames(result.error), { kind: result.kind });
   }
   return result;
 }
