@@ -68,7 +68,7 @@ export const CHROMIUM_ARGS = [
  * WebUIOmniboxAimPopup: every new headless window otherwise starts a renderer
  * for the address bar's popup (chrome://omnibox-popup.top-chrome), which on a
  * 2-core machine took about half the CPU while a page loaded: the first lesson
- * measured ~680 ms interactive with it and ~340 ms without (npm run bench).
+ * measured 684 ms interactive with it and 367-407 ms without (npm run bench).
  * A browser a learner already has open built that popup long before.
  */
 const EXTRA_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];

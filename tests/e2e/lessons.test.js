@@ -46,9 +46,11 @@ for (const [name, base] of targets) {
         await page.getByRole('heading', { level: 1, name: title }).waitFor();
         assert.ok((await page.locator('.lesson-body .katex').count()) > 0, 'KaTeX maths is rendered');
         await scrollThrough(page);
-        // Poll until every figure has drawn and no check is pending (at most 20 s).
+        // Poll until every figure has drawn and no check is pending (at most 20 s). Only checks:
+        // an exercise stays "pending" until the reader answers it.
+        const settled = (c) => (!c.figure || c.shown) && !(c.tag === 'attn-check' && c.status === 'pending');
         let cells = await page.evaluate(cellsOnPage);
-        for (let i = 0; i < 100 && !cells.every((c) => (!c.figure || c.shown) && c.status !== 'pending'); i++) {
+        for (let i = 0; i < 100 && !cells.every(settled); i++) {
           await page.waitForTimeout(200);
           cells = await page.evaluate(cellsOnPage);
         }
