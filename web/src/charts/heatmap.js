@@ -15,7 +15,7 @@
  */
 import { cssVariable, svgDocument } from './export.js';
 import { PALETTES, paletteLut, paletteRgb, rgbHex, textColorOn } from './palettes.js';
-import { formatNumber, niceTicks } from './scale.js';
+import { formatDecimals, niceTicks } from './scale.js';
 import { setAttributes, svgElement } from './svg.js';
 
 /** Matrices with more cells than this are drawn on a canvas, without annotations. */
@@ -30,7 +30,7 @@ const LEGEND = { gap: 18, width: 14, text: 46 };
  *   legend?: boolean }} options  legend: false leaves out the colour legend (small multiples sharing one scale)
  */
 export function createHeatmap(container, options) {
-  const { rows, cols, title = 'Heatmap', format = (v) => formatNumber(v, 2) } = options;
+  const { rows, cols, title = 'Heatmap', format = (v) => formatDecimals(v, 2) } = options;
   const mode = rows * cols > SVG_LIMIT ? 'canvas' : 'svg';
   const rowLabels = options.rowLabels ?? null;
   const colLabels = options.colLabels ?? null;
@@ -278,7 +278,7 @@ export function createHeatmap(container, options) {
           legendTicks,
         );
         svgElement('text', { x: legendX + LEGEND.width + 7, y: y + 4, class: 'tick' }, legendTicks).textContent =
-          formatNumber(v, 3);
+          formatDecimals(v, 3);
       }
       if (mode === 'svg') {
         for (let i = 0; i < cells.length; i++) {

@@ -14,7 +14,7 @@
  * Each point is a <circle> with data-series, data-x and data-y (for tests and the
  * exports); series are told apart by dash pattern and marker shape as well as colour.
  */
-import { formatNumber, linearScale, niceDomain, niceTicks } from './scale.js';
+import { formatDecimals, linearScale, niceDomain, niceTicks } from './scale.js';
 import { setAttributes, svgElement } from './svg.js';
 
 const WIDTH = 480;
@@ -30,7 +30,7 @@ const MARGIN = { top: 30, right: 14, bottom: 42, left: 52 };
  */
 export function createLineChart(container, options) {
   const { title, xLabel, yLabel, series, xLog = false, yLog = false } = options;
-  const format = options.format ?? ((v) => formatNumber(v, 3));
+  const format = options.format ?? ((v) => formatDecimals(v, 3));
   const svg = svgElement('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', class: 'line-chart' });
   svg.setAttribute('aria-label', title);
   svgElement('title', {}, svg).textContent = title;

@@ -41,9 +41,13 @@ export function linearScale([d0, d1], [r0, r1]) {
   return scale;
 }
 
-/** Shortest text for a number at a given precision (no trailing zeros, no "-0"). */
-export function formatNumber(v, digits = 3) {
+/**
+ * Shortest text for a number rounded to `places` decimal places (no trailing
+ * zeros, no "-0"): 0.8744 -> "0.874", 2 -> "2". For significant digits (1.2e-7)
+ * see formatNumber in components/cell-support.js.
+ */
+export function formatDecimals(v, places = 3) {
   if (!Number.isFinite(v)) return String(v);
-  const s = Number(v.toFixed(digits)).toString();
+  const s = Number(v.toFixed(places)).toString();
   return s === '-0' ? '0' : s;
 }

@@ -15,7 +15,7 @@
  * Shift+arrow by half a step; a pointer (mouse, pen, touch) drags it.
  */
 import { cssVariable, svgDocument } from './export.js';
-import { formatNumber, linearScale, niceStep, niceTicks } from './scale.js';
+import { formatDecimals, linearScale, niceStep, niceTicks } from './scale.js';
 import { setAttributes, svgElement } from './svg.js';
 
 export const CANVAS_LIMIT = 500;
@@ -127,7 +127,7 @@ export function createScatterHull(container, options = {}) {
     setAttributes(dot, {
       cx: x(px),
       cy: y(py),
-      'aria-label': `Point ${pointLabel(i)} at (${formatNumber(px, 3)}, ${formatNumber(py, 3)})`,
+      'aria-label': `Point ${pointLabel(i)} at (${formatDecimals(px, 3)}, ${formatDecimals(py, 3)})`,
       'data-x': px,
       'data-y': py,
     });

@@ -14,7 +14,7 @@
 import { css, html } from 'lit';
 import { createBarChart } from '../charts/bar-chart.js';
 import { svgDocument } from '../charts/export.js';
-import { formatNumber, niceDomain } from '../charts/scale.js';
+import { formatDecimals, niceDomain } from '../charts/scale.js';
 import { AttnFigure, listConverter } from './figure-base.js';
 
 export class AttnBars extends AttnFigure {
@@ -86,7 +86,7 @@ export class AttnBars extends AttnFigure {
         max: this._domain[1],
         title: this.accessibleName,
         editable: this.editable,
-        format: (v) => formatNumber(v, 3),
+        format: (v) => formatDecimals(v, 3),
         onInput: (values) => this._edit(values, false),
         onChange: (values) => this._edit(values, true),
       });
@@ -110,7 +110,7 @@ export class AttnBars extends AttnFigure {
   }
 
   describe() {
-    const items = this.barLabels.map((label, i) => `${label}: ${formatNumber(this.values[i], 3)}`);
+    const items = this.barLabels.map((label, i) => `${label}: ${formatDecimals(this.values[i], 3)}`);
     return `${this.accessibleName}, ${items.length} bars from ${this._domain[0]} to ${this._domain[1]}. ${items.join('; ')}.${
       this.editable ? ' Each bar is a slider you can drag or adjust with the arrow keys.' : ''
     }`;

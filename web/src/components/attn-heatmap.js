@@ -22,7 +22,7 @@
 import { css, html } from 'lit';
 import { createHeatmap } from '../charts/heatmap.js';
 import { PALETTE_NAMES } from '../charts/palettes.js';
-import { formatNumber } from '../charts/scale.js';
+import { formatDecimals } from '../charts/scale.js';
 import { AttnFigure, listConverter } from './figure-base.js';
 
 /** The data table shows at most this many rows and columns (CSV has them all). */
@@ -251,7 +251,7 @@ export class AttnHeatmap extends AttnFigure {
   describe() {
     const { rows, cols } = this._view;
     const [min, max] = this.domain;
-    return `${this.accessibleName}: a ${rows} × ${cols} matrix coloured by value with the ${this.palette} palette, from ${formatNumber(min, 3)} (dark) to ${formatNumber(max, 3)} (light). The data table button shows the numbers.`;
+    return `${this.accessibleName}: a ${rows} × ${cols} matrix coloured by value with the ${this.palette} palette, from ${formatDecimals(min, 3)} (dark) to ${formatDecimals(max, 3)} (light). The data table button shows the numbers.`;
   }
 
   renderCell() {
@@ -271,7 +271,7 @@ export class AttnHeatmap extends AttnFigure {
       <p class="readout" aria-live="polite">
         ${
           cell && cell[0] < rows && cell[1] < cols
-            ? `Row ${this.axisLabel('row', cell[0])}, column ${this.axisLabel('col', cell[1])}: ${formatNumber(this._value(cell[0], cell[1]), 4)}`
+            ? `Row ${this.axisLabel('row', cell[0])}, column ${this.axisLabel('col', cell[1])}: ${formatDecimals(this._value(cell[0], cell[1]), 4)}`
             : html`<span class="hint">Hover or focus a cell to read its value.</span>`
         }
       </p>
@@ -304,7 +304,7 @@ export class AttnHeatmap extends AttnFigure {
               (r) =>
                 html`<tr>
                   <th scope="row">${this.axisLabel('row', r)}</th>
-                  ${colIndex.map((c) => html`<td>${formatNumber(this._value(r, c), 4)}</td>`)}
+                  ${colIndex.map((c) => html`<td>${formatDecimals(this._value(r, c), 4)}</td>`)}
                 </tr>`,
             )}
           </tbody>

@@ -19,7 +19,7 @@
  */
 import { css, html } from 'lit';
 import { createScatterHull } from '../charts/scatter-hull.js';
-import { formatNumber, niceDomain } from '../charts/scale.js';
+import { formatDecimals, niceDomain } from '../charts/scale.js';
 import { AttnFigure, listConverter } from './figure-base.js';
 
 function paddedDomain(values) {
@@ -216,10 +216,12 @@ export class AttnScatterHull extends AttnFigure {
   }
 
   describe() {
-    const pts = this.points.map((p, i) => `${this.pointLabel(i)} (${formatNumber(p[0], 3)}, ${formatNumber(p[1], 3)})`);
+    const pts = this.points.map(
+      (p, i) => `${this.pointLabel(i)} (${formatDecimals(p[0], 3)}, ${formatDecimals(p[1], 3)})`,
+    );
     const h = this.highlight;
     const marked = h
-      ? ` Highlighted${this.highlightLabel ? ` ${this.highlightLabel}` : ''}: (${formatNumber(h[0], 3)}, ${formatNumber(h[1], 3)}).`
+      ? ` Highlighted${this.highlightLabel ? ` ${this.highlightLabel}` : ''}: (${formatDecimals(h[0], 3)}, ${formatDecimals(h[1], 3)}).`
       : '';
     return `${this.accessibleName}: ${pts.join(', ')}. Hull vertices counter-clockwise: ${this._hullText() || 'computing'}.${marked} Each point can be focused and moved with the arrow keys.`;
   }
