@@ -132,6 +132,14 @@ async function timeToReady(browser, lesson, tag, file = singleFile) {
   };
 }
 
+/** Writes build/bench/<name> (a page of the bench's own) and returns its path. */
+async function writeBenchPage(name, text) {
+  const file = path.join(root, 'build', 'bench', name);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, text);
+  return file;
+}
+
 /**
  * The machine's floor for the same measurement: a page whose one-line module
  * script adds the cell and marks it ready in its first frame, timed by
@@ -139,10 +147,8 @@ async function timeToReady(browser, lesson, tag, file = singleFile) {
  * What the first lesson takes beyond it is the app's own work.
  */
 async function baselineReady(browser, tag) {
-  const file = path.join(root, 'build', 'bench', 'baseline.html');
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(
-    file,
+  const file = await writeBenchPage(
+    'baseline.html',
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>baseline</title></head><body><attn-app></attn-app>
 <script type="module">
 const cell = document.createElement('${tag}');
@@ -162,11 +168,9 @@ requestAnimationFrame(() => cell.toggleAttribute('data-ready', true));
  * dragLatency() on it time little more than the wait for the next frame.
  * @returns {Promise<string>} the page's path
  */
-async function writeFloorPage() {
-  const file = path.join(root, 'build', 'bench', 'floor.html');
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(
-    file,
+function writeFloorPage() {
+  return writeBenchPage(
+    'floor.html',
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>input floor</title></head><body>
 <bench-floor></bench-floor>
 <script type="module">
@@ -214,7 +218,6 @@ customElements.define('bench-floor', class extends HTMLElement {
 </script></body></html>
 `,
   );
-  return file;
 }
 
 /**
@@ -286,12 +289,12 @@ function instrumentFigure({ host: selector, figure = null }) {
  * no service worker runs beside it), each with a new value (log10 τ from -1 to
  * 1.49, every value different from the last, so the bars always change). The
  * events are spread over the frame: before each one the page waits 0 to 16 ms.
+ * @param {{ url?: string, host?: string }} [target] the page and the element whose shadow root
+ *   holds the range input and the bars
  */
-async function sliderLatency(
-  browser,
-  url = `${pathToFileURL(singleFile).href}#/softmax-temperature`,
-  host = 'attn-softmax-temperature',
-) {
+async function sliderLatency(browser, target) {
+  const { url = `${pathToFileURL(singleFile).href}#/softmax-temperature`, host = 'attn-softmax-temperature' } =
+    target ?? {};
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(url);
@@ -334,7 +337,7 @@ async function sliderLatency(
  * softmax, and the weights bars redraw. Only moves with the button down are
  * timed (capture listeners on window record the timeStamp of each move's
  * first event).
- * @param {{ url: string, host: string, bar: string, figure?: string }} target the page,
+ * @param {{ url?: string, host?: string, bar?: string, figure?: string | null }} [target] the page,
  *   the element, its bar to drag and (in its shadow root) the figure that shows the result
  */
 async function dragLatency(browser, target) {
@@ -447,7 +450,7 @@ try {
   const slider = await sliderLatency(browser);
   const drag = await dragLatency(browser);
   const floorPage = await writeFloorPage();
-  const sliderFloor = await sliderLatency(browser, pathToFileURL(floorPage).href, 'bench-floor');
+  const sliderFloor = await sliderLatency(browser, { url: pathToFileURL(floorPage).href, host: 'bench-floor' });
   const dragFloor = await dragLatency(browser, {
     url: pathToFileURL(floorPage).href,
     host: 'bench-floor',

@@ -52,7 +52,7 @@ export const presets = ['native', 'native-asan', 'wasm-simd', 'wasm-scalar'];
 
 /** Debian's Chromium, and the flags it needs headless as root on a machine with no network. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
