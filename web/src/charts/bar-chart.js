@@ -121,6 +121,7 @@ export function createBarChart(container, options) {
   }
 
   if (editable) {
+    const layOut = () => svg.getBoundingClientRect();
     const valueAt = (event) => {
       const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
       return y.invert(point.y);
@@ -147,12 +148,16 @@ export function createBarChart(container, options) {
       // pointerrawupdate (Chromium, secure contexts such as file:// and localhost) comes as soon as
       // the pointer moves, where pointermove waits for the next frame: the first one in a frame
       // redraws at once, up to a frame sooner; the frame's pointermove brings the latest position.
+      // The redraw (and whatever onInput changed on the page) is then laid out in a task of its
+      // own, while the page waits for that frame. Otherwise the frame's first step, hit testing
+      // its pointermove, would lay the page out, and the frame would show the change later.
       let rawThisFrame = false;
       const rawMove = (event) => {
         if (!dragging || rawThisFrame) return;
         rawThisFrame = true;
         requestAnimationFrame(() => (rawThisFrame = false));
         move(event);
+        setTimeout(layOut);
       };
       const up = (event) => {
         if (!dragging) return;
