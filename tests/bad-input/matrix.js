@@ -123,7 +123,7 @@ row(
   'rows of 2 and 1',
   () => [[[1, 2], [3]]],
   'ShapeError',
-  /logits\[1\] has 1 values but logits\[0\] has 2/,
+  /logits\[1\] has 1 value but logits\[0\] has 2/,
 );
 row(
   'softmax',
@@ -137,9 +137,14 @@ row(
   'softmax',
   'non-numeric',
   'a nested array entry',
-  () => [[[[1, 2]], [[3, 4]]]],
+  () => [
+    [
+      [1, 2],
+      [3, [4]],
+    ],
+  ],
   'TypeError',
-  /logits\[0\]\[0\] is an array of length 2, not a number/,
+  /logits\[1\]\[1\] is an array of length 1, not a number/,
 );
 row(
   'softmax',
@@ -726,7 +731,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'in values',
     () => [w, [[1, 2], [3], [4, 5]]],
     'ShapeError',
-    /values\[1\] has 1 values but values\[0\] has 2/,
+    /values\[1\] has 1 value but values\[0\] has 2/,
   );
   row2(
     'non-numeric',
@@ -862,7 +867,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'ShapeError',
     /model dimension 6 is not divisible by heads = 4/,
   );
-  s('ragged rows', 'in x', () => [[[1, 2], [3]], 1], 'ShapeError', /x\[1\] has 1 values but x\[0\] has 2/);
+  s('ragged rows', 'in x', () => [[[1, 2], [3]], 1], 'ShapeError', /x\[1\] has 1 value but x\[0\] has 2/);
   s('non-numeric', 'heads as a string', () => [x(), '2'], 'TypeError', /heads must be a number, got the string "2"/);
   s('enormous size', 'heads = 1e12', () => [x(), 1e12], 'ShapeError', /heads must be a whole number >= 1, got 1e\+12/);
   s(
@@ -898,7 +903,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'ShapeError',
     /x: data has 7 values but shape \[1, 2, 2, 2\] needs 8/,
   );
-  m('ragged rows', 'in x', () => [[1, 2], [3]], 'ShapeError', /x\[1\] has 1 values but x\[0\] has 2/);
+  m('ragged rows', 'in x', () => [[1, 2], [3]], 'ShapeError', /x\[1\] has 1 value but x\[0\] has 2/);
   m('non-numeric', 'a string entry', () => ['a', 'b'], 'TypeError', /x\[0\] is the string "a", not a number/);
   m(
     'enormous size',
@@ -1051,7 +1056,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'ShapeError',
     /alpha must be 1-D \(k\), got shape \[2, 2\]/,
   );
-  d('ragged rows', 'alpha', () => [[[1, 1], [1]], 3, 1], 'ShapeError', /alpha\[1\] has 1 values but alpha\[0\] has 2/);
+  d('ragged rows', 'alpha', () => [[[1, 1], [1]], 3, 1], 'ShapeError', /alpha\[1\] has 1 value but alpha\[0\] has 2/);
   d(
     'non-numeric',
     'a string concentration',
@@ -1183,7 +1188,7 @@ for (const [fn, name, build] of [
     'a point of one coordinate',
     () => [[1, 2], [3]],
     'ShapeError',
-    new RegExp(`${name}\\[1\\] has 1 values but ${name}\\[0\\] has 2`),
+    new RegExp(`${name}\\[1\\] has 1 value but ${name}\\[0\\] has 2`),
   );
   h(
     'non-numeric',
@@ -1252,7 +1257,7 @@ for (const fn of ['entropy', 'effectivePositions']) {
     'rows of 2 and 1',
     () => [[0.5, 0.5], [1]],
     'ShapeError',
-    /weights\[1\] has 1 values but weights\[0\] has 2/,
+    /weights\[1\] has 1 value but weights\[0\] has 2/,
   );
   e('non-numeric', 'a null weight', () => [0.5, null, 0.5], 'TypeError', /weights\[1\] is null, not a number/);
   e('enormous size', '2^29 weights', () => huge([BIG]), 'MemoryError', /weights: shape \[536870912\] needs 2048 MiB/);

@@ -131,6 +131,42 @@ for (const simd of [true, false]) {
       assert.ok(maxAbsDiff(y.data, [0.7, 0.5, 0.9]) <= 1e-6);
     });
 
+    test('nested arrays of any depth are tensors of their shape, ragged ones are named', () => {
+      const x = [
+        [
+          [1, 2, 3, 4],
+          [5, 6, 7, 8],
+        ],
+      ]; // (B, T, h·d) = (1, 2, 4)
+      const split = attn.splitHeads(x, 2);
+      assert.deepEqual(split.shape, [1, 2, 2, 2]);
+      assert.deepEqual(Array.from(split.data), [1, 2, 5, 6, 3, 4, 7, 8]);
+      const weights = attn.softmax([[[0, 0]], [[0, Math.log(3)]]]);
+      assert.deepEqual(weights.shape, [2, 1, 2]);
+      assert.ok(maxAbsDiff(weights.data, [0.5, 0.5, 0.25, 0.75]) <= 1e-6);
+      assert.throws(
+        () =>
+          attn.splitHeads(
+            [
+              [[1, 2]],
+              [
+                [3, 4],
+                [5, 6],
+              ],
+            ],
+            2,
+          ),
+        (error) =>
+          error.kind === 'ShapeError' && /^splitHeads: x\[1\] has 2 values but x\[0\] has 1$/.test(error.message),
+      );
+      assert.throws(
+        () => attn.softmax([[[1, 2]], [3]]),
+        (error) =>
+          error.kind === 'TypeError' &&
+          /logits\[1\]\[0\] is number 3, but logits\[0\]\[0\] is an array/.test(error.message),
+      );
+    });
+
     test('rowStochasticReport, heads, entropy and the lesson generators', () => {
       const report = attn.rowStochasticReport(attn.softmax(attn.randn([5, 5], 3)));
       assert.equal(report.isRowStochastic, true);

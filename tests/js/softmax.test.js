@@ -118,7 +118,7 @@ describe('softmax, bad input', () => {
       /logits\[1, 1\] is \+Infinity/,
     ],
     ['an empty array', () => attn.softmax([]), /empty/],
-    ['a ragged 2-D array', () => attn.softmax([[1, 2], [3]]), /logits\[1\] has 1 values but logits\[0\] has 2/],
+    ['a ragged 2-D array', () => attn.softmax([[1, 2], [3]]), /logits\[1\] has 1 value but logits\[0\] has 2/],
     ['a non-numeric entry', () => attn.softmax([1, '2', 3]), /logits\[1\] is the string "2", not a number/],
     ['a string instead of a tensor', () => attn.softmax('1,2,3'), /logits must be a tensor/],
     [

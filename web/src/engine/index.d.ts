@@ -4,8 +4,14 @@ export interface Tensor {
   shape: number[];
 }
 
-/** Anything the engine accepts as a tensor: a Tensor, a 1-D array or Float32Array, or a 2-D array of rows. */
-export type TensorLike = Tensor | { data: ArrayLike<number>; shape: number[] } | number[] | number[][] | Float32Array;
+/** Numbers nested to any depth, every array at one depth as long as the first: [[[1, 2], [3, 4]]] is (1, 2, 2). */
+export type NestedNumbers = number[] | NestedNumbers[];
+
+/** Anything the engine accepts as a tensor: a Tensor, a Float32Array, or nested arrays of numbers. */
+export type TensorLike = Tensor | { data: ArrayLike<number>; shape: number[] } | NestedNumbers | Float32Array;
+
+/** Booleans nested like NestedNumbers (a mask: true = may attend). */
+export type NestedBooleans = boolean[] | NestedBooleans[];
 
 /** Which keys each query may attend to. Tensors use 1 (or true) = may attend, broadcastable to (..., L, S). */
 export type Mask =
@@ -15,8 +21,7 @@ export type Mask =
   | { window: number; causal?: boolean }
   | { additive: TensorLike }
   | TensorLike
-  | boolean[]
-  | boolean[][];
+  | NestedBooleans;
 
 export class AttentionError extends Error {
   name: 'AttentionError';

@@ -52,7 +52,7 @@ export class Attention {
    * Softmax over the last axis: exp((x − max)/τ) / Σ exp((x − max)/τ).
    * τ = 0 gives the hard argmax (ties share equally), τ = Infinity uniform weights;
    * −Infinity logits are masked (weight 0).
-   * @param {import('./tensor.js').Tensor | number[] | number[][] | Float32Array} logits (..., n)
+   * @param {TensorLike} logits (..., n)
    * @param {{ temperature?: number }} [options]
    * @returns {import('./tensor.js').Tensor} weights (..., n), each row summing to 1
    */
@@ -143,8 +143,8 @@ export class Attention {
    */
   randn(shape, seed) {
     if (!Array.isArray(shape)) fail(`randn: shape must be an array of whole numbers, got ${describe(shape)}`);
-    shape.forEach((d, i) => checkNumber(d, `randn: shape[${i}]`));
-    checkNumber(seed, 'randn: seed');
+    shape.forEach((d, i) => checkNumber(d, `shape[${i}]`));
+    checkNumber(seed, 'seed');
     return unwrap(this.#module.randn(shape, seed));
   }
 
@@ -155,8 +155,8 @@ export class Attention {
    */
   dirichlet(alpha, count, seed) {
     const a = toTensor(alpha, 'alpha');
-    checkNumber(count, 'dirichlet: count');
-    checkNumber(seed, 'dirichlet: seed');
+    checkNumber(count, 'count');
+    checkNumber(seed, 'seed');
     return unwrap(this.#module.dirichlet(a.data, a.shape, count, seed));
   }
 
@@ -205,11 +205,11 @@ export class Attention {
       tokens = 5,
     } = optionsObject(options, 'scalingStatistics', '{ dims, scaled, draws, seed }');
     if (!Array.isArray(dims)) fail(`scalingStatistics: dims must be an array of whole numbers, got ${describe(dims)}`);
-    dims.forEach((d, i) => checkNumber(d, `scalingStatistics: dims[${i}]`));
+    dims.forEach((d, i) => checkNumber(d, `dims[${i}]`));
     checkBoolean(scaled, 'scalingStatistics: scaled');
-    checkNumber(draws, 'scalingStatistics: draws');
-    checkNumber(seed, 'scalingStatistics: seed');
-    checkNumber(tokens, 'scalingStatistics: tokens');
+    checkNumber(draws, 'draws');
+    checkNumber(seed, 'seed');
+    checkNumber(tokens, 'tokens');
     return unwrap(this.#module.scalingStatistics(dims, scaled, draws, seed, tokens));
   }
 
@@ -219,9 +219,29 @@ export class Attention {
   }
 }
 
+// Every error a method throws starts with the method's name, as the core's own messages do
+// ("softmax: logits[1] is +Infinity …"): the checks in this file and in tensor.js and mask.js
+// name only the argument ("x[1] has 2 values but x[0] has 3").
+for (const name of Object.getOwnPropertyNames(Attention.prototype)) {
+  const method = Object.getOwnPropertyDescriptor(Attention.prototype, name).value;
+  if (name === 'constructor' || typeof method !== 'function') continue;
+  Attention.prototype[name] = {
+    [name](...args) {
+      try {
+        return method.apply(this, args);
+      } catch (error) {
+        if (error instanceof AttentionError && !error.message.startsWith(`${name}: `)) {
+          error.message = `${name}: ${error.message}`;
+        }
+        throw error;
+      }
+    },
+  }[name];
+}
+
 /** @typedef {import('./tensor.js').Tensor} Tensor */
 /** @typedef {{ data: Float64Array, shape: number[] }} Tensor64 */
-/** @typedef {Tensor | number[] | number[][] | Float32Array} TensorLike */
+/** @typedef {Tensor | number[] | number[][] | number[][][] | Float32Array} TensorLike (nested to any depth) */
 
 function fail(message) {
   throw new AttentionError(message, { kind: 'TypeError' });

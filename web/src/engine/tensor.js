@@ -1,8 +1,9 @@
 /**
  * Tensors as the engine passes them: { data: Float32Array, shape: number[] },
- * row-major. Plain number arrays are accepted where the shape is obvious
- * (1-D, or 2-D as an array of equal-length rows). Validation here covers only
- * the form of the input; values (NaN, infinities) are checked by the core.
+ * row-major. Plain number arrays are accepted too, nested to any depth as
+ * NumPy reads them: [[[1, 2], [3, 4]]] has shape [1, 2, 2] (every array at one
+ * depth must be as long as the first). Validation here covers only the form of
+ * the input; values (NaN, infinities) are checked by the core.
  */
 import { AttentionError, describe } from './errors.js';
 
@@ -20,9 +21,7 @@ export function toTensor(value, name) {
   if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
     return { data: toFloat32(value, name), shape: [value.length] };
   }
-  if (Array.isArray(value)) {
-    return Array.isArray(value[0]) ? fromRows(value, name) : fromFlat(value, name);
-  }
+  if (Array.isArray(value)) return fromNested(value, name);
   if (value !== null && typeof value === 'object' && 'data' in value && 'shape' in value) {
     const shape = checkShape(value.shape, name);
     const data = ArrayBuffer.isView(value.data)
@@ -32,7 +31,7 @@ export function toTensor(value, name) {
         : fail(`${name}.data must be a Float32Array or an array of numbers, got ${describe(value.data)}`);
     const count = shape.reduce((a, b) => a * b, 1);
     if (data.length !== count) {
-      fail(`${name}: data has ${data.length} values but shape [${shape.join(', ')}] needs ${count}`, 'ShapeError');
+      fail(`${name}: data has ${values(data.length)} but shape [${shape.join(', ')}] needs ${count}`, 'ShapeError');
     }
     return { data, shape };
   }
@@ -58,21 +57,50 @@ function fromFlat(values, name) {
   return { data, shape: [values.length] };
 }
 
-function fromRows(rows, name) {
-  const width = rows[0].length;
-  const data = new Float32Array(rows.length * width);
-  rows.forEach((row, r) => {
-    if (!Array.isArray(row)) fail(`${name}[${r}] is ${describe(row)}, but ${name}[0] is an array`);
-    if (row.length !== width) {
-      fail(`${name}[${r}] has ${row.length} values but ${name}[0] has ${width}`, 'ShapeError');
+/**
+ * Nested arrays of numbers, any depth. The shape is read down the first
+ * elements ([[1, 2, 3]] is [1, 3]); each array must then have its depth's
+ * length, and the innermost hold numbers. Errors name the first offending
+ * element, e.g. "x[1] has 2 values but x[0] has 3".
+ */
+function fromNested(value, name) {
+  const shape = [];
+  for (let v = value; Array.isArray(v); v = v[0]) shape.push(v.length);
+  const data = new Float32Array(shape.reduce((a, b) => a * b, 1));
+  const index = []; // where the walk is, for error messages
+  const at = (depth) =>
+    name +
+    index
+      .slice(0, depth)
+      .map((i) => `[${i}]`)
+      .join('');
+  const first = (depth) => name + '[0]'.repeat(depth);
+  let offset = 0;
+  const walk = (array, depth) => {
+    if (!Array.isArray(array)) fail(`${at(depth)} is ${describe(array)}, but ${first(depth)} is an array`);
+    if (array.length !== shape[depth]) {
+      fail(`${at(depth)} has ${values(array.length)} but ${first(depth)} has ${shape[depth]}`, 'ShapeError');
     }
-    row.forEach((v, c) => {
-      if (typeof v !== 'number') fail(`${name}[${r}][${c}] is ${describe(v)}, not a number`);
-      data[r * width + c] = v;
-    });
-  });
-  return { data, shape: [rows.length, width] };
+    if (depth === shape.length - 1) {
+      for (let i = 0; i < array.length; i++) {
+        if (typeof array[i] !== 'number') {
+          index[depth] = i;
+          fail(`${at(depth + 1)} is ${describe(array[i])}, not a number`);
+        }
+        data[offset++] = array[i];
+      }
+      return;
+    }
+    for (let i = 0; i < array.length; i++) {
+      index[depth] = i;
+      walk(array[i], depth + 1);
+    }
+  };
+  walk(value, 0);
+  return { data, shape };
 }
+
+const values = (n) => `${n} value${n === 1 ? '' : 's'}`;
 
 function checkShape(shape, name) {
   if (!Array.isArray(shape)) fail(`${name}.shape must be an array of whole numbers, got ${describe(shape)}`);
