@@ -142,7 +142,7 @@ export class Attention {
    * @param {number[]} shape @param {number} seed a whole number @returns {Tensor}
    */
   randn(shape, seed) {
-    if (!Array.isArray(shape)) fail(`randn: shape must be an array of whole numbers, got ${describe(shape)}`);
+    if (!Array.isArray(shape)) fail(`shape must be an array of whole numbers, got ${describe(shape)}`);
     shape.forEach((d, i) => checkNumber(d, `shape[${i}]`));
     checkNumber(seed, 'seed');
     return unwrap(this.#module.randn(shape, seed));
@@ -204,9 +204,9 @@ export class Attention {
       seed,
       tokens = 5,
     } = optionsObject(options, 'scalingStatistics', '{ dims, scaled, draws, seed }');
-    if (!Array.isArray(dims)) fail(`scalingStatistics: dims must be an array of whole numbers, got ${describe(dims)}`);
+    if (!Array.isArray(dims)) fail(`dims must be an array of whole numbers, got ${describe(dims)}`);
     dims.forEach((d, i) => checkNumber(d, `dims[${i}]`));
-    checkBoolean(scaled, 'scalingStatistics: scaled');
+    checkBoolean(scaled, 'scaled');
     checkNumber(draws, 'draws');
     checkNumber(seed, 'seed');
     checkNumber(tokens, 'tokens');

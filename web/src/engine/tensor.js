@@ -31,7 +31,7 @@ export function toTensor(value, name) {
         : fail(`${name}.data must be a Float32Array or an array of numbers, got ${describe(value.data)}`);
     const count = shape.reduce((a, b) => a * b, 1);
     if (data.length !== count) {
-      fail(`${name}: data has ${values(data.length)} but shape [${shape.join(', ')}] needs ${count}`, 'ShapeError');
+      fail(`${name}: data has ${valueCount(data.length)} but shape [${shape.join(', ')}] needs ${count}`, 'ShapeError');
     }
     return { data, shape };
   }
@@ -79,7 +79,7 @@ function fromNested(value, name) {
   const walk = (array, depth) => {
     if (!Array.isArray(array)) fail(`${at(depth)} is ${describe(array)}, but ${first(depth)} is an array`);
     if (array.length !== shape[depth]) {
-      fail(`${at(depth)} has ${values(array.length)} but ${first(depth)} has ${shape[depth]}`, 'ShapeError');
+      fail(`${at(depth)} has ${valueCount(array.length)} but ${first(depth)} has ${shape[depth]}`, 'ShapeError');
     }
     if (depth === shape.length - 1) {
       for (let i = 0; i < array.length; i++) {
@@ -100,7 +100,7 @@ function fromNested(value, name) {
   return { data, shape };
 }
 
-const values = (n) => `${n} value${n === 1 ? '' : 's'}`;
+const valueCount = (n) => `${n} value${n === 1 ? '' : 's'}`;
 
 function checkShape(shape, name) {
   if (!Array.isArray(shape)) fail(`${name}.shape must be an array of whole numbers, got ${describe(shape)}`);
