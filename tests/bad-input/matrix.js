@@ -536,7 +536,7 @@ for (const fn of ['attention', 'attentionReference']) {
       ),
     }),
     'ValueError',
-    /mask holds 0\.5 at flat index 5; a boolean mask holds 0 \(blocked\) or 1/,
+    /mask\[1\]\[2\] is 0\.5; a boolean mask holds 0 \(blocked\) or 1/,
   );
   row(
     fn,
@@ -551,7 +551,7 @@ for (const fn of ['attention', 'attentionReference']) {
       ),
     }),
     'ValueError',
-    /mask holds NaN at flat index 0/,
+    /mask\[0\]\[0\] is NaN; a boolean mask/,
   );
   row(
     fn,

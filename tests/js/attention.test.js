@@ -248,7 +248,11 @@ describe('attention and friends, bad input', () => {
         }),
       /does not broadcast to \(\.\.\., L, S\)/,
     ],
-    ['a mask with values other than 0/1', () => attn.attention(m, m, m, { mask: [0.5, 1, 1, 1, 1] }), /holds 0\.5/],
+    [
+      'a mask with values other than 0/1',
+      () => attn.attention(m, m, m, { mask: [0.5, 1, 1, 1, 1] }),
+      /^attention: mask\[0\] is 0\.5; a boolean mask holds 0/,
+    ],
     ['an unknown mask string', () => attn.attention(m, m, m, { mask: 'future' }), /mask must be null, 'causal'/],
     [
       'a negative window',

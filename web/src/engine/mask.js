@@ -18,6 +18,16 @@ const fail = (message, kind = 'TypeError') => {
 const booleansToNumbers = (value) =>
   Array.isArray(value) ? value.map((v) => (typeof v === 'boolean' ? Number(v) : booleansToNumbers(v))) : value;
 
+/** The element at flat (row-major) index i of a tensor of this shape, as indices: mask[1][2]. */
+function elementName(name, i, shape) {
+  const index = [];
+  for (let axis = shape.length - 1; axis >= 0; axis--) {
+    index.unshift(i % shape[axis]);
+    i = Math.floor(i / shape[axis]);
+  }
+  return name + index.map((j) => `[${j}]`).join('');
+}
+
 /** @returns {{ mask: string, window: number, causal: boolean, maskData?: ArrayLike<number>, maskShape?: number[] }} */
 export function toMaskFields(mask) {
   const fields = { mask: 'none', window: 0, causal: false };
@@ -44,7 +54,10 @@ export function toMaskFields(mask) {
   for (let i = 0; i < data.length; i++) {
     const v = t.data[i];
     if (v !== 0 && v !== 1) {
-      fail(`mask holds ${v} at flat index ${i}; a boolean mask holds 0 (blocked) or 1 (may attend)`, 'ValueError');
+      fail(
+        `${elementName('mask', i, t.shape)} is ${v}; a boolean mask holds 0 (blocked) or 1 (may attend)`,
+        'ValueError',
+      );
     }
     data[i] = v;
   }
