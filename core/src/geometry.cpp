@@ -51,9 +51,69 @@ std::vector<Point> to_points(const Tensor& t) {
   return points;
 }
 
-// z of (a − o) × (b − o): > 0 for a left (counter-clockwise) turn o → a → b.
-double cross(const Point& o, const Point& a, const Point& b) {
-  return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+// Sign of the z component of (a − o) × (b − o), exactly: +1 for a left (counter-
+// clockwise) turn o → a → b, −1 for a right turn, 0 when the three are collinear.
+//
+// Every coordinate is a float32 value (held in a double), so the decision can be exact
+// (Shewchuk, "Adaptive Precision Floating-Point Arithmetic and Fast Robust Geometric
+// Predicates", 1997, gives the tools). Multiplied out, the ox·oy terms cancel:
+//   (ax − ox)(by − oy) − (ay − oy)(bx − ox)
+//     = ax·by − ax·oy − ox·by − ay·bx + ay·ox + oy·bx.
+// Each product of two float32 values is exact in float64 (24 + 24 significand bits ≤ 53)
+// and lies in [2^-298, 2^256] or is 0: no rounding, no overflow, no underflow, whatever
+// the magnitudes (subnormals and ±FLT_MAX included). What remains is the sign of a sum
+// of six exact doubles:
+//   pass 1 (fast): the float64 sum s; with u = 2^-53, |s − exact| ≤ γ₅·Σ|tᵢ| (γ₅ < 5.01u),
+//          so |s| > 8u·Σ|tᵢ| decides the sign (the bound has room for its own rounding);
+//   pass 2 (exact): otherwise, the sum as a nonoverlapping expansion (Shewchuk's
+//          Grow-Expansion built on Knuth's Two-Sum), whose largest nonzero component has the
+//          sign of the exact sum. Ties (exactly collinear points) are 0 on every platform.
+int orientation(const Point& o, const Point& a, const Point& b) {
+  const double t[6] = {a.x * b.y, -(a.x * o.y), -(o.x * b.y), -(a.y * b.x), a.y * o.x, o.y * b.x};
+  // pass 1: float64 sum with a proven error bound
+  double sum = 0;
+  double magnitude = 0;
+  for (const double term : t) {
+    sum += term;
+    magnitude += std::abs(term);
+  }
+  const double bound = 0x1p-50 * magnitude; // 8u·Σ|tᵢ|, exact (a power of two, no underflow)
+  if (sum > bound) {
+    return 1;
+  }
+  if (sum < -bound) {
+    return -1;
+  }
+  if (magnitude == 0) {
+    return 0; // every product is 0
+  }
+  // pass 2: exact sum as an expansion e[0..m), increasing magnitude, nonoverlapping
+  double e[6];
+  std::size_t m = 0;
+  for (const double term : t) {
+    double q = term;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      // Two-Sum (Knuth): q + e[i] = high + low exactly, in round-to-nearest
+      const double high = q + e[i];
+      const double b_virtual = high - q;
+      const double a_virtual = high - b_virtual;
+      const double low = (q - a_virtual) + (e[i] - b_virtual);
+      q = high;
+      if (low != 0) {
+        e[kept++] = low; // zero components dropped: the rest stay in increasing order
+      }
+    }
+    if (q != 0) {
+      e[kept++] = q;
+    }
+    m = kept;
+  }
+  // the largest nonzero component (the last) decides; none left means the sum is 0
+  if (m == 0) {
+    return 0;
+  }
+  return e[m - 1] > 0 ? 1 : -1;
 }
 
 // Andrew (1979): sort by (x, y), drop exact duplicates (keeping the first index),
@@ -83,7 +143,7 @@ std::vector<Point> monotone_chain(std::vector<Point> points) {
   std::size_t k = 0;
   // pass 1: lower chain, left to right
   for (std::size_t i = 0; i < n; ++i) {
-    while (k >= 2 && cross(hull[k - 2], hull[k - 1], points[i]) <= 0) {
+    while (k >= 2 && orientation(hull[k - 2], hull[k - 1], points[i]) <= 0) {
       --k;
     }
     hull[k++] = points[i];
@@ -91,7 +151,7 @@ std::vector<Point> monotone_chain(std::vector<Point> points) {
   // pass 2: upper chain, right to left, never popping into the lower chain
   const std::size_t lower_size = k + 1;
   for (std::size_t i = n - 1; i-- > 0;) {
-    while (k >= lower_size && cross(hull[k - 2], hull[k - 1], points[i]) <= 0) {
+    while (k >= lower_size && orientation(hull[k - 2], hull[k - 1], points[i]) <= 0) {
       --k;
     }
     hull[k++] = points[i];
@@ -150,7 +210,7 @@ std::vector<std::uint8_t> points_in_hull(const Tensor& points, const Tensor& hul
     // pass 1: a polygon (h ≥ 3) contains p when p is left of or on every CCW edge
     bool in = h >= 3;
     for (std::size_t i = 0; in && i < h; ++i) {
-      in = cross(hull[i], hull[(i + 1) % h], p) >= 0;
+      in = orientation(hull[i], hull[(i + 1) % h], p) >= 0;
     }
     // pass 2: otherwise p may still be within tol of the boundary (for h = 1 or 2
     // the boundary is the point or the segment itself)

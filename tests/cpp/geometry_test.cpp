@@ -1,9 +1,15 @@
 // Convex hulls and the point-in-hull test, with the notebook's four 2-D values
 // v0 = (1, 1), v1 = (1.5, 4), v2 = (5, 4.5), v3 = (4, 0.5)
 // ("Attention as a Weighted Mixture", section 2).
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <fstream>
 #include <limits>
+#include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -12,6 +18,7 @@
 #include "attn/error.hpp"
 #include "attn/geometry.hpp"
 #include "attn/random.hpp"
+#include "exact_geometry.hpp"
 #include "test_util.hpp"
 
 namespace {
@@ -235,6 +242,223 @@ TEST(points_in_hull, rejects_non_finite_coordinates_naming_the_argument_and_row)
         attn::points_in_hull(kNotebookValues, Tensor{{inf, 0.0f}, {1.0f, 1.0f}});
       },
       "points_in_hull: hull_points row 0 is (Infinity, 0); coordinates must be finite");
+}
+
+// ---- Robustness: every finite float32, mixed magnitudes, duplicates, near-collinear runs ----
+
+std::vector<attn::exact::Point> to_exact(const Tensor& t) {
+  std::vector<attn::exact::Point> out(t.shape()[0]);
+  for (std::size_t r = 0; r < out.size(); ++r) {
+    out[r] = {t(r, 0), t(r, 1)};
+  }
+  return out;
+}
+
+Tensor from_rows(const std::vector<std::array<float, 2>>& rows) {
+  Tensor t = Tensor::from_shape({rows.size(), 2});
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    t(r, 0) = rows[r][0];
+    t(r, 1) = rows[r][1];
+  }
+  return t;
+}
+
+// The points of a text file, one "x y" per line, '#' lines are comments (tests/cpp/data).
+Tensor read_points(const std::string& name) {
+  std::ifstream file(std::string(ATTN_TEST_DATA_DIR) + "/" + name);
+  EXPECT_TRUE(file.good()) << "cannot read " << ATTN_TEST_DATA_DIR << "/" << name;
+  std::vector<std::array<float, 2>> rows;
+  std::string line;
+  while (std::getline(file, line)) {
+    if (line.empty() || line[0] == '#') {
+      continue;
+    }
+    std::istringstream fields(line);
+    std::string x, y;
+    fields >> x >> y;
+    rows.push_back({std::strtof(x.c_str(), nullptr), std::strtof(y.c_str(), nullptr)});
+  }
+  return from_rows(rows);
+}
+
+// Float32 values of every finite kind from a seeded mt19937, whose raw output is the same
+// on every platform (the standard distributions are not, so none is used).
+class FloatSource {
+public:
+  explicit FloatSource(std::uint32_t seed) : rng_(seed) {}
+
+  std::uint32_t below(std::uint32_t n) {
+    return rng_() % n;
+  }
+
+  float any() {
+    switch (below(8)) {
+    case 0: { // any finite bit pattern
+      std::uint32_t bits = rng_();
+      if ((bits & 0x7f800000u) == 0x7f800000u) {
+        bits &= ~0x40000000u; // inf or NaN exponent -> a finite one
+      }
+      return bits_to_float(bits);
+    }
+    case 1: // subnormal, either sign
+      return bits_to_float(rng_() & 0x807fffffu);
+    case 2:
+      return below(2) ? 0.0f : -0.0f;
+    case 3:
+      return below(2) ? std::numeric_limits<float>::max() : -std::numeric_limits<float>::max();
+    case 4: // small integers
+      return float(int(below(9)) - 4);
+    case 5: // ordinary magnitudes
+      return std::ldexp(float(int(below(2001)) - 1000) / 1000.0f, int(below(41)) - 20);
+    default: // a magnitude from 2^-149 to 2^127
+      return std::ldexp(below(2) ? 1.0f : -1.0f, int(below(277)) - 149) *
+             (1.0f + float(below(8)) / 8.0f);
+    }
+  }
+
+private:
+  static float bits_to_float(std::uint32_t bits) {
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+  }
+  std::mt19937 rng_;
+};
+
+// A set of 1 to 64 points: values of every kind, exact duplicates, and runs of points on
+// or next to a line (p + t·(q − p), t = k/16, rounded to float32).
+Tensor mixed_point_set(FloatSource& src) {
+  const std::size_t n = 1 + src.below(64);
+  std::vector<std::array<float, 2>> rows;
+  while (rows.size() < n) {
+    const std::uint32_t kind = src.below(4);
+    if (kind == 0 && !rows.empty()) {
+      rows.push_back(rows[src.below(std::uint32_t(rows.size()))]); // duplicate
+    } else if (kind == 1) {
+      const std::array<float, 2> p = {src.any(), src.any()};
+      const std::array<float, 2> q = {src.any(), src.any()};
+      for (std::uint32_t k = 0, run = 2 + src.below(6); k < run && rows.size() < n; ++k) {
+        const double t = double(src.below(17)) / 16.0;
+        rows.push_back({float(double(p[0]) + t * (double(q[0]) - double(p[0]))),
+                        float(double(p[1]) + t * (double(q[1]) - double(p[1])))});
+      }
+    } else {
+      rows.push_back({src.any(), src.any()});
+    }
+  }
+  for (auto& row : rows) { // p + t·(q − p) can overflow float32 for far-apart p and q
+    for (float& c : row) {
+      if (!std::isfinite(c)) {
+        c = std::copysign(std::numeric_limits<float>::max(), c);
+      }
+    }
+  }
+  return from_rows(rows);
+}
+
+TEST(convex_hull, mixed_magnitudes_finding_keeps_every_point_in_its_hull) {
+  // 220 points from 1e-41 to 1e27 with many duplicates, on which the hull once left out
+  // point 24 (4.59251469e+27, 4.0682107e+27) in every build: cross products in float64
+  // of coordinates this far apart lost the sign of nearly collinear turns.
+  const Tensor points = read_points("hull-mixed-magnitudes.txt");
+  ASSERT_EQ(points.shape()[0], 220u);
+  const Indices hull = attn::convex_hull(points);
+  EXPECT_EQ(attn::exact::hull_problem(to_exact(points), hull), "");
+  EXPECT_EQ(attn::points_in_hull(points, rows(points, hull)), Flags(220, 1));
+}
+
+TEST(convex_hull, every_finite_float32_set_lies_in_its_own_strictly_convex_ccw_hull) {
+  FloatSource src(20261130);
+  for (int trial = 0; trial < 600; ++trial) {
+    const Tensor points = mixed_point_set(src);
+    const Indices hull = attn::convex_hull(points);
+    const std::string problem = attn::exact::hull_problem(to_exact(points), hull);
+    ASSERT_EQ(problem, "") << "trial " << trial << ", " << points.shape()[0] << " points";
+    // points_in_hull agrees: the set is inside the polygon of its hull's vertices
+    const Flags inside = attn::points_in_hull(points, rows(points, hull));
+    ASSERT_EQ(inside, Flags(points.shape()[0], 1)) << "trial " << trial;
+  }
+}
+
+TEST(convex_hull, exactly_collinear_points_far_apart_in_magnitude_give_the_two_extremes) {
+  // On the line y = x from a subnormal to 2^100; naive float64 differences would still be
+  // exact here, so the hull must see them as collinear, as it does for small integers.
+  const float tiny = std::numeric_limits<float>::denorm_min();
+  const Tensor points = {{std::ldexp(1.0f, 100), std::ldexp(1.0f, 100)},
+                         {tiny, tiny},
+                         {0.0f, -0.0f},
+                         {1.0f, 1.0f},
+                         {std::ldexp(1.0f, -140), std::ldexp(1.0f, -140)}};
+  EXPECT_EQ(attn::convex_hull(points), (Indices{2, 0}));
+}
+
+// The float64 reference for well-conditioned sets: Andrew's monotone chain with the cross
+// product in float64, exact for integer coordinates with |x|, |y| ≤ 2^20 (differences
+// ≤ 2^21, products ≤ 2^42). Returns the vertices' coordinates, counter-clockwise from
+// the lowest (x, y).
+std::vector<std::array<double, 2>> reference_hull(const Tensor& t) {
+  std::vector<std::array<double, 2>> p(t.shape()[0]);
+  for (std::size_t r = 0; r < p.size(); ++r) {
+    p[r] = {double(t(r, 0)), double(t(r, 1))};
+  }
+  std::sort(p.begin(), p.end());
+  p.erase(std::unique(p.begin(), p.end()), p.end());
+  if (p.size() <= 2) {
+    return p;
+  }
+  const auto cross = [](const auto& o, const auto& a, const auto& b) {
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  };
+  std::vector<std::array<double, 2>> h;
+  for (int pass = 0; pass < 2; ++pass) {
+    const std::size_t start = h.size();
+    for (const auto& q : p) {
+      while (h.size() >= start + 2 && cross(h[h.size() - 2], h.back(), q) <= 0) {
+        h.pop_back();
+      }
+      h.push_back(q);
+    }
+    h.pop_back(); // the chain's last point starts the other chain
+    std::reverse(p.begin(), p.end());
+  }
+  return h;
+}
+
+TEST(convex_hull, well_conditioned_sets_match_the_float64_reference) {
+  // Integer coordinates with |x|, |y| ≤ 2^20, some on a coarse grid (many collinear
+  // points and duplicates), some anywhere in the range.
+  FloatSource src(42);
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::size_t n = 1 + src.below(80);
+    const std::uint32_t grid = trial % 2 ? 1u : (1u << 18);
+    const std::uint32_t steps = (1u << 21) / grid + 1;
+    std::vector<std::array<float, 2>> rows(n);
+    for (auto& row : rows) {
+      row = {float(int(src.below(steps)) * int(grid) - (1 << 20)),
+             float(int(src.below(steps)) * int(grid) - (1 << 20))};
+    }
+    const Tensor points = from_rows(rows);
+    const Indices hull = attn::convex_hull(points);
+    const auto expected = reference_hull(points);
+    ASSERT_EQ(hull.size(), expected.size()) << "trial " << trial << ", " << n << " points";
+    for (std::size_t i = 0; i < hull.size(); ++i) {
+      EXPECT_EQ(double(points(hull[i], 0)), expected[i][0])
+          << "trial " << trial << ", vertex " << i;
+      EXPECT_EQ(double(points(hull[i], 1)), expected[i][1])
+          << "trial " << trial << ", vertex " << i;
+    }
+  }
+}
+
+TEST(points_in_hull, decides_exactly_at_the_smallest_subnormal_scale) {
+  // A triangle of subnormals, x, y ≥ 0 and x + y ≤ 4·2^-149: its tolerance rounds to far
+  // below one subnormal step, so the exact orientation test alone decides. Nothing
+  // underflows: every product of two float32 values is a normal float64.
+  const float d = std::numeric_limits<float>::denorm_min();
+  const Tensor tri = {{0.0f, 0.0f}, {4 * d, 0.0f}, {0.0f, 4 * d}};
+  const Tensor probes = {{d, d},     {2 * d, 2 * d}, {2 * d, -0.0f}, {3 * d, 2 * d},
+                         {-d, 0.0f}, {d, 3 * d},     {2 * d, 3 * d}};
+  EXPECT_EQ(attn::points_in_hull(probes, tri), (Flags{1, 1, 1, 0, 0, 1, 0}));
 }
 
 } // namespace

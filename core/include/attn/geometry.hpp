@@ -2,11 +2,14 @@
 // convex hull of the values" lesson: y = Σ_j α_j v_j with α_j ≥ 0, Σ α_j = 1 lies in
 // Conv(v_1, …, v_T).
 //
-// Orientation tests use the cross product in float64 of float32 coordinates,
-//   cross(o, a, b) = (a_x − o_x)(b_y − o_y) − (a_y − o_y)(b_x − o_x),
-// > 0 for a counter-clockwise (left) turn o → a → b, 0 when collinear. Points that
-// are exactly collinear on a modest grid (integers, halves, …) give exactly 0; for
-// nearly collinear points the decision follows float64 rounding.
+// Orientation tests are exact: the sign of the cross product
+//   cross(o, a, b) = (a_x − o_x)(b_y − o_y) − (a_y − o_y)(b_x − o_x)
+// (> 0 for a counter-clockwise, left turn o → a → b; 0 when collinear) is decided for the
+// float32 coordinates as given, with no overflow, underflow or cancellation error, for
+// every finite float32 (subnormals and ±0 included, magnitudes mixed freely): a float64
+// estimate with a proven error bound, and exact expansion arithmetic when the estimate is
+// too close to 0 (Shewchuk 1997). So the hull of a set holds every point of the set, and
+// collinear points are treated alike everywhere.
 #pragma once
 
 #include <cstdint>
@@ -38,7 +41,7 @@ std::vector<std::int32_t> convex_hull(const Tensor& points);
 /// their order does not matter and repeated or collinear vertices are harmless. A hull
 /// of one point (h = 1 or all equal) is that point, one of collinear points a segment.
 /// Tolerance: a point counts as inside when it is in the closed polygon (on the left
-/// of or on every edge, by the cross product) or within Euclidean distance
+/// of or on every edge, by the exact orientation test) or within Euclidean distance
 ///   tol = 1e-6 · max(extent, largest |coordinate|)
 /// of its boundary (extent = the larger side of hull_points' bounding box). The
 /// |coordinate| term covers float32 rounding, which grows with the magnitude of the
