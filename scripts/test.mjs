@@ -2,11 +2,12 @@
 //   1. native GoogleTest through ctest            (preset native)
 //   2. the same suite under ASan + UBSan           (preset native-asan)
 //   3. the same suite compiled to wasm, under Node (presets wasm-simd, wasm-scalar)
-//   4. libFuzzer targets, 20 s each                (scripts/fuzz.mjs, preset fuzz)
+//   4. libFuzzer targets: the committed corpus replayed, then a fixed-seed exploration of a fixed
+//      number of runs per target, deterministic          (scripts/fuzz.mjs, preset fuzz)
 //   5. JS API tests                                (node --test tests/js)
 //   6. browser tests in headless Chromium          (node --test tests/e2e)
 //   7. lint: clang-format, prettier, eslint
-// Exits non-zero when anything failed.
+// Prints how long each layer took. Exits non-zero when anything failed.
 import { mkdir, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from './build.mjs';
@@ -14,7 +15,19 @@ import { fuzz } from './fuzz.mjs';
 import { lint } from './lint.mjs';
 import { presets, root, run, step } from './lib.mjs';
 
-const results = []; // { layer, passed, failed }
+const results = []; // { layer, passed, failed, seconds }
+
+/** Runs one layer (an async function resolving to { layer, passed, failed } or a list of them), timed. */
+async function timed(layer) {
+  const started = Date.now();
+  const outcome = await layer();
+  const seconds = (Date.now() - started) / 1000;
+  const list = [outcome].flat();
+  list.forEach((r, i) => results.push({ ...r, seconds: i === 0 ? seconds : null }));
+  console.log(`\n  (${list.map((r) => r.layer).join(', ')}: ${formatDuration(seconds)})`);
+}
+
+const formatDuration = (s) => (s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${s.toFixed(1)} s`);
 
 async function ctest(preset) {
   step(`testing: GoogleTest via ctest (${preset})`);
@@ -48,35 +61,44 @@ async function nodeTests(dir, layer) {
 
 function summary() {
   console.log('\n── summary ─────────────────────────────');
-  for (const r of results) console.log(`  ${r.layer.padEnd(28)} ${r.passed} passed, ${r.failed} failed`);
+  for (const r of results) {
+    const time = r.seconds === null ? '' : `  (${formatDuration(r.seconds)})`;
+    console.log(`  ${r.layer.padEnd(28)} ${r.passed} passed, ${r.failed} failed${time}`);
+  }
+  console.log(`  total time ${formatDuration((Date.now() - runStarted) / 1000)}`);
   const passed = results.reduce((a, r) => a + r.passed, 0);
   const failed = results.reduce((a, r) => a + r.failed, 0);
   console.log(`${passed} passed, ${failed} failed`);
   return failed;
 }
 
+const runStarted = Date.now();
+const buildStarted = Date.now();
 try {
   await build();
 } catch (error) {
   console.error(`\nbuild failed: ${error.message}`);
-  results.push({ layer: 'build', passed: 0, failed: 1 });
+  results.push({ layer: 'build', passed: 0, failed: 1, seconds: (Date.now() - buildStarted) / 1000 });
   summary();
   process.exit(1);
 }
+console.log(`\n  (build: ${formatDuration((Date.now() - buildStarted) / 1000)})`);
 
-for (const preset of presets) results.push(await ctest(preset));
-try {
-  const targets = await fuzz({ seconds: 20 });
-  const clean = targets.filter((t) => t.ok).length;
-  results.push({ layer: 'fuzz (libFuzzer)', passed: clean, failed: targets.length - clean });
-} catch (error) {
-  console.error(`\nfuzz build failed: ${error.message}`);
-  results.push({ layer: 'fuzz (libFuzzer)', passed: 0, failed: 1 });
-}
-results.push(await nodeTests('tests/js', 'JS API'));
-results.push(await nodeTests('tests/e2e', 'browser (Chromium)'));
-for (const { name, ok } of await lint()) {
-  results.push({ layer: `lint ${name}`, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
-}
+for (const preset of presets) await timed(() => ctest(preset));
+await timed(async () => {
+  try {
+    const targets = await fuzz();
+    const clean = targets.filter((t) => t.ok).length;
+    return { layer: 'fuzz (libFuzzer)', passed: clean, failed: targets.length - clean };
+  } catch (error) {
+    console.error(`\nfuzz failed: ${error.message}`);
+    return { layer: 'fuzz (libFuzzer)', passed: 0, failed: 1 };
+  }
+});
+await timed(() => nodeTests('tests/js', 'JS API'));
+await timed(() => nodeTests('tests/e2e', 'browser (Chromium)'));
+await timed(async () =>
+  (await lint()).map(({ name, ok }) => ({ layer: `lint ${name}`, passed: ok ? 1 : 0, failed: ok ? 0 : 1 })),
+);
 
 process.exit(summary() === 0 ? 0 : 1);
