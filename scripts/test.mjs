@@ -8,12 +8,11 @@
 //   6. browser tests in headless Chromium          (node --test tests/e2e)
 //   7. lint: clang-format, prettier, eslint
 // Prints how long each layer took. Exits non-zero when anything failed.
-import { mkdir, readFile, readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { build } from './build.mjs';
 import { fuzz } from './fuzz.mjs';
 import { lint } from './lint.mjs';
-import { presets, root, run, step } from './lib.mjs';
+import { presets, run, step } from './lib.mjs';
+import { nodeTests } from './node-tests.mjs';
 
 const results = []; // { layer, passed, failed, seconds }
 
@@ -38,27 +37,6 @@ async function ctest(preset) {
   return { layer: `ctest ${preset}`, passed: total - failed, failed };
 }
 
-async function nodeTests(dir, layer) {
-  step(`testing: ${layer} (node --test ${dir})`);
-  const files = (await readdir(path.join(root, dir))).filter((f) => f.endsWith('.test.js')).sort();
-  const tap = path.join(root, 'build', 'test-results', `${path.basename(dir)}.tap`);
-  await mkdir(path.dirname(tap), { recursive: true });
-  const { code } = await run(process.execPath, [
-    '--test',
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    '--test-reporter=tap',
-    `--test-reporter-destination=${tap}`,
-    ...files.map((f) => path.join(dir, f)),
-  ]);
-  const report = await readFile(tap, 'utf8').catch(() => '');
-  const count = (name) => Number(report.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
-  const passed = count('pass');
-  const failed = count('fail') + count('cancelled');
-  // A runner that crashed before reporting still counts as a failure.
-  return { layer, passed, failed: code !== 0 && failed === 0 ? 1 : failed };
-}
-
 function summary() {
   console.log('\n── summary ─────────────────────────────');
   for (const r of results) {
@@ -66,6 +44,9 @@ function summary() {
     console.log(`  ${r.layer.padEnd(28)} ${r.passed} passed, ${r.failed} failed${time}`);
   }
   console.log(`  total time ${formatDuration((Date.now() - runStarted) / 1000)}`);
+  for (const r of results) {
+    for (const f of r.failures ?? []) console.log(`  FAILED ${r.layer}: ${f.name}${f.error ? ` — ${f.error}` : ''}`);
+  }
   const passed = results.reduce((a, r) => a + r.passed, 0);
   const failed = results.reduce((a, r) => a + r.failed, 0);
   console.log(`${passed} passed, ${failed} failed`);
