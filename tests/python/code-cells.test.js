@@ -367,3 +367,34 @@ for (const lesson of lessons) {
     }
   });
 }
+
+// The cells are checked against F.scaled_dot_product_attention as PyTorch 2
+// defines it; on an older PyTorch the runner supplies it, so check that too.
+const SDPA_CHECK = `import math
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+q, k, v = torch.randn(2, 3, 4), torch.randn(2, 5, 4), torch.randn(2, 5, 6)   # L = 3 queries, S = 5 keys
+
+def reference(bias, scale):
+    return torch.softmax(q @ k.transpose(-2, -1) * scale + bias, dim=-1) @ v
+
+s, zero, inf = 1 / math.sqrt(4), torch.zeros(3, 5), float('inf')
+close = lambda a, b: torch.allclose(a, b, atol=1e-6)
+assert close(F.scaled_dot_product_attention(q, k, v), reference(zero, s)), 'default scale 1/sqrt(E)'
+assert close(F.scaled_dot_product_attention(q, k, v, scale=0.3), reference(zero, 0.3)), 'scale='
+top_left = torch.ones(3, 5, dtype=torch.bool).tril()   # query i sees keys 0..i
+assert close(F.scaled_dot_product_attention(q, k, v, is_causal=True), reference(zero.masked_fill(~top_left, -inf), s)), 'is_causal'
+allowed = torch.tensor([[1, 0, 1, 0, 1], [0, 1, 1, 1, 0], [1, 1, 1, 1, 1]], dtype=torch.bool)
+assert close(F.scaled_dot_product_attention(q, k, v, attn_mask=allowed), reference(zero.masked_fill(~allowed, -inf), s)), 'bool mask: True may attend'
+bias = torch.randn(3, 5)
+assert close(F.scaled_dot_product_attention(q, k, v, attn_mask=bias), reference(bias, s)), 'float mask is added'
+print('ok')`;
+
+test("F.scaled_dot_product_attention, as the runner's Python has it, follows PyTorch 2's definition", async () => {
+  await queue;
+  const result = (await runPython([{ key: 'sdpa', programs: [SDPA_CHECK] }])).get('sdpa');
+  assert.ok(result?.ok, `${result?.error}: ${result?.message}\n${result?.traceback}`);
+  assert.equal(result.output, 'ok');
+});
