@@ -176,7 +176,7 @@ function expectedError(printed) {
 /**
  * Opens `lessonId` and collects every code text of every cell in every state.
  * @returns {Promise<Array<{ cell: string, index: number, label: string, state: string, code: string,
- *   expected: object | null, states: string[] }>>}
+ *   printed: string[] }>>} `printed`: the texts of the cell's printed outputs (attn-output) in that state
  */
 async function collect(browser, server, lessonId) {
   const page = await browser.context.newPage();
@@ -255,7 +255,8 @@ function plan(lessonId, found) {
       programs.push(...before.map((g) => g.code));
     }
     programs.push(f.code);
-    const key = `${f.cell}\u0000${f.index}\u0000${programs.join('\u0000')}`;
+    const expected = expectedError(f.printed);
+    const key = JSON.stringify([f.cell, f.index, programs, expected]);
     const run = runs.get(key);
     if (run) run.states.push(f.state);
     else {
@@ -266,7 +267,7 @@ function plan(lessonId, found) {
         label: f.label,
         states: [f.state],
         programs,
-        expected: expectedError(f.printed),
+        expected,
       });
     }
   }
@@ -284,11 +285,14 @@ function runPython(jobs) {
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
+    // a cell runs at most CELL_TIMEOUT_S (run_cells.py stops it), unless stuck in native code
+    const guard = setTimeout(() => child.kill('SIGKILL'), (jobs.length * CELL_TIMEOUT_S + 60) * 1000);
     child.on('error', reject);
     child.on('close', (code) => {
+      clearTimeout(guard);
       const results = new Map();
       for (const line of out.split('\n').filter(Boolean)) {
-        const r = JSON.parse(line);
+        const r = JSON.parse(line); // run_cells.py keeps its stdout for results
         results.set(r.key, r);
       }
       if (code !== 0 && results.size < jobs.length) {

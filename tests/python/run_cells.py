@@ -17,6 +17,7 @@ PyTorch 2 documents.
 import contextlib
 import io
 import json
+import linecache
 import math
 import os
 import signal
@@ -31,7 +32,8 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-import numpy  # noqa: E402,F401
+import numpy  # noqa: E402,F401 - imported once, for every cell
+import scipy.spatial  # noqa: E402,F401
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
@@ -107,7 +109,9 @@ def run(job):
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
             for index, code in enumerate(job["programs"]):
-                exec(compile(code, f"<cell {index + 1} of {len(job['programs'])}>", "exec"), namespace)
+                name = f"<cell {index + 1} of {len(job['programs'])}>"
+                linecache.cache[name] = (len(code), None, code.splitlines(True), name)  # lines in tracebacks
+                exec(compile(code, name, "exec"), namespace)
     except BaseException as error:  # noqa: BLE001 - everything a cell raises is reported
         if isinstance(error, KeyboardInterrupt):
             raise
@@ -115,7 +119,7 @@ def run(job):
             ok=False,
             error=type(error).__name__,
             message=str(error),
-            traceback=tail("".join(traceback.format_exception(type(error), error, error.__traceback__))),
+            traceback=tail("".join(traceback.format_exception(type(error), error, error.__traceback__.tb_next))),
         )
     finally:
         signal.alarm(0)
@@ -126,9 +130,14 @@ def run(job):
 
 
 def main():
+    # Results go to the original stdout; anything else written to file
+    # descriptor 1 (native code printing directly) goes to stderr instead.
+    results = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
     jobs = json.load(sys.stdin)
     for job in jobs:
-        print(json.dumps(run(job)), flush=True)
+        results.write(json.dumps(run(job)) + "\n")
+        results.flush()
 
 
 if __name__ == "__main__":
