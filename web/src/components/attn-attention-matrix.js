@@ -48,8 +48,8 @@ const TORCH = `import torch
 T, d_v = 5, 4
 # V and S as drawn on this page (seed {{seed}}, rounded to 2 decimals);
 # the notebook draws them with torch.randn(T, d_v) and torch.randn(T, T)
-V = torch.tensor({{V}})  # (T, d_v): row j is the value v_j
-S = torch.tensor({{S}})  # (T, T): S[i, j] scores position j for query i
+V = torch.tensor({{V}}, dtype=torch.float32)  # (T, d_v): row j is the value v_j
+S = torch.tensor({{S}}, dtype=torch.float32)  # (T, T): S[i, j] scores position j for query i
 
 # Softmax strictly over the last dimension, so each row of A sums to 1
 A = torch.softmax(S, dim=-1)
@@ -81,7 +81,8 @@ Y = A @ V             # (5, 5) @ (5, 4) -> (5, 4)
 assert np.allclose(A.sum(axis=-1), 1.0)
 assert Y.shape == (5, 4)`;
 
-const PLOT = `import matplotlib.pyplot as plt
+const PLOT = `# needs: am
+import matplotlib.pyplot as plt
 
 T = A.shape[0]
 plt.imshow(A, cmap="viridis", vmin=0, vmax=1.0)

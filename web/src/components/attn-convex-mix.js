@@ -564,7 +564,7 @@ print("[OK] Loop sum and matrix multiplication verified.")`;
 const TORCH = `import torch
 
 V = torch.tensor({{V}}, dtype=torch.float32)   # (T, d_v)
-alpha = torch.tensor({{alpha}})   # (T,)
+alpha = torch.tensor({{alpha}}, dtype=torch.float32)   # (T,)
 
 assert (alpha >= 0).all(), "Weights must be non-negative!"
 assert torch.isclose(alpha.sum(), torch.tensor(1.0)), "Weights must sum to 1.0!"

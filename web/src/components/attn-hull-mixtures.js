@@ -417,11 +417,17 @@ rng = np.random.default_rng({{seed}})
 alpha_samples = rng.dirichlet([{{c}}] * 4, size={{count}})   # (count, 4), rows >= 0 summing to 1
 mixtures_2d = alpha_samples @ V_2d   # (count, 4) @ (4, 2) -> (count, 2)
 
-# The hull as half-planes: normal . p + offset <= 0 inside every edge
-hull = ConvexHull(V_2d)
-print("hull vertices:", hull.vertices)   # counter-clockwise
-normals, offsets = hull.equations[:, :2], hull.equations[:, 2]
-outside = ((mixtures_2d @ normals.T + offsets) > 1e-9).any(axis=1).sum()
+if np.linalg.matrix_rank(V_2d - V_2d[0]) == 2:   # the values span an area
+    # The hull as half-planes: normal . p + offset <= 0 inside every edge
+    hull = ConvexHull(V_2d)
+    print("hull vertices:", hull.vertices)   # counter-clockwise
+    normals, offsets = hull.equations[:, :2], hull.equations[:, 2]
+    outside = ((mixtures_2d @ normals.T + offsets) > 1e-9).any(axis=1).sum()
+else:   # all on one line (or one point): the hull is the segment a-b between the farthest two
+    far = np.linalg.norm(V_2d[:, None] - V_2d[None], axis=-1)
+    a, b = V_2d[list(np.unravel_index(far.argmax(), far.shape))]
+    t = np.clip((mixtures_2d - a) @ (b - a) / max((b - a) @ (b - a), 1e-300), 0, 1)
+    outside = (np.linalg.norm(mixtures_2d - (a + t[:, None] * (b - a)), axis=1) > 1e-9).sum()
 print("mixtures outside the hull:", outside)
 assert outside == 0
 

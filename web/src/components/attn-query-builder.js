@@ -34,7 +34,7 @@ import torch.nn.functional as F
 vocab = torch.eye(6) * 5.0
 seq = vocab[[0, 1, 2, 3, 4]]   # keys = values, (5, 6)
 # the amount of each token; q = sum_t mix[t] * vocab[t]
-mix = torch.tensor({{mix}})
+mix = torch.tensor({{mix}}, dtype=torch.float32)
 query = mix @ vocab            # (6,)
 
 dots = seq @ query             # q . k_j for each position j

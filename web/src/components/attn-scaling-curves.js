@@ -36,8 +36,9 @@ draws, tokens = {{draws}}, {{tokens}}
 
 def weight_stats(d, scaled):
     q = rng.standard_normal((draws, d))           # one query per draw
-    K = rng.standard_normal((draws, tokens, d))   # its keys
-    logits = np.einsum('nd,ntd->nt', q, K)        # q·k_j, variance d
+    # its keys, one at a time (all at once is draws * tokens * d numbers: GBs)
+    logits = np.stack([(q * rng.standard_normal((draws, d))).sum(-1) for _ in range(tokens)], axis=-1)
+    # logits[n, j] = q·k_j, variance d
     if scaled:
         logits /= np.sqrt(d)                      # variance 1 again
     w = np.exp(logits - logits.max(-1, keepdims=True))

@@ -47,8 +47,9 @@ const PASSES = [
   { id: 'sum', name: 'Weighted sum', formula: html`y<sub>i</sub> = Σ<sub>j</sub> w<sub>j</sub> v<sub>j</sub>` },
 ];
 
-const CODE = `import numpy as np
-# Q, K, V: the (2, 5, 8) arrays of the code cell above
+const CODE = `# needs: sdpa
+import numpy as np
+# Q, K, V: the (2, 5, 8) arrays of the code cells above
 b, i = {{batch}}, {{row}}                  # batch and query row
 q, K_b, V_b = Q[b, i], K[b], V[b]
 d_k = q.shape[-1]

@@ -1,0 +1,404 @@
+// Every code cell a lesson shows runs in Python as written, in the lesson's own
+// state and in edited ones. The built site (dist/site, strict CSP) is opened in
+// headless Chromium; for each lesson, every attn-code element inside its cells
+// is read (its `code` property), first as the lesson opens, then after each
+// edit of its cell's state fields (see states() below). Identical texts are
+// run once: one test per (lesson, code cell, distinct text), named by the
+// first state that showed it, run by Debian's Python (tests/python/run_cells.py,
+// one process per lesson).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
+import { launch, lessonIds, serveSite, watch } from '../e2e/browser.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const PYTHON = '/usr/bin/python3'; // Debian's, with NumPy, SciPy, Matplotlib and PyTorch
+const CELL_TIMEOUT_S = 180; // one cell, on a busy 2-core machine
+const NEEDS = /^# needs: ([A-Za-z][\w-]*)\s*$/; // a cell's first line: run that lesson cell's code first
+
+/**
+ * Waits until `cell` (a lesson cell's handle) has drawn its current state and
+ * its code cells show it. The one place that knows how a cell says so: Lit's
+ * updateComplete on the cell and every element in its shadow tree, until none
+ * has an update pending, and every attn-code in it filled in (a cell that
+ * computes its result asynchronously shows its code once the result is in).
+ * Bounded by `timeout` ms, so a cell that never settles fails its lesson.
+ */
+async function settled(cell, timeout = 60000) {
+  await cell.evaluate(async (host, limit) => {
+    const tree = (root, out = []) => {
+      for (const el of root.querySelectorAll('*')) {
+        out.push(el);
+        if (el.shadowRoot) tree(el.shadowRoot, out);
+      }
+      return out;
+    };
+    // A figure draws first when it comes near the viewport (figure-base.js):
+    // one that has not yet (no data-shown) is not waited for.
+    const waiting = (el) => '_shown' in el && !el.hasAttribute('data-shown');
+    const placeholder = /\{\{\s*[A-Za-z_]\w*\s*\}\}/;
+    const deadline = performance.now() + limit;
+    for (;;) {
+      const els = [host, ...(host.shadowRoot ? tree(host.shadowRoot) : [])].filter(
+        (el) => el.updateComplete && (el === host || !waiting(el)),
+      );
+      const pending = els.filter((el) => el.isUpdatePending);
+      const unfilled = els.filter((el) => el.localName === 'attn-code' && placeholder.test(el.code));
+      if (pending.length === 0 && unfilled.length === 0) return;
+      if (performance.now() > deadline) {
+        throw new Error(
+          `${host.id || host.localName} did not settle: ${pending.length} elements with an update pending, ` +
+            `${unfilled.length} code cells with unfilled placeholders`,
+        );
+      }
+      // the next update of whatever is pending; else (a result computed off
+      // the main thread, still on its way) the next frame
+      if (pending.length) await Promise.all(pending.map((el) => el.updateComplete));
+      else await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+  }, timeout);
+}
+
+/** Every attn-code in `host`'s shadow tree, in document order: [{ label, code }], and the printed outputs. */
+function readCodes(cell) {
+  return cell.evaluate((host) => {
+    const codes = [];
+    const printed = [];
+    const walk = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.localName === 'attn-code') codes.push({ label: el.label, code: el.code });
+        if (el.localName === 'attn-output') printed.push(String(el.text ?? ''));
+        if (el.shadowRoot) walk(el.shadowRoot);
+      }
+    };
+    if (host.shadowRoot) walk(host.shadowRoot);
+    return { codes, printed };
+  });
+}
+
+const round = (x) => Number(x.toPrecision(4));
+
+/**
+ * The values a numeric spec is tried at: both ends and one inside (a fraction
+ * for `number`, the middle for `integer`). An infinite end is tried as is:
+ * state-fields.js accepts a declared infinite bound (softmax temperature = ∞
+ * is a state a learner can set); the value inside is then taken 2.5 away from
+ * the finite end.
+ */
+function numericValues(spec, integer) {
+  const { min, max } = spec;
+  let inside;
+  if (Number.isFinite(min) && Number.isFinite(max)) {
+    inside = integer ? Math.round((min + max) / 2) : round(min + 0.3 * (max - min));
+    if (!integer && Number.isInteger(inside)) inside += inside + 0.5 <= max ? 0.5 : -0.5;
+  } else if (Number.isFinite(min)) inside = min + (integer ? 2 : 2.5);
+  else if (Number.isFinite(max)) inside = max - (integer ? 2 : 2.5);
+  else inside = integer ? 1 : 0.5;
+  return [...new Set([min, max, inside])];
+}
+
+const text = (value, spec) => {
+  if (spec.type === 'boolean') return value ? '1' : '0';
+  if (spec.type === 'numbers') return value.map(String).join(',');
+  if (spec.type === 'matrix') return value.map((row) => row.map(String).join(',')).join(';');
+  return String(value);
+};
+
+/** Cycles `items` to `n` entries (a list grown or cut to a length). */
+const resize = (items, n) => Array.from({ length: n }, (_, i) => structuredClone(items[i % items.length]));
+
+/**
+ * The edits tried on a cell: each numeric field in turn (numbers and integers
+ * at both ends and inside; lists and matrices with every entry at each of
+ * those values, and at their shortest and longest length, entries repeated
+ * from the lesson's), each boolean and enum at each of its values, and each
+ * numeric edit again with each boolean and enum value (a mask painted only
+ * counts under the preset 'custom', a window only under the mask 'window').
+ * Every other field keeps the lesson's value. Returns [{ name, fields }], the
+ * fields as text, as a permalink would set them.
+ */
+function states(fields, base) {
+  const numeric = [];
+  const discrete = [];
+  for (const [name, spec] of Object.entries(fields)) {
+    const integer = spec.type === 'integer' || spec.integer === true; // a list or matrix may hold whole numbers only
+    const values = ['number', 'integer', 'numbers', 'matrix'].includes(spec.type) ? numericValues(spec, integer) : [];
+    if (spec.type === 'number' || spec.type === 'integer') {
+      for (const v of values) numeric.push({ name: `${name}=${v}`, fields: { [name]: text(v, spec) } });
+    } else if (spec.type === 'numbers') {
+      const lengths = [spec.minLength ?? 1, spec.maxLength ?? 4096];
+      for (const v of values) {
+        const list = base[name].map(() => v);
+        numeric.push({ name: `${name}=[every entry ${v}]`, fields: { [name]: text(list, spec) } });
+      }
+      for (const n of lengths.filter((n) => n !== base[name].length)) {
+        numeric.push({ name: `${name} with ${n} entries`, fields: { [name]: text(resize(base[name], n), spec) } });
+      }
+    } else if (spec.type === 'matrix') {
+      const rows = [spec.minRows ?? 1, spec.maxRows ?? 4096];
+      for (const v of values) {
+        const m = base[name].map((row) => row.map(() => v));
+        numeric.push({ name: `${name}=[every entry ${v}]`, fields: { [name]: text(m, spec) } });
+      }
+      for (const n of rows.filter((n) => n !== base[name].length)) {
+        numeric.push({ name: `${name} with ${n} rows`, fields: { [name]: text(resize(base[name], n), spec) } });
+      }
+    } else if (spec.type === 'boolean' || spec.type === 'enum') {
+      const choices = spec.type === 'boolean' ? [false, true] : spec.values;
+      discrete.push(...choices.map((v) => ({ name: `${name}=${v}`, fields: { [name]: text(v, spec) } })));
+    } else {
+      throw new Error(`field ${name}: no edits defined for type ${spec.type}`);
+    }
+  }
+  const crossed = numeric.flatMap((n) =>
+    discrete.map((d) => ({ name: `${n.name}, ${d.name}`, fields: { ...n.fields, ...d.fields } })),
+  );
+  return [...discrete, ...numeric, ...crossed];
+}
+
+/** An expected error the page itself prints for this state (its "Printed output"), e.g. AssertionError: ... */
+function expectedError(printed) {
+  for (const out of printed) {
+    const line = out
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => /^\w+(Error|Exception): /.test(l));
+    if (line) {
+      const at = line.indexOf(': ');
+      return { error: line.slice(0, at), message: line.slice(at + 2) };
+    }
+  }
+  return null;
+}
+
+/**
+ * Opens `lessonId` and collects every code text of every cell in every state.
+ * @returns {Promise<Array<{ cell: string, index: number, label: string, state: string, code: string,
+ *   printed: string[] }>>} `printed`: the texts of the cell's printed outputs (attn-output) in that state
+ */
+async function collect(browser, server, lessonId) {
+  const page = await browser.context.newPage();
+  const { problems } = watch(page);
+  try {
+    await page.goto(`${server.url}#/${lessonId}`);
+    await page.locator('.lesson-body').waitFor();
+    const cells = await page.evaluateHandle(() =>
+      [...document.querySelectorAll('.lesson-body *')].filter(
+        (el) => el.localName.startsWith('attn-') && typeof el.getState === 'function',
+      ),
+    );
+    const count = await cells.evaluate((list) => list.length);
+    const found = []; // [{ cell, index, label, state, code, printed }]
+    for (let i = 0; i < count; i++) {
+      const cell = await cells.evaluateHandle((list, n) => list[n], i);
+      const id = await cell.evaluate(
+        (el) => el.id || `${el.localName} #${[...document.querySelectorAll(el.localName)].indexOf(el)}`,
+      );
+      await cell.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
+      await settled(cell);
+      const first = await readCodes(cell);
+      if (first.codes.length === 0) continue; // no code cell: its state reaches no Python
+      const record = (state, { codes, printed }) =>
+        codes.forEach(({ label, code }, index) => found.push({ cell: id, index, label, state, code, printed }));
+      record('as the lesson opens', first);
+
+      const fields = await cell.evaluate((el) => el.constructor.stateFields);
+      const base = await cell.evaluate((el) => el.getState());
+      const baseText = Object.fromEntries(Object.entries(fields).map(([n, spec]) => [n, text(base[n], spec)]));
+      for (const state of states(fields, base)) {
+        const outcome = await cell.evaluate(
+          (el, texts) => {
+            try {
+              el.setStateFromText(texts);
+              return null;
+            } catch (error) {
+              return error.message;
+            }
+          },
+          { ...baseText, ...state.fields },
+        );
+        if (outcome !== null) throw new Error(`${id}: the state ${state.name} is refused: ${outcome}`);
+        await settled(cell);
+        record(state.name, await readCodes(cell));
+      }
+      await cell.evaluate((el, texts) => el.setStateFromText(texts), baseText);
+      await settled(cell);
+    }
+    assert.deepEqual(problems, [], `${lessonId}: the page reported problems`);
+    return found;
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * The runs for one lesson: each code text once per code cell, with the code
+ * of the cell it needs (its first line `# needs: <cell id>`) run first: the
+ * needed cell's code cells as the lesson opens (all of them, or the ones
+ * before this one when it names its own cell, in the same state).
+ */
+function plan(lessonId, found) {
+  const runs = new Map();
+  for (const f of found) {
+    const programs = [];
+    const needs = f.code.split('\n')[0].match(NEEDS)?.[1];
+    if (needs) {
+      const same = needs === f.cell;
+      const before = found.filter((g) =>
+        same
+          ? g.cell === f.cell && g.state === f.state && g.index < f.index
+          : g.cell === needs && g.state === 'as the lesson opens',
+      );
+      if (before.length === 0) throw new Error(`${lessonId}/${f.cell}: needs ${needs}, which shows no code`);
+      programs.push(...before.map((g) => g.code));
+    }
+    programs.push(f.code);
+    const expected = expectedError(f.printed);
+    const key = JSON.stringify([f.cell, f.index, programs, expected]);
+    const run = runs.get(key);
+    if (run) run.states.push(f.state);
+    else {
+      runs.set(key, {
+        key: String(runs.size),
+        cell: f.cell,
+        index: f.index,
+        label: f.label,
+        states: [f.state],
+        programs,
+        expected,
+      });
+    }
+  }
+  return [...runs.values()];
+}
+
+/** Runs `jobs` in one Python process; resolves to Map(key -> result). */
+function runPython(jobs) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(PYTHON, [path.join(here, 'run_cells.py')], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, MPLBACKEND: 'Agg', PYTHONDONTWRITEBYTECODE: '1', PYTHONHASHSEED: '0' },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    // a cell runs at most CELL_TIMEOUT_S (run_cells.py stops it), unless stuck in native code
+    const guard = setTimeout(() => child.kill('SIGKILL'), (jobs.length * CELL_TIMEOUT_S + 60) * 1000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      const results = new Map();
+      for (const line of out.split('\n').filter(Boolean)) {
+        const r = JSON.parse(line); // run_cells.py keeps its stdout for results
+        results.set(r.key, r);
+      }
+      if (code !== 0 && results.size < jobs.length) {
+        reject(new Error(`${PYTHON} run_cells.py exited with ${code}:\n${err.slice(-3000)}`));
+      } else resolve(results);
+    });
+    child.stdin.end(JSON.stringify(jobs.map((j) => ({ key: j.key, programs: j.programs, timeout: CELL_TIMEOUT_S }))));
+  });
+}
+
+function report(lessonId, run, result) {
+  const where = `${lessonId} / ${run.cell} / code cell ${run.index + 1} (${run.label})`;
+  const states =
+    run.states.length > 3
+      ? `${run.states.slice(0, 3).join('; ')}; … (${run.states.length} states)`
+      : run.states.join('; ');
+  const got = result.ok ? 'ran without an error' : `raised ${result.error}: ${result.message}`;
+  const want = run.expected
+    ? `raise ${run.expected.error}: ${run.expected.message}, as the page's printed output says`
+    : 'run without an error';
+  return [
+    `${where}, state: ${states}`,
+    `expected it to ${want}; it ${got}`,
+    result.traceback ? `traceback (last lines):\n${result.traceback}` : `output (last lines):\n${result.output}`,
+    `code:\n${run.programs.at(-1)}`,
+  ].join('\n\n');
+}
+
+// Collect every lesson's code in the browser first (then close it, freeing the
+// CPU for Python), so that each run is one test.
+const lessons = [];
+{
+  const browser = await launch();
+  const server = await serveSite();
+  try {
+    const only = process.env.CODE_CELLS_LESSONS?.split(',').filter(Boolean); // e.g. retrieval,multi-head
+    for (const id of (await lessonIds()).filter((l) => !only || only.includes(l))) {
+      const started = performance.now();
+      try {
+        lessons.push({ id, runs: plan(id, await collect(browser, server, id)) });
+      } catch (error) {
+        lessons.push({ id, error });
+      }
+      if (process.env.CODE_CELLS_VERBOSE)
+        console.error(`${id}: collected in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+let queue = Promise.resolve(); // one Python process at a time
+for (const lesson of lessons) {
+  describe(lesson.id, () => {
+    if (lesson.error) {
+      test('its code cells can be collected', () => {
+        throw lesson.error;
+      });
+      return;
+    }
+    let results;
+    const ran = queue.then(() => (lesson.runs.length ? runPython(lesson.runs) : new Map())).then((r) => (results = r));
+    queue = ran.catch(() => {}); // a failure is reported by each test below
+    for (const run of lesson.runs) {
+      const name = `${run.cell}, code cell ${run.index + 1} (${run.label}), ${run.states[0]}${run.states.length > 1 ? ` (+${run.states.length - 1} states, same code)` : ''}`;
+      test(name, async () => {
+        await ran;
+        const result = results.get(run.key);
+        assert.ok(result, `${lesson.id}/${run.cell}: the Python runner returned nothing for this cell`);
+        const ok = run.expected
+          ? !result.ok && result.error === run.expected.error && result.message === run.expected.message
+          : result.ok;
+        assert.ok(ok, report(lesson.id, run, result));
+      });
+    }
+  });
+}
+
+// The cells are checked against F.scaled_dot_product_attention as PyTorch 2
+// defines it; on an older PyTorch the runner supplies it, so check that too.
+const SDPA_CHECK = `import math
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+q, k, v = torch.randn(2, 3, 4), torch.randn(2, 5, 4), torch.randn(2, 5, 6)   # L = 3 queries, S = 5 keys
+
+def reference(bias, scale):
+    return torch.softmax(q @ k.transpose(-2, -1) * scale + bias, dim=-1) @ v
+
+s, zero, inf = 1 / math.sqrt(4), torch.zeros(3, 5), float('inf')
+close = lambda a, b: torch.allclose(a, b, atol=1e-6)
+assert close(F.scaled_dot_product_attention(q, k, v), reference(zero, s)), 'default scale 1/sqrt(E)'
+assert close(F.scaled_dot_product_attention(q, k, v, scale=0.3), reference(zero, 0.3)), 'scale='
+top_left = torch.ones(3, 5, dtype=torch.bool).tril()   # query i sees keys 0..i
+assert close(F.scaled_dot_product_attention(q, k, v, is_causal=True), reference(zero.masked_fill(~top_left, -inf), s)), 'is_causal'
+allowed = torch.tensor([[1, 0, 1, 0, 1], [0, 1, 1, 1, 0], [1, 1, 1, 1, 1]], dtype=torch.bool)
+assert close(F.scaled_dot_product_attention(q, k, v, attn_mask=allowed), reference(zero.masked_fill(~allowed, -inf), s)), 'bool mask: True may attend'
+bias = torch.randn(3, 5)
+assert close(F.scaled_dot_product_attention(q, k, v, attn_mask=bias), reference(bias, s)), 'float mask is added'
+print('ok')`;
+
+test("F.scaled_dot_product_attention, as the runner's Python has it, follows PyTorch 2's definition", async () => {
+  await queue;
+  const result = (await runPython([{ key: 'sdpa', programs: [SDPA_CHECK] }])).get('sdpa');
+  assert.ok(result?.ok, `${result?.error}: ${result?.message}\n${result?.traceback}`);
+  assert.equal(result.output, 'ok');
+});

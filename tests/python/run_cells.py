@@ -1,0 +1,144 @@
+"""Runs the lessons' code cells as a learner would paste them into Python.
+
+Reads a JSON list of jobs on stdin, each {"key": ..., "programs": [code, ...],
+"timeout": seconds}: the programs run in order in one fresh namespace (the cells
+a cell needs first, then the cell itself). Writes one JSON line per job to
+stdout as it finishes: {"key", "ok", "error", "message", "traceback", "output",
+"seconds"}. One process runs many jobs, so NumPy, PyTorch and Matplotlib are
+imported once.
+
+What a learner's setup has and this machine may lack is supplied here, nothing
+else: Matplotlib draws with the Agg backend (plt.show() returns at once), no
+socket may connect anywhere, and on PyTorch < 2.0 (no
+F.scaled_dot_product_attention) that function is the reference semantics that
+PyTorch 2 documents.
+"""
+
+import contextlib
+import io
+import json
+import linecache
+import math
+import os
+import signal
+import socket
+import sys
+import time
+import traceback
+
+os.environ["MPLBACKEND"] = "Agg"
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy  # noqa: E402,F401 - imported once, for every cell
+import scipy.spatial  # noqa: E402,F401
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+
+def _no_network(*args, **kwargs):
+    raise OSError("the code-cell runner allows no network access")
+
+
+socket.socket.connect = _no_network
+socket.socket.connect_ex = _no_network
+socket.create_connection = _no_network
+
+
+def scaled_dot_product_attention(
+    query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None, enable_gqa=False
+):
+    """torch.nn.functional.scaled_dot_product_attention as PyTorch 2 documents it.
+
+    attn_mask: boolean (True = may attend) or a float mask added to the scores,
+    broadcastable to (..., L, S). is_causal: the top-left lower-triangular mask
+    (row i attends to keys 0..i). scale: default 1/sqrt(E). A row whose keys are
+    all masked gives NaN, as in the documented reference.
+    """
+    if dropout_p != 0.0:
+        raise ValueError("the runner's scaled_dot_product_attention supports dropout_p=0 only")
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    L, S = query.size(-2), key.size(-2)
+    scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
+    attn_bias = torch.zeros(L, S, dtype=query.dtype, device=query.device)
+    if is_causal:
+        allowed = torch.ones(L, S, dtype=torch.bool, device=query.device).tril(diagonal=0)
+        attn_bias = attn_bias.masked_fill(allowed.logical_not(), float("-inf"))
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            attn_bias = attn_bias.masked_fill(attn_mask.logical_not(), float("-inf"))
+        else:
+            attn_bias = attn_mask + attn_bias
+    if enable_gqa:
+        key = key.repeat_interleave(query.size(-3) // key.size(-3), -3)
+        value = value.repeat_interleave(query.size(-3) // value.size(-3), -3)
+    attn_weight = query @ key.transpose(-2, -1) * scale_factor
+    attn_weight = attn_weight + attn_bias
+    attn_weight = torch.softmax(attn_weight, dim=-1)
+    return attn_weight @ value
+
+
+if not hasattr(F, "scaled_dot_product_attention"):
+    F.scaled_dot_product_attention = scaled_dot_product_attention
+
+
+class CellTimeout(Exception):
+    pass
+
+
+def _on_alarm(signum, frame):
+    raise CellTimeout("the cell ran longer than its time limit")
+
+
+signal.signal(signal.SIGALRM, _on_alarm)
+
+
+def tail(text, lines=12):
+    return "\n".join(text.rstrip("\n").split("\n")[-lines:])
+
+
+def run(job):
+    out = io.StringIO()
+    namespace = {"__name__": "__main__"}
+    started = time.monotonic()
+    result = {"key": job["key"], "ok": True, "error": None, "message": None, "traceback": None}
+    signal.alarm(max(1, int(job.get("timeout", 120))))
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            for index, code in enumerate(job["programs"]):
+                name = f"<cell {index + 1} of {len(job['programs'])}>"
+                linecache.cache[name] = (len(code), None, code.splitlines(True), name)  # lines in tracebacks
+                exec(compile(code, name, "exec"), namespace)
+    except BaseException as error:  # noqa: BLE001 - everything a cell raises is reported
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        result.update(
+            ok=False,
+            error=type(error).__name__,
+            message=str(error),
+            traceback=tail("".join(traceback.format_exception(type(error), error, error.__traceback__.tb_next))),
+        )
+    finally:
+        signal.alarm(0)
+        plt.close("all")
+    result["output"] = tail(out.getvalue())
+    result["seconds"] = round(time.monotonic() - started, 3)
+    return result
+
+
+def main():
+    # Results go to the original stdout; anything else written to file
+    # descriptor 1 (native code printing directly) goes to stderr instead.
+    results = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    jobs = json.load(sys.stdin)
+    for job in jobs:
+        results.write(json.dumps(run(job)) + "\n")
+        results.flush()
+
+
+if __name__ == "__main__":
+    main()
