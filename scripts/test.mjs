@@ -6,7 +6,8 @@
 //      number of runs per target, deterministic          (scripts/fuzz.mjs, preset fuzz)
 //   5. JS API tests                                (node --test tests/js)
 //   6. browser tests in headless Chromium          (node --test tests/e2e)
-//   7. lint: clang-format, prettier, eslint
+//   7. code cells: every lesson's code cells run in Debian's Python (node --test tests/python)
+//   8. lint: clang-format, prettier, eslint
 // Prints how long each layer took. Exits non-zero when anything failed.
 import { build } from './build.mjs';
 import { fuzz } from './fuzz.mjs';
@@ -78,6 +79,7 @@ await timed(async () => {
 });
 await timed(() => nodeTests('tests/js', 'JS API'));
 await timed(() => nodeTests('tests/e2e', 'browser (Chromium)'));
+await timed(() => nodeTests('tests/python', 'code cells (Python)'));
 await timed(async () =>
   (await lint()).map(({ name, ok }) => ({ layer: `lint ${name}`, passed: ok ? 1 : 0, failed: ok ? 0 : 1 })),
 );
