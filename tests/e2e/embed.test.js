@@ -189,7 +189,7 @@ test('a bare host page with only <script src="attn-widgets.js"> renders the figu
 test('a host page that loads the script twice keeps working, with no error', async () => {
   const { page, problems } = await open();
   await page.goto(new URL('twice.html', host.url).href);
-  const figures = page.locator('attn-softmax-temperature[data-ready]');
+  const figures = page.locator('attn-softmax-temperature[data-settled]');
   await page.locator('attn-softmax-temperature').nth(1).scrollIntoViewIfNeeded();
   await page.locator('attn-softmax-temperature').nth(0).scrollIntoViewIfNeeded();
   await figures.nth(1).waitFor();

@@ -102,7 +102,7 @@ async function firstFigureAnswers(page) {
   await figure.getByRole('slider', { name: 'Temperature' }).focus();
   await page.keyboard.press('PageUp');
   await figure.getByText('τ = 2.51').waitFor();
-  await page.locator('attn-softmax-temperature[data-ready]').waitFor();
+  await page.locator('attn-softmax-temperature[data-settled]').waitFor();
   assertClose(await numbers(figure.locator('rect.bar')), softmax([1.2, 4.5, 2, 0.8], 10 ** 0.4), 'τ = 2.51');
 }
 
@@ -180,7 +180,7 @@ for (const [name, url] of targets) {
       await tabTo(page, retry);
       await setFaults(page, {});
       await page.keyboard.press('Enter');
-      await page.locator('attn-softmax-lab[data-ready]').waitFor();
+      await page.locator('attn-softmax-lab[data-settled]').waitFor();
       assert.equal(await page.locator('attn-softmax-lab .cell-error').count(), 0);
       assertClose(await numbers(page.locator('attn-softmax-lab .weights rect.bar')), LAB_AT_TAU_1, 'the lab');
       assertLog(log, ['attn-softmax-lab: injected render failure']);

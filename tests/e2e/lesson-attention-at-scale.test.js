@@ -18,7 +18,7 @@ const targets = [
 
 async function ready(page, selector) {
   await page.locator(selector).scrollIntoViewIfNeeded();
-  await page.locator(`${selector}[data-ready]`).waitFor({ timeout: 30000 });
+  await page.locator(`${selector}[data-settled]`).waitFor({ timeout: 30000 });
   return page.locator(selector);
 }
 
@@ -104,9 +104,9 @@ test('the 4,096 × 4,096 weights on a canvas (permalink heatmap.t=4096)', async 
   const { problems } = watch(page);
   await page.goto(`${site.server.url}#/attention-at-scale?heatmap.t=4096`);
   await page.locator('#heatmap').scrollIntoViewIfNeeded();
-  await page.locator('#heatmap[data-t="4096"][data-ready]').waitFor({ timeout: 30000 });
+  await page.locator('#heatmap[data-t="4096"][data-settled]').waitFor({ timeout: 30000 });
   const heatmap = page.locator('#heatmap');
-  await heatmap.locator('attn-heatmap[data-mode="canvas"][data-ready]').waitFor();
+  await heatmap.locator('attn-heatmap[data-mode="canvas"][data-settled]').waitFor();
   assert.equal(await number(page.locator('#heatmap .weights-bytes')), 4096 * 4096 * 4);
   assert.equal(await heatmap.locator('attn-check').getAttribute('data-status'), 'pass');
   assert.deepEqual(problems, []);

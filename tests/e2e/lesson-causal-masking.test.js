@@ -21,7 +21,7 @@ async function open(url, labs = ['attn-causal-attention', 'attn-mask-lab']) {
   await page.goto(url);
   for (const tag of labs) {
     await page.locator(tag).scrollIntoViewIfNeeded();
-    await page.locator(`${tag}[data-ready]`).waitFor();
+    await page.locator(`${tag}[data-settled]`).waitFor();
   }
   await scrollThrough(page); // the figures inside the labs draw once visible
   return { page, problems: watcher.problems };
@@ -204,7 +204,7 @@ test('a permalink restores a painted mask: the band given in the URL passes the 
     `${site.server.url}#/causal-masking?window3-mask.preset=custom&window3-mask.mask=${encodeURIComponent(band)}`,
   );
   await page.locator('attn-local-window').scrollIntoViewIfNeeded();
-  await page.locator('attn-local-window[data-ready]').waitFor();
+  await page.locator('attn-local-window[data-settled]').waitFor();
   const painter = exercise.locator('attn-mask-painter');
   assert.equal(await painter.locator('button[data-preset="custom"]').getAttribute('aria-pressed'), 'true');
   await exercise.getByRole('button', { name: 'Check', exact: true }).click();

@@ -15,7 +15,7 @@ async function open(url) {
   const { problems } = watch(page);
   await page.goto(url);
   await page.locator(LAB).scrollIntoViewIfNeeded();
-  await page.locator(`${LAB}[data-ready]`).waitFor();
+  await page.locator(`${LAB}[data-settled]`).waitFor();
   return { page, problems, lab: page.locator(LAB) };
 }
 

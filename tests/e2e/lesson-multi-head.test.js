@@ -15,7 +15,7 @@ const shapeText = (dims) => `(${dims.join(', ')})`;
 async function open(page, url) {
   await page.setViewportSize({ width: 1000, height: 1800 });
   await page.goto(url);
-  await page.locator(`${LAB}[data-ready]`).waitFor();
+  await page.locator(`${LAB}[data-settled]`).waitFor();
 }
 
 /**
@@ -27,7 +27,7 @@ async function heatmaps(page) {
   await grid.scrollIntoViewIfNeeded();
   return grid.evaluate(async (el) => {
     const maps = [...el.querySelectorAll('attn-heatmap')];
-    for (let tries = 0; maps.some((m) => !m.hasAttribute('data-ready') || m.isUpdatePending); tries++) {
+    for (let tries = 0; maps.some((m) => !m.hasAttribute('data-settled') || m.isUpdatePending); tries++) {
       if (tries > 200) throw new Error('the heatmaps were not drawn');
       await new Promise((resolve) => setTimeout(resolve, 25));
     }

@@ -49,9 +49,9 @@ for (const [name, url] of targets) {
       page = await site.browser.context.newPage();
       ({ problems } = watch(page));
       await page.goto(url());
-      await page.locator('attn-retrieval[data-ready]').waitFor();
+      await page.locator('attn-retrieval[data-settled]').waitFor();
       await page.locator('attn-query-builder').scrollIntoViewIfNeeded();
-      await page.locator('attn-query-builder[data-ready]').waitFor();
+      await page.locator('attn-query-builder[data-settled]').waitFor();
     });
     after(() => page?.close());
 

@@ -20,7 +20,7 @@ async function open(url) {
   await page.goto(url);
   for (const tag of ['attn-sdpa', 'attn-sdpa-steps']) {
     await page.locator(tag).scrollIntoViewIfNeeded();
-    await page.locator(`${tag}[data-ready]`).waitFor();
+    await page.locator(`${tag}[data-settled]`).waitFor();
   }
   await scrollThrough(page); // the figures inside the labs draw once visible
   return { page, problems: watcher.problems };

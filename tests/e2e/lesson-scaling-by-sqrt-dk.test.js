@@ -17,7 +17,7 @@ const targets = [
 async function ready(page, selector) {
   const lab = page.locator(`${selector}`);
   await lab.scrollIntoViewIfNeeded();
-  await page.locator(`${selector}[data-ready]`).waitFor();
+  await page.locator(`${selector}[data-settled]`).waitFor();
   return lab;
 }
 

@@ -57,7 +57,7 @@ async function open(url) {
 async function curvesReady(page) {
   const curves = page.locator('#curves');
   await curves.scrollIntoViewIfNeeded();
-  await page.locator('#curves[data-ready]').waitFor({ timeout: 30000 });
+  await page.locator('#curves[data-settled]').waitFor({ timeout: 30000 });
   return curves;
 }
 

@@ -182,7 +182,11 @@ export class AttnFigure extends AttnCell {
     return fileStem(this.id || this.accessibleName);
   }
 
-  async _export(kind) {
+  _export(kind) {
+    return this.settleAfter(this.#exportNow(kind)); // settled once the status says how it went
+  }
+
+  async #exportNow(kind) {
     const stem = this.exportStem;
     try {
       if (kind === 'svg') download(this.exportSvgText(), `${stem}.svg`, 'image/svg+xml');
