@@ -30,7 +30,8 @@
  *   work it registered with settleAfter(promise) is done (the engine load of
  *   engine() is registered for it), and every cell nested in it has settled,
  *   checks included. A cell showing an error (with Retry) is settled. A figure
- *   that has not yet come near the viewport has not drawn, so is not settled.
+ *   that has not yet come near the viewport has not drawn, so is not settled,
+ *   and its enclosing cells wait for it only from when it is shown.
  *   The cost per change is a flag test and an attribute removal per enclosing
  *   cell; no layout is read.
  */
@@ -101,10 +102,38 @@ export class AttnCell extends LitElement {
 
   connectedCallback() {
     super.connectedCallback();
-    this._stopWatching = whenNearViewport(this, () => this._resolveVisible());
+    this._stopWatching = whenNearViewport(
+      this,
+      () => this._resolveVisible(),
+      () => this.awayFromView(),
+    );
     const settling = this._settling;
     settling.parent = enclosingCell(this);
-    if (!settling.settled) settling.parent?._nestedUnsettled(this);
+    if (!settling.settled && this.drawsNow) settling.parent?._nestedUnsettled(this);
+  }
+
+  /**
+   * Whether an enclosing cell should wait for this one now. A figure (AttnFigure)
+   * draws only near the viewport: its enclosing cell waits for it until the first
+   * report on its position; if that finds it away (out of view, or hidden in a closed
+   * panel) the enclosing cell stops waiting (leaveEnclosingCell) until it is shown
+   * (joinEnclosingCell).
+   */
+  get drawsNow() {
+    return true;
+  }
+
+  /** For a cell that starts drawing late: from now on its enclosing cell waits for it too. */
+  joinEnclosingCell() {
+    if (!this._settling.settled) this._settling.parent?._nestedUnsettled(this);
+  }
+
+  /** Called once if the cell is first found away from the viewport (or hidden): see drawsNow. */
+  awayFromView() {}
+
+  /** For a cell that will not draw for now: its enclosing cell stops waiting for it. */
+  leaveEnclosingCell() {
+    this._settling.parent?._nestedGone(this);
   }
 
   disconnectedCallback() {
