@@ -186,6 +186,40 @@ test('exports: CSV and JSON hold the data, SVG is a standalone <svg> document, P
   await page.close();
 });
 
+test('data-settled goes the moment the state changes and comes back once the new state is drawn', async () => {
+  const { page, problems } = await openGallery();
+  const result = await page.evaluate(async () => {
+    const bars = document.getElementById('weights-bars');
+    const drawn = () => [...bars.shadowRoot.querySelectorAll('rect.bar')].map((r) => Number(r.dataset.value));
+    // Resolves with what the figure shows at the moment data-settled is set again.
+    const nextSettle = () =>
+      new Promise((resolve) => {
+        new MutationObserver((records, observer) => {
+          if (!bars.hasAttribute('data-settled')) return;
+          observer.disconnect();
+          resolve(drawn());
+        }).observe(bars, { attributes: true, attributeFilter: ['data-settled'] });
+      });
+    const before = bars.hasAttribute('data-settled');
+    bars.values = [0.3, 0.2, 0.1, 0.25, 0.15]; // a property
+    const afterProperty = bars.hasAttribute('data-settled');
+    const drawnByProperty = await nextSettle();
+    bars.setAttribute('values', '0.5,0.1,0.1,0.2,0.1'); // an attribute
+    const afterAttribute = bars.hasAttribute('data-settled');
+    const drawnByAttribute = await nextSettle();
+    return { before, afterProperty, drawnByProperty, afterAttribute, drawnByAttribute };
+  });
+  assert.deepEqual(result, {
+    before: true,
+    afterProperty: false,
+    drawnByProperty: [0.3, 0.2, 0.1, 0.25, 0.15],
+    afterAttribute: false,
+    drawnByAttribute: [0.5, 0.1, 0.1, 0.2, 0.1],
+  });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('figures below the fold draw only when scrolled into view', async () => {
   const page = await site.browser.context.newPage();
   const { problems } = watch(page);

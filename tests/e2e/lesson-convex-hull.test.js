@@ -142,6 +142,59 @@ describe('interactions, on one page of the site over http', () => {
     assert.deepEqual(problems, []);
   });
 
+  test('data-settled: a new state un-settles the lab at once; back, the nested plot shows it and the checks pass', async () => {
+    const { page, problems, lab } = shared;
+    await resetLab(page, lab);
+    const moved = [
+      [0, 0],
+      [1, 5],
+      [6, 5],
+      [5, 0],
+    ];
+    const result = await lab.evaluate(
+      async (el, [values, original]) => {
+        const plot = el.shadowRoot.querySelector('attn-scatter-hull');
+        const settledNow = () => [el.hasAttribute('data-settled'), plot.hasAttribute('data-settled')];
+        // Resolves with what the lab and its plot show at the moment the lab's data-settled is set again.
+        const nextSettle = () =>
+          new Promise((resolve) => {
+            new MutationObserver((records, observer) => {
+              if (!el.hasAttribute('data-settled')) return;
+              observer.disconnect();
+              resolve({
+                plotSettled: plot.hasAttribute('data-settled'),
+                points: [...plot.shadowRoot.querySelectorAll('circle.point')].map((d) => [
+                  Number(d.dataset.x),
+                  Number(d.dataset.y),
+                ]),
+                outside: plot.getAttribute('data-outside'),
+                checks: [...el.shadowRoot.querySelectorAll('attn-check')].map((c) => c.dataset.status),
+              });
+            }).observe(el, { attributes: true, attributeFilter: ['data-settled'] });
+          });
+        const before = settledNow();
+        el.values = values;
+        const afterLabChange = settledNow();
+        const atLabSettle = await nextSettle();
+        plot.highlight = [3, 3]; // a change inside: the lab is not settled either until the plot has drawn it
+        const afterPlotChange = settledNow();
+        await nextSettle();
+        el.values = original; // as a script sets it: the state the next tests start from
+        await nextSettle();
+        return { before, afterLabChange, atLabSettle, afterPlotChange };
+      },
+      [moved, VALUES],
+    );
+    assert.deepEqual(result, {
+      before: [true, true],
+      afterLabChange: [false, true], // the plot changes in the lab's update, after this
+      atLabSettle: { plotSettled: true, points: moved, outside: '0', checks: ['pass', 'pass', 'pass', 'pass'] },
+      afterPlotChange: [false, false],
+    });
+    assert.deepEqual(await points(lab), VALUES);
+    assert.deepEqual(problems, []);
+  });
+
   test('concentration: small c gives sparse mixtures, large c even ones; still none outside', async () => {
     const { page, problems, lab } = shared;
     await resetLab(page, lab);
