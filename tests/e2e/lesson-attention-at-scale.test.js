@@ -6,7 +6,7 @@
 // kernel takes seconds of CPU and is left to the page).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 const MiB = 1024 * 1024;
@@ -76,6 +76,7 @@ for (const [name, url] of targets) {
       assert.equal(await bench.getAttribute('data-status'), 'running', 'the benchmark was still running');
 
       await page.locator('#benchmark[data-status="done"]').waitFor({ timeout: 60000 });
+      await settled(bench);
       const rows = await bench
         .locator('tr[data-contender]')
         .evaluateAll((trs) => trs.map((tr) => ({ ...tr.dataset, diff: tr.cells[5].textContent })));
@@ -91,7 +92,9 @@ for (const [name, url] of targets) {
       await heatmap.scrollIntoViewIfNeeded();
       for (const mask of ['none', 'window']) {
         await heatmap.locator('select#mask').selectOption(mask);
-        await page.locator('#heatmap[data-t="128"] attn-check[data-status="pass"]').waitFor();
+        await settled(heatmap); // the worker's answer for this mask is drawn, its check updated
+        assert.equal(await heatmap.getAttribute('data-t'), '128');
+        assert.equal(await heatmap.locator('attn-check').getAttribute('data-status'), 'pass', mask);
       }
       assert.deepEqual(problems, []);
       await page.close();
