@@ -5,7 +5,7 @@
 //
 //   first lesson interactive  dist/attnbook.html#/<first lesson in course order> from file://,
 //                             navigation start -> its first cell (e.g. <attn-convex-mix>) has
-//                             data-ready (brought into view in the first frame after the lesson
+//                             data-settled (brought into view in the first frame after the lesson
 //                             inserted it: figures draw when visible), median of 5 loads, each
 //                             in a fresh browser context (no HTTP, code or memory cache)
 //                                                                         budget ≤ 500 ms
@@ -74,9 +74,10 @@ async function firstLesson() {
 
 /**
  * Time to an interactive lesson: navigation start -> the lesson's cell `tag`
- * has data-ready (drawn, computed by the engine, listening for input). The
+ * first has data-settled (drawn, with the cells nested in it, computed by the
+ * engine, listening for input). The
  * init script runs in the page before any of its scripts. One MutationObserver
- * watches for data-ready (its callback is a microtask right after the change,
+ * watches for data-settled (its callback is a microtask right after the change,
  * so performance.now() there is the moment the cell became ready;
  * performance.now() counts from the start of the navigation) and logs
  * 'attn-ready' to the console, which the bench waits for. Figures draw
@@ -95,12 +96,12 @@ async function timeToReady(browser, lesson, tag, file = singleFile) {
     await page.addInitScript((cellTag) => {
       new MutationObserver((records) => {
         for (const { target } of records) {
-          if (target.localName === cellTag && target.hasAttribute('data-ready') && !window.__attnReadyAt) {
+          if (target.localName === cellTag && target.hasAttribute('data-settled') && !window.__attnReadyAt) {
             window.__attnReadyAt = performance.now();
             console.log('attn-ready');
           }
         }
-      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-ready'] });
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-settled'] });
       const cells = document.getElementsByTagName(cellTag);
       const inserted = new MutationObserver(() => {
         const cell = cells[0];
@@ -154,7 +155,7 @@ async function baselineReady(browser, tag) {
 <script type="module">
 const cell = document.createElement('${tag}');
 document.querySelector('attn-app').append(cell);
-requestAnimationFrame(() => cell.toggleAttribute('data-ready', true));
+requestAnimationFrame(() => cell.toggleAttribute('data-settled', true));
 </script></body></html>\n`,
   );
   return timeToReady(browser, 'baseline', tag, file);
@@ -213,7 +214,7 @@ customElements.define('bench-floor', class extends HTMLElement {
       move(event);
     });
     rect.addEventListener('pointerup', () => (dragging = false));
-    requestAnimationFrame(() => this.toggleAttribute('data-ready', true));
+    requestAnimationFrame(() => this.toggleAttribute('data-settled', true));
   }
 });
 </script></body></html>
@@ -300,7 +301,7 @@ async function sliderLatency(browser, target) {
   const page = await context.newPage();
   await page.goto(url);
   await page.locator(host).scrollIntoViewIfNeeded(); // figures draw when visible
-  await page.locator(`${host}[data-ready]`).waitFor();
+  await page.locator(`${host}[data-settled]`).waitFor();
   await page.evaluate(instrumentFigure, { host });
   const samples = await page.evaluate(
     async ({ count, host }) => {
@@ -353,7 +354,7 @@ async function dragLatency(browser, target) {
   try {
     await page.goto(url);
     await page.locator(host).scrollIntoViewIfNeeded(); // figures draw when visible
-    await page.locator(`${host}[data-ready]`).waitFor();
+    await page.locator(`${host}[data-settled]`).waitFor();
     const bar = page.locator(barSelector);
     await bar.scrollIntoViewIfNeeded();
     const box = await bar.boundingBox();

@@ -10,9 +10,9 @@ const PAGES = [
   ...(await lessonIds()).map((id) => [`lesson ${id}`, `index.html#/${id}`, '.lesson-body .katex']),
   ['not found', 'index.html#/no-such-lesson', 'h1'],
   ['check this browser', 'selftest.html', 'body[data-done="true"]'],
-  ['figure gallery', 'gallery/figures.html', 'attn-bars[data-ready]'],
+  ['figure gallery', 'gallery/figures.html', 'attn-bars[data-settled]'],
   ['cell gallery', 'gallery/cells.html', 'attn-slider'],
-  ['embed example', 'embed-example.html', 'attn-softmax-temperature[data-ready]'],
+  ['embed example', 'embed-example.html', 'attn-softmax-temperature[data-settled]'],
 ];
 
 const site = useBrowserAndSite();

@@ -95,7 +95,7 @@ for (const lesson of lessons) {
       } else {
         assert.deepEqual(after, editor.valid.state, `${editor.name}: state after the valid entry`);
       }
-      await page.locator(`${editor.host}[data-ready]`).first().waitFor();
+      await page.locator(`${editor.host}[data-settled]`).first().waitFor();
     }
     assert.deepEqual(problems, []);
     await browser.close();

@@ -115,18 +115,27 @@ export async function axeViolations(page, { minImpact = 'minor' } = {}) {
 }
 
 /**
- * For a test file: a fresh browser and the site (served with the strict CSP),
- * started before its tests and closed after them. Read `shared.browser` and
- * `shared.server` inside tests.
+ * Waits until the first element of `locator` (an attn-* cell) has data-settled:
+ * it has drawn its current state, its nested cells and checks included, and
+ * has no engine or worker work left. Every state change removes the attribute
+ * synchronously, so after an action (click, key, drag, fill, a property set)
+ * this waits for the drawing of the new state, never a stale one. Returns the
+ * locator.
  */
+export async function settled(locator) {
+  await locator.locator(':scope[data-settled]').first().waitFor();
+  return locator;
+}
+
 /**
  * Figures draw only once they are near the viewport: scrolls the first match of
  * `selector` in `scope` (a page, frame locator or locator) into view, waits until
- * it also matches `state` (default: drawn) and returns that locator.
+ * it is settled and also matches `state` (extra attribute selectors, default
+ * none) and returns that locator.
  */
-export async function showFigure(scope, selector, state = '[data-ready]') {
+export async function showFigure(scope, selector, state = '') {
   await scope.locator(selector).first().scrollIntoViewIfNeeded();
-  const figure = scope.locator(`${selector}${state}`).first();
+  const figure = scope.locator(`${selector}[data-settled]${state}`).first();
   await figure.waitFor();
   return figure;
 }
@@ -162,6 +171,11 @@ export async function lessonIds() {
   return (await lessonList()).map((lesson) => lesson.id);
 }
 
+/**
+ * For a test file: a fresh browser and the site (served with the strict CSP),
+ * started before its tests and closed after them. Read `shared.browser` and
+ * `shared.server` inside tests.
+ */
 export function useBrowserAndSite() {
   const shared = { browser: null, server: null };
   before(async () => {

@@ -150,6 +150,15 @@ test('embed-example ignores height messages that do not come from its iframe', a
   const iframe = page.locator('#lesson-frame');
   await page.waitForFunction(() => document.getElementById('lesson-frame').style.height !== '');
   const before = await iframe.evaluate((f) => f.style.height);
+  // Every height the host gives the iframe from now on.
+  await page.evaluate(() => {
+    window.heightsSet = [];
+    const frame = document.getElementById('lesson-frame');
+    new MutationObserver(() => window.heightsSet.push(frame.style.height)).observe(frame, {
+      attributes: true,
+      attributeFilter: ['style'],
+    });
+  });
   // from the page itself, not the iframe
   await page.evaluate(() => window.postMessage({ type: 'attnbook:height', height: 5 }, '*'));
   // from the iframe, but malformed
@@ -157,8 +166,13 @@ test('embed-example ignores height messages that do not come from its iframe', a
   for (const data of [{ type: 'attnbook:height', height: 'tall' }, { type: 'other', height: 5 }, 'attnbook:height']) {
     await lesson.evaluate((d) => parent.postMessage(d, '*'), data);
   }
-  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
-  assert.equal(await iframe.evaluate((f) => f.style.height), before);
+  // Then a good one from the iframe: messages arrive in order, so once the host has applied it,
+  // it has seen (and ignored) every one before.
+  const good = Number.parseFloat(before) + 7;
+  await lesson.evaluate((h) => parent.postMessage({ type: 'attnbook:height', height: h }, '*'), good);
+  await page.waitForFunction((h) => window.heightsSet.includes(`${h}px`), good);
+  const seen = await page.evaluate(() => window.heightsSet);
+  assert.deepEqual(seen.slice(0, seen.indexOf(`${good}px`) + 1), [`${good}px`], `heights set: ${seen}`);
   assert.deepEqual(await cspViolations(page), []);
   assert.deepEqual(problems, []);
   await page.close();
@@ -189,7 +203,7 @@ test('a bare host page with only <script src="attn-widgets.js"> renders the figu
 test('a host page that loads the script twice keeps working, with no error', async () => {
   const { page, problems } = await open();
   await page.goto(new URL('twice.html', host.url).href);
-  const figures = page.locator('attn-softmax-temperature[data-ready]');
+  const figures = page.locator('attn-softmax-temperature[data-settled]');
   await page.locator('attn-softmax-temperature').nth(1).scrollIntoViewIfNeeded();
   await page.locator('attn-softmax-temperature').nth(0).scrollIntoViewIfNeeded();
   await figures.nth(1).waitFor();

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { showFigure, useBrowserAndSite, watch } from './browser.js';
+import { settled, showFigure, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 
@@ -17,7 +17,7 @@ async function openGallery() {
     await showFigure(page, `#${id}`);
   }
   await showFigure(page, '#large-heatmap-figure', '[data-mode="canvas"]');
-  await showFigure(page, '#hull-figure', '[data-outside]');
+  await showFigure(page, '#hull-figure');
   return { page, problems };
 }
 
@@ -47,6 +47,7 @@ test('a bar follows a pointer drag and fires change; Reset restores it', async (
   await page.mouse.down();
   await page.mouse.move(x, box.y - 40, { steps: 6 });
   await page.mouse.up();
+  const bars = await settled(page.locator('#weights-bars'));
 
   const after = await barValues(page);
   assert.ok(after[1] > 0.7, `dragged bar is ${after[1]}, expected above 0.7`);
@@ -56,7 +57,8 @@ test('a bar follows a pointer drag and fires change; Reset restores it', async (
   assert.deepEqual(changes.at(-1), after, 'change detail carries the values');
   assert.equal(await bar.getAttribute('aria-valuenow'), String(after[1]));
 
-  await page.locator('#weights-bars').getByRole('button', { name: 'Reset' }).click();
+  await bars.getByRole('button', { name: 'Reset' }).click();
+  await settled(bars);
   assert.deepEqual(await barValues(page), [0.05, 0.6, 0.15, 0.1, 0.1]);
   assert.deepEqual(problems, []);
   await page.close();
@@ -64,16 +66,21 @@ test('a bar follows a pointer drag and fires change; Reset restores it', async (
 
 test('bars are sliders: ArrowUp, PageUp, Home and End change the focused bar', async () => {
   const { page, problems } = await openGallery();
-  const slider = page.locator('#weights-bars').getByRole('slider', { name: 'Bar The' });
+  const bars = page.locator('#weights-bars');
+  const slider = bars.getByRole('slider', { name: 'Bar The' });
   await slider.focus();
-  await page.keyboard.press('ArrowUp');
+  const press = async (key) => {
+    await page.keyboard.press(key);
+    await settled(bars);
+  };
+  await press('ArrowUp');
   assert.equal((await barValues(page))[0], 0.06);
   assert.equal(await slider.getAttribute('aria-valuetext'), 'The: 0.06');
-  await page.keyboard.press('PageUp');
+  await press('PageUp');
   assert.equal((await barValues(page))[0], 0.16);
-  await page.keyboard.press('End');
+  await press('End');
   assert.equal((await barValues(page))[0], 1);
-  await page.keyboard.press('Home');
+  await press('Home');
   assert.equal((await barValues(page))[0], 0);
   assert.deepEqual(problems, []);
   await page.close();
@@ -100,6 +107,7 @@ test('heatmap: text contrasts with its cell, cells read by keyboard, the data ta
   assert.deepEqual(await page.evaluate(() => window.cells.at(-1)), { row: 1, col: 1 });
 
   await map.getByRole('button', { name: 'Data table' }).click();
+  await settled(map);
   const table = await map
     .locator('table.data-table tbody tr')
     .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => Number(td.textContent))));
@@ -136,6 +144,7 @@ test('moving a hull vertex by keyboard recomputes the hull and the outside count
   await v3.focus();
   for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowLeft'); // x: 5 -> 2.5
   for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowDown'); // y: 4.5 -> 2.5
+  await settled(figure);
   assert.equal(await v3.getAttribute('aria-label'), 'Point v3 at (2.5, 2.5)');
   await figure.getByText('Hull (counter-clockwise): v1 → v4 → v2').waitFor();
   const outside = Number(await figure.getAttribute('data-outside'));
@@ -143,6 +152,7 @@ test('moving a hull vertex by keyboard recomputes the hull and the outside count
   assert.equal(await figure.locator('.outside-count').textContent(), String(outside));
 
   await figure.getByRole('button', { name: 'Reset' }).click();
+  await settled(figure);
   await figure.getByText('Hull (counter-clockwise): v1 → v4 → v3 → v2').waitFor();
   assert.equal(await figure.getAttribute('data-outside'), '0');
   assert.equal(await figure.locator('circle.point').nth(2).getAttribute('data-x'), '5');
@@ -176,16 +186,52 @@ test('exports: CSV and JSON hold the data, SVG is a standalone <svg> document, P
   await page.close();
 });
 
+test('data-settled goes the moment the state changes and comes back once the new state is drawn', async () => {
+  const { page, problems } = await openGallery();
+  const result = await page.evaluate(async () => {
+    const bars = document.getElementById('weights-bars');
+    const drawn = () => [...bars.shadowRoot.querySelectorAll('rect.bar')].map((r) => Number(r.dataset.value));
+    // Resolves with what the figure shows at the moment data-settled is set again.
+    const nextSettle = () =>
+      new Promise((resolve) => {
+        new MutationObserver((records, observer) => {
+          if (!bars.hasAttribute('data-settled')) return;
+          observer.disconnect();
+          resolve(drawn());
+        }).observe(bars, { attributes: true, attributeFilter: ['data-settled'] });
+      });
+    const before = bars.hasAttribute('data-settled');
+    bars.values = [0.3, 0.2, 0.1, 0.25, 0.15]; // a property
+    const afterProperty = bars.hasAttribute('data-settled');
+    const drawnByProperty = await nextSettle();
+    bars.setAttribute('values', '0.5,0.1,0.1,0.2,0.1'); // an attribute
+    const afterAttribute = bars.hasAttribute('data-settled');
+    const drawnByAttribute = await nextSettle();
+    return { before, afterProperty, drawnByProperty, afterAttribute, drawnByAttribute };
+  });
+  assert.deepEqual(result, {
+    before: true,
+    afterProperty: false,
+    drawnByProperty: [0.3, 0.2, 0.1, 0.25, 0.15],
+    afterAttribute: false,
+    drawnByAttribute: [0.5, 0.1, 0.1, 0.2, 0.1],
+  });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('figures below the fold draw only when scrolled into view', async () => {
   const page = await site.browser.context.newPage();
   const { problems } = watch(page);
   await page.setViewportSize({ width: 800, height: 600 });
   await page.goto(new URL('gallery/figures.html', site.server.url).href);
-  await page.locator('#weights-bars[data-ready]').waitFor();
+  await settled(page.locator('#weights-bars'));
   const hull = page.locator('#hull-figure');
   const drawn = () =>
     hull.evaluate((el) => [el.hasAttribute('data-shown'), el.shadowRoot.querySelector('svg') !== null]);
-  await page.waitForTimeout(300); // time enough to draw, were it eager
+  // An eager figure would have drawn in the first update with the one above (the same upgrade), and
+  // the viewport observers report in the next frames: two frames later its chance has passed.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   assert.deepEqual(await drawn(), [false, false], 'not drawn while far below the viewport');
   await showFigure(page, '#hull-figure', '[data-outside]');
   assert.deepEqual(await drawn(), [true, true], 'drawn once scrolled to');

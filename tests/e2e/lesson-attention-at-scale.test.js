@@ -6,7 +6,7 @@
 // kernel takes seconds of CPU and is left to the page).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 const MiB = 1024 * 1024;
@@ -18,7 +18,7 @@ const targets = [
 
 async function ready(page, selector) {
   await page.locator(selector).scrollIntoViewIfNeeded();
-  await page.locator(`${selector}[data-ready]`).waitFor({ timeout: 30000 });
+  await page.locator(`${selector}[data-settled]`).waitFor({ timeout: 30000 });
   return page.locator(selector);
 }
 
@@ -76,6 +76,7 @@ for (const [name, url] of targets) {
       assert.equal(await bench.getAttribute('data-status'), 'running', 'the benchmark was still running');
 
       await page.locator('#benchmark[data-status="done"]').waitFor({ timeout: 60000 });
+      await settled(bench);
       const rows = await bench
         .locator('tr[data-contender]')
         .evaluateAll((trs) => trs.map((tr) => ({ ...tr.dataset, diff: tr.cells[5].textContent })));
@@ -91,7 +92,9 @@ for (const [name, url] of targets) {
       await heatmap.scrollIntoViewIfNeeded();
       for (const mask of ['none', 'window']) {
         await heatmap.locator('select#mask').selectOption(mask);
-        await page.locator('#heatmap[data-t="128"] attn-check[data-status="pass"]').waitFor();
+        await settled(heatmap); // the worker's answer for this mask is drawn, its check updated
+        assert.equal(await heatmap.getAttribute('data-t'), '128');
+        assert.equal(await heatmap.locator('attn-check').getAttribute('data-status'), 'pass', mask);
       }
       assert.deepEqual(problems, []);
       await page.close();
@@ -104,9 +107,9 @@ test('the 4,096 × 4,096 weights on a canvas (permalink heatmap.t=4096)', async 
   const { problems } = watch(page);
   await page.goto(`${site.server.url}#/attention-at-scale?heatmap.t=4096`);
   await page.locator('#heatmap').scrollIntoViewIfNeeded();
-  await page.locator('#heatmap[data-t="4096"][data-ready]').waitFor({ timeout: 30000 });
+  await page.locator('#heatmap[data-t="4096"][data-settled]').waitFor({ timeout: 30000 });
   const heatmap = page.locator('#heatmap');
-  await heatmap.locator('attn-heatmap[data-mode="canvas"][data-ready]').waitFor();
+  await heatmap.locator('attn-heatmap[data-mode="canvas"][data-settled]').waitFor();
   assert.equal(await number(page.locator('#heatmap .weights-bytes')), 4096 * 4096 * 4);
   assert.equal(await heatmap.locator('attn-check').getAttribute('data-status'), 'pass');
   assert.deepEqual(problems, []);

@@ -35,10 +35,10 @@ const labState = (page) => lab(page).evaluate((el) => ({ seed: el.seed, edited: 
 
 async function open(page, url) {
   await page.goto(url);
-  await page.locator(`${LAB}[data-ready]`).waitFor();
+  await page.locator(`${LAB}[data-settled]`).waitFor();
   const map = page.locator(`${LAB} attn-heatmap`);
   await map.scrollIntoViewIfNeeded();
-  await page.locator(`${LAB} attn-heatmap[data-ready]`).waitFor();
+  await page.locator(`${LAB} attn-heatmap[data-settled]`).waitFor();
 }
 
 function assertRowStochastic(rows, what) {

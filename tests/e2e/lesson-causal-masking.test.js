@@ -5,7 +5,7 @@
 // marked correct only for the right mask.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
+import { settled, singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
 
 const site = useBrowserAndSite();
 const T = 5;
@@ -21,20 +21,19 @@ async function open(url, labs = ['attn-causal-attention', 'attn-mask-lab']) {
   await page.goto(url);
   for (const tag of labs) {
     await page.locator(tag).scrollIntoViewIfNeeded();
-    await page.locator(`${tag}[data-ready]`).waitFor();
+    await settled(page.locator(tag));
   }
   await scrollThrough(page); // the figures inside the labs draw once visible
+  for (const tag of labs) await settled(page.locator(tag));
   return { page, problems: watcher.problems };
 }
 
-async function checkStatuses(page, scope = 'attn-check') {
-  const read = () => page.locator(scope).evaluateAll((cs) => cs.map((c) => c.getAttribute('data-status')));
-  for (let tries = 0; tries < 50; tries++) {
-    const statuses = await read();
-    if (statuses.length && !statuses.includes('pending')) return statuses;
-    await page.waitForTimeout(50);
-  }
-  return read();
+/** The data-status of every check in the labs `tags`, once those labs have settled. */
+async function checkStatuses(page, tags = ['attn-causal-attention', 'attn-mask-lab']) {
+  for (const tag of tags) await settled(page.locator(tag));
+  return page
+    .locator(tags.map((tag) => `${tag} attn-check`).join(', '))
+    .evaluateAll((cs) => cs.map((c) => c.getAttribute('data-status')));
 }
 
 /** The painter's cells as rows of 0/1 (aria-pressed). */
@@ -85,6 +84,7 @@ for (const [name, url] of targets) {
       const { page, problems } = await open(url(), ['attn-local-window']);
       const exercise = page.locator('attn-exercise#window3');
       await exercise.getByRole('button', { name: 'Reset Exercise 3: a local window of width 3' }).click();
+      await settled(exercise);
       assert.equal(await exercise.getAttribute('data-status'), 'pending');
       const painter = exercise.locator('attn-mask-painter');
       const check = exercise.getByRole('button', { name: 'Check', exact: true });
@@ -93,6 +93,7 @@ for (const [name, url] of targets) {
       // wrong: the causal triangle
       await painter.locator('button[data-preset="causal"]').click();
       await check.click();
+      await settled(exercise);
       assert.equal(await exercise.getAttribute('data-status'), 'fail');
       const wrong = await verdict.textContent();
       assert.match(wrong, /Not yet/);
@@ -109,9 +110,11 @@ for (const [name, url] of targets) {
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('Space'); // (q0, k2): allowed again, wrong
+      await settled(exercise);
       assert.equal(await exercise.getAttribute('data-status'), 'fail');
       assert.match(await verdict.textContent(), /1 cells are wrong\. should be blocked but are allowed: \(q0, k2\)\./);
       await page.keyboard.press('Enter'); // blocked again: the band
+      await settled(exercise);
       assert.equal(await exercise.getAttribute('data-status'), 'pass');
       assert.match(await verdict.textContent(), /Correct/);
       assert.deepEqual(
@@ -133,6 +136,7 @@ test('the mask painter toggles cells by mouse and keyboard and drives the weight
 
   // mouse: allow (q0, k1)
   await cell(painter, 0, 1).click();
+  await settled(lab);
   assert.equal(await cell(painter, 0, 1).getAttribute('aria-pressed'), 'true');
   assert.equal(await painter.locator('button[data-preset="custom"]').getAttribute('aria-pressed'), 'true');
   const row0 = await weightsRow0();
@@ -143,21 +147,26 @@ test('the mask painter toggles cells by mouse and keyboard and drives the weight
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
+  await settled(lab);
   assert.equal(await cell(painter, 1, 3).evaluate((b) => b.matches(':focus')), true);
   await page.keyboard.press('Space');
+  await settled(lab);
   assert.equal(await cell(painter, 1, 3).getAttribute('aria-pressed'), 'true');
   await page.keyboard.press('Enter');
+  await settled(lab);
   assert.equal(await cell(painter, 1, 3).getAttribute('aria-pressed'), 'false');
 
   // presets
   await painter.locator('button[data-preset="none"]').click();
+  await settled(lab);
   assert.ok((await painted(painter)).flat().every((x) => x === 1));
   await painter.locator('button[data-preset="window"]').click();
+  await settled(lab);
   assert.deepEqual(
     await painted(painter),
     Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => (Math.abs(i - j) <= 1 ? 1 : 0))),
   );
-  const statuses = await checkStatuses(page, 'attn-mask-lab attn-check');
+  const statuses = await checkStatuses(page, ['attn-mask-lab']);
   assert.deepEqual(statuses, ['pass', 'pass', 'pass']);
   assert.deepEqual(problems, []);
   await page.close();
@@ -169,8 +178,8 @@ test('a fully masked row shows zero weights, a zero output and the explanation',
   const painter = lab.locator('attn-mask-painter');
   assert.equal(await lab.locator('.fully-masked').count(), 0);
   for (const j of [0, 1, 2]) await cell(painter, 2, j).click(); // causal row 2 allowed k0..k2: block them
+  await settled(lab);
   const box = lab.locator('.fully-masked');
-  await box.waitFor();
   assert.equal(await box.getAttribute('data-rows'), '2');
   assert.equal(await box.getAttribute('data-count'), '2'); // row 2 in each of the B = 2 batches
   const zeros = async (sel) => (await box.locator(sel).getAttribute('data-values')).split(',').map(Number);
@@ -180,7 +189,7 @@ test('a fully masked row shows zero weights, a zero output and the explanation',
   assert.match(text, /NaN/);
   assert.match(text, /fullyMaskedRows = 2/);
   assert.deepEqual(await heatmapRow(lab.locator('attn-heatmap'), 2), [0, 0, 0, 0, 0]);
-  assert.deepEqual(await checkStatuses(page, 'attn-mask-lab attn-check'), ['pass', 'pass', 'pass']);
+  assert.deepEqual(await checkStatuses(page, ['attn-mask-lab']), ['pass', 'pass', 'pass']);
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -197,6 +206,7 @@ test('a permalink restores a painted mask: the band given in the URL passes the 
   await exercise.getByRole('button', { name: 'Reset Exercise 3: a local window of width 3' }).click();
   // Reset went back to the authored mask (None): wrong
   await exercise.getByRole('button', { name: 'Check', exact: true }).click();
+  await settled(exercise);
   assert.equal(await exercise.getAttribute('data-status'), 'fail');
   assert.match(await exercise.locator('.verdict').textContent(), /12 cells are wrong/);
   await page.goto('about:blank');
@@ -204,10 +214,11 @@ test('a permalink restores a painted mask: the band given in the URL passes the 
     `${site.server.url}#/causal-masking?window3-mask.preset=custom&window3-mask.mask=${encodeURIComponent(band)}`,
   );
   await page.locator('attn-local-window').scrollIntoViewIfNeeded();
-  await page.locator('attn-local-window[data-ready]').waitFor();
+  await settled(exercise);
   const painter = exercise.locator('attn-mask-painter');
   assert.equal(await painter.locator('button[data-preset="custom"]').getAttribute('aria-pressed'), 'true');
   await exercise.getByRole('button', { name: 'Check', exact: true }).click();
+  await settled(exercise);
   assert.equal(await exercise.getAttribute('data-status'), 'pass');
   assert.deepEqual(problems, []);
   await page.close();

@@ -5,7 +5,7 @@
 // state, and a permalink round trip.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 const LAB = 'attn-convex-mix';
@@ -15,7 +15,7 @@ async function open(url) {
   const { problems } = watch(page);
   await page.goto(url);
   await page.locator(LAB).scrollIntoViewIfNeeded();
-  await page.locator(`${LAB}[data-ready]`).waitFor();
+  await settled(page.locator(LAB));
   return { page, problems, lab: page.locator(LAB) };
 }
 
@@ -50,6 +50,7 @@ async function resetLab(page, lab) {
     .getByRole('group', { name: 'Attention output as a weighted mix of value vectors: tools' })
     .getByRole('button', { name: 'Reset', exact: true })
     .click();
+  await settled(lab);
   await page.locator(`${LAB}[data-y="0.7,0.5,0.9"]`).waitFor();
   assert.equal(await lab.locator('attn-vector-editor input').inputValue(), '0.4, 0.1, 0.2, 0.3');
 }
@@ -91,6 +92,7 @@ for (const [name, url] of targets) {
     test('a negative weight breaks Rule 1, is explained, and Normalise repairs it', async () => {
       const { page, problems, lab } = shared;
       await lab.locator('attn-vector-editor input').fill('0.4, -0.1, 0.2, 0.3');
+      await settled(lab);
       const rule1 = lab.locator('[data-rule="nonnegative"]');
       await rule1.getByText('Rule 1 broken').waitFor();
       assert.match(await rule1.textContent(), /α1 = −0\.1 is negative/);
@@ -103,6 +105,7 @@ for (const [name, url] of targets) {
       assert.equal(await lab.locator('attn-check.check-sum').getAttribute('data-status'), 'fail');
 
       await lab.getByRole('button', { name: 'Normalise α' }).click();
+      await settled(lab);
       await page.locator(`${LAB}[data-valid="true"]`).waitFor();
       // clip -0.1 to 0, divide by 0.9, round to 4 decimals, the remainder on the largest
       assert.equal(await lab.locator('attn-vector-editor input').inputValue(), '0.4445, 0, 0.2222, 0.3333');
@@ -123,6 +126,7 @@ describe('interactions, on one page of the site over http', () => {
     const bar = lab.getByRole('slider', { name: 'Bar α0' });
     await bar.focus();
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowUp'); // 0.4 -> 0.45
+    await settled(lab);
     const rule2 = lab.locator('[data-rule="sum"]');
     await rule2.getByText('Rule 2 broken').waitFor();
     assert.match(await rule2.textContent(), /add up to 1\.05, off by 0\.05/);
@@ -131,6 +135,7 @@ describe('interactions, on one page of the site over http', () => {
     assert.equal(await lab.locator('attn-vector-editor input').inputValue(), '0.45, 0.1, 0.2, 0.3');
 
     await lab.getByRole('button', { name: 'Normalise α' }).click();
+    await settled(lab);
     await page.locator(`${LAB}[data-valid="true"]`).waitFor();
     assert.deepEqual(await statuses(page), ['pass', 'pass', 'pass']);
 
@@ -143,11 +148,13 @@ describe('interactions, on one page of the site over http', () => {
     await page.mouse.down();
     await page.mouse.move(box.x + box.width / 2, zeroY + box.height * 1.5, { steps: 5 });
     await page.mouse.up();
+    await settled(lab);
     await lab.locator('[data-rule="nonnegative"]').getByText('Rule 1 broken').waitFor();
     const value = Number(await bar1.getAttribute('aria-valuenow'));
     assert.ok(value < 0, `α1 dragged to ${value}`);
     assert.equal(await lab.locator('attn-check.check-nonnegative').getAttribute('data-status'), 'fail');
     await lab.getByRole('button', { name: 'Normalise α' }).click();
+    await settled(lab);
     await page.locator(`${LAB}[data-valid="true"]`).waitFor();
     assert.equal(Number(await bar1.getAttribute('aria-valuenow')), 0);
     await resetLab(page, lab);
@@ -158,20 +165,24 @@ describe('interactions, on one page of the site over http', () => {
     const { page, problems, lab } = shared;
     const weights = lab.locator('attn-vector-editor input');
     await weights.fill('0.4, abc, 0.2, 0.3');
+    await settled(lab);
     const error = lab.locator('attn-vector-editor .field-error');
     await error.waitFor();
     assert.match(await error.textContent(), /Entry 2 is “abc”, not a number/);
     assert.equal(await weights.getAttribute('aria-invalid'), 'true');
     await weights.fill('0.5, 0.5');
+    await settled(lab);
     assert.match(await error.textContent(), /Needs exactly 4 numbers, got 2/);
     assert.equal(await lab.getAttribute('data-y'), '0.7,0.5,0.9');
     assert.deepEqual(await statuses(page), ['pass', 'pass', 'pass']);
 
     const cell = lab.getByRole('textbox', { name: 'Values V, row v0, column d1' });
     await cell.fill('one');
+    await settled(lab);
     await lab.locator('attn-matrix-editor .field-error').first().waitFor();
     assert.equal(await lab.getAttribute('data-y'), '0.7,0.5,0.9', 'V keeps its last valid entry');
     await cell.fill('2');
+    await settled(lab);
     await page.locator(`${LAB}[data-y="1.1,0.5,0.9"]`).waitFor(); // 0.4·2 + 0.3·1 = 1.1
     assert.deepEqual(await statuses(page), ['pass', 'pass', 'pass']);
     await resetLab(page, lab);
@@ -181,6 +192,7 @@ describe('interactions, on one page of the site over http', () => {
   test('permalink: the weights survive a round trip through the URL', async () => {
     const { page, problems, lab } = shared;
     await lab.locator('attn-vector-editor input').fill('0.25, 0.25, 0.25, 0.25');
+    await settled(lab);
     await page.waitForFunction(() => location.hash.includes('mix.weights=0.25,0.25,0.25,0.25'));
     const link = page.url();
 

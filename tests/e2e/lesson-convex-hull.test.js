@@ -5,7 +5,7 @@
 // softmax(s/τ) mixture at the limits τ = 0 and ∞; a bad logit entry; a permalink.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 const LAB = 'attn-hull-mixtures';
@@ -24,7 +24,7 @@ async function open(url) {
   const { problems } = watch(page);
   await page.goto(url);
   await page.locator(LAB).scrollIntoViewIfNeeded();
-  await page.locator(`${LAB}[data-ready]`).waitFor();
+  await settled(page.locator(LAB)); // with the plot inside it and its checks
   return { page, problems, lab: page.locator(LAB) };
 }
 
@@ -67,6 +67,7 @@ async function resetLab(page, lab) {
     .getByRole('group', { name: 'Values, their convex hull and random mixtures: tools' })
     .getByRole('button', { name: 'Reset', exact: true })
     .click();
+  await settled(lab);
   await page.locator(`${LAB}[data-highlight="${Y_AT_1.map((v) => Number(v.toPrecision(6))).join(',')}"]`).waitFor();
   assert.deepEqual(await points(lab), VALUES, 'Reset restores the values');
   const state = await lab.evaluate((el) => [el.concentration, el.seed, el.logits, el.temperature]);
@@ -102,6 +103,7 @@ for (const [name, url] of targets) {
       await v0.focus();
       for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowLeft');
       await page.keyboard.press('Shift+ArrowDown');
+      await settled(lab);
       await lab.locator('circle.point[data-index="0"][data-x="0"]').waitFor(); // clamped at the axis
       const [x0, y0] = (await points(lab))[0];
       assert.ok(x0 < 1 && y0 < 1, `v0 moved to (${x0}, ${y0})`);
@@ -131,11 +133,65 @@ describe('interactions, on one page of the site over http', () => {
     await page.mouse.down();
     await page.mouse.move(...target, { steps: 8 });
     await page.mouse.up();
+    await settled(lab);
     await lab.locator('.readout').first().getByText('v0 → v3 → v2', { exact: false }).waitFor();
     const [x1, y1] = (await points(lab))[1];
     assert.ok(Math.abs(x1 - 3) < 0.15 && Math.abs(y1 - 2.5) < 0.15, `v1 dropped at (${x1}, ${y1})`);
     assert.doesNotMatch(await lab.locator('.readout').first().textContent(), /v1/, 'v1 is no longer a vertex');
     await assertAllInside(page, lab, 'after the mouse drag');
+    assert.deepEqual(problems, []);
+  });
+
+  test('data-settled: a new state un-settles the lab at once; back, the nested plot shows it and the checks pass', async () => {
+    const { page, problems, lab } = shared;
+    await resetLab(page, lab);
+    const moved = [
+      [0, 0],
+      [1, 5],
+      [6, 5],
+      [5, 0],
+    ];
+    const result = await lab.evaluate(
+      async (el, [values, original]) => {
+        const plot = el.shadowRoot.querySelector('attn-scatter-hull');
+        const settledNow = () => [el.hasAttribute('data-settled'), plot.hasAttribute('data-settled')];
+        // Resolves with what the lab and its plot show at the moment the lab's data-settled is set again.
+        const nextSettle = () =>
+          new Promise((resolve) => {
+            new MutationObserver((records, observer) => {
+              if (!el.hasAttribute('data-settled')) return;
+              observer.disconnect();
+              resolve({
+                plotSettled: plot.hasAttribute('data-settled'),
+                points: [...plot.shadowRoot.querySelectorAll('circle.point')].map((d) => [
+                  Number(d.dataset.x),
+                  Number(d.dataset.y),
+                ]),
+                outside: plot.getAttribute('data-outside'),
+                checks: [...el.shadowRoot.querySelectorAll('attn-check')].map((c) => c.dataset.status),
+              });
+            }).observe(el, { attributes: true, attributeFilter: ['data-settled'] });
+          });
+        const before = settledNow();
+        el.values = values;
+        const afterLabChange = settledNow();
+        const atLabSettle = await nextSettle();
+        plot.highlight = [3, 3]; // a change inside: the lab is not settled either until the plot has drawn it
+        const afterPlotChange = settledNow();
+        await nextSettle();
+        el.values = original; // as a script sets it: the state the next tests start from
+        await nextSettle();
+        return { before, afterLabChange, atLabSettle, afterPlotChange };
+      },
+      [moved, VALUES],
+    );
+    assert.deepEqual(result, {
+      before: [true, true],
+      afterLabChange: [false, true], // the plot changes in the lab's update, after this
+      atLabSettle: { plotSettled: true, points: moved, outside: '0', checks: ['pass', 'pass', 'pass', 'pass'] },
+      afterPlotChange: [false, false],
+    });
+    assert.deepEqual(await points(lab), VALUES);
     assert.deepEqual(problems, []);
   });
 
@@ -146,10 +202,12 @@ describe('interactions, on one page of the site over http', () => {
     const meanEffective = async () => Number((await lab.locator('.mono').first().textContent()).match(/= ([\d.]+)/)[1]);
     await slider.focus();
     await page.keyboard.press('Home'); // c = 0.01
+    await settled(lab);
     await lab.getByText('c = 0.01').first().waitFor();
     assert.ok((await meanEffective()) < 1.2, `mean exp(H) at c = 0.01 is ${await meanEffective()}`);
     await assertAllInside(page, lab, 'c = 0.01');
     await page.keyboard.press('End'); // c = 100
+    await settled(lab);
     await lab.getByText('c = 100').first().waitFor();
     assert.ok((await meanEffective()) > 3.9, `mean exp(H) at c = 100 is ${await meanEffective()}`);
     await assertAllInside(page, lab, 'c = 100');
@@ -160,17 +218,21 @@ describe('interactions, on one page of the site over http', () => {
     const { page, problems, lab } = shared;
     await resetLab(page, lab);
     await lab.getByRole('button', { name: 'τ → 0' }).click();
+    await settled(lab);
     await page.locator(`${LAB}[data-highlight="1.5,4"]`).waitFor();
     await lab.getByRole('button', { name: 'τ → ∞' }).click();
+    await settled(lab);
     await page.locator(`${LAB}[data-highlight="2.875,2.5"]`).waitFor();
     await assertAllInside(page, lab, 'τ = ∞');
 
     const logits = lab.locator('attn-vector-editor input');
     await logits.fill('1.2, 4.5, x, 0.8');
+    await settled(lab);
     await lab.locator('attn-vector-editor .field-error').getByText('Entry 3').waitFor();
     assert.equal(await lab.getAttribute('data-highlight'), '2.875,2.5');
     await logits.fill('9, 0, 0, 0');
     await lab.getByRole('button', { name: 'τ → 0' }).click();
+    await settled(lab);
     await page.locator(`${LAB}[data-highlight="1,1"]`).waitFor(); // now v0 has the largest score
     assert.deepEqual(problems, []);
   });
@@ -181,10 +243,12 @@ describe('interactions, on one page of the site over http', () => {
     await exercise.scrollIntoViewIfNeeded();
     await exercise.getByRole('radio', { name: 'To the average of the four values' }).check();
     await exercise.getByRole('button', { name: 'Check' }).click();
-    await page.locator('attn-exercise#cold-limit[data-status="fail"]').waitFor();
+    await settled(exercise);
+    assert.equal(await exercise.getAttribute('data-status'), 'fail');
     await exercise.getByRole('radio', { name: 'To the value v1 = (1.5, 4)' }).check();
     await exercise.getByRole('button', { name: 'Check' }).click();
-    await page.locator('attn-exercise#cold-limit[data-status="pass"]').waitFor();
+    await settled(exercise);
+    assert.equal(await exercise.getAttribute('data-status'), 'pass');
     assert.deepEqual(problems, []);
   });
 
@@ -200,7 +264,7 @@ describe('interactions, on one page of the site over http', () => {
     const link = page.url();
 
     const again = await open(link);
-    await again.page.locator(`${LAB}[data-highlight="1.5,4"]`).waitFor();
+    assert.equal(await again.lab.getAttribute('data-highlight'), '1.5,4');
     assert.deepEqual((await points(again.lab))[3], [4.1, 0.5]);
     await assertAllInside(again.page, again.lab, 'restored');
     assert.deepEqual([...problems, ...again.problems], []);

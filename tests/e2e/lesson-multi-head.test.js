@@ -5,7 +5,7 @@
 // them; a bad size shows an error and keeps the last valid sizes; Re-roll.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 const LAB = 'attn-multi-head';
@@ -15,8 +15,11 @@ const shapeText = (dims) => `(${dims.join(', ')})`;
 async function open(page, url) {
   await page.setViewportSize({ width: 1000, height: 1800 });
   await page.goto(url);
-  await page.locator(`${LAB}[data-ready]`).waitFor();
+  await settled(page.locator(LAB));
 }
+
+/** After an action: waits for the lab to draw its new state. */
+const labSettled = (page) => settled(page.locator(LAB));
 
 /**
  * Every heatmap of the grid as { batch, head, rows }. The page is tall enough to
@@ -25,12 +28,11 @@ async function open(page, url) {
 async function heatmaps(page) {
   const grid = page.locator(`${LAB} .grid`);
   await grid.scrollIntoViewIfNeeded();
-  return grid.evaluate(async (el) => {
+  await labSettled(page);
+  // and every heatmap has drawn (each settles once near the viewport)
+  await page.locator(`${LAB} .grid attn-heatmap:not([data-settled])`).first().waitFor({ state: 'detached' });
+  return grid.evaluate((el) => {
     const maps = [...el.querySelectorAll('attn-heatmap')];
-    for (let tries = 0; maps.some((m) => !m.hasAttribute('data-ready') || m.isUpdatePending); tries++) {
-      if (tries > 200) throw new Error('the heatmaps were not drawn');
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
     return maps.map((map) => {
       const rows = [];
       for (const cell of map.shadowRoot.querySelectorAll('rect.cell')) {
@@ -124,7 +126,7 @@ test('changing h (then T and d_v) updates the grid, the shapes and the code; a b
   await open(page, `${site.server.url}#/multi-head`);
 
   await sizeInput(page, 'heads').fill('4');
-  await page.locator(`${LAB} attn-heatmap`).nth(7).waitFor();
+  await labSettled(page);
   assertGrid(await heatmaps(page), [2, 4, 5], 'h = 4');
   await assertShapes(page, [2, 4, 5, 4]);
   await assertChecksPass(page);
@@ -132,8 +134,8 @@ test('changing h (then T and d_v) updates the grid, the shapes and the code; a b
   await page.waitForFunction(() => location.hash.includes('mh.heads=4'));
 
   await sizeInput(page, 'heads').fill('9'); // above the maximum of 6
+  await labSettled(page);
   const error = page.locator(`${LAB} .field-error`);
-  await error.waitFor();
   assert.match(await error.innerText(), /h is 9, above the maximum 6; a whole number from 1 to 6/);
   assert.equal(await sizeInput(page, 'heads').getAttribute('aria-invalid'), 'true');
   assert.equal(await page.locator(LAB).evaluate((el) => el.heads), 4, 'h keeps its last valid value');
@@ -141,16 +143,17 @@ test('changing h (then T and d_v) updates the grid, the shapes and the code; a b
   await assertChecksPass(page);
 
   await sizeInput(page, 'heads').fill('2.5'); // not a whole number
-  await page.waitForFunction(() =>
-    document.querySelector('#mh').shadowRoot.querySelector('.field-error')?.textContent.includes('whole number'),
-  );
+  await labSettled(page);
+  assert.match(await error.innerText(), /whole number/);
   assert.equal(await page.locator(LAB).evaluate((el) => el.heads), 4);
 
   await sizeInput(page, 'heads').fill('1');
-  await error.waitFor({ state: 'detached' });
+  await labSettled(page);
+  assert.equal(await error.count(), 0);
   await sizeInput(page, 'length').fill('3');
   await sizeInput(page, 'dv').fill('2');
-  await page.waitForFunction(() => document.querySelector('#mh').dv === 2);
+  await labSettled(page);
+  assert.equal(await page.locator(LAB).evaluate((el) => el.dv), 2);
   assertGrid(await heatmaps(page), [2, 1, 3], 'h = 1, T = 3');
   await assertShapes(page, [2, 1, 3, 2]);
   await assertChecksPass(page);
@@ -165,18 +168,19 @@ test('Re-roll draws new logits; every row still sums to 1 and Reset restores the
   const before = await heatmaps(page);
   const seed = await page.locator(LAB).evaluate((el) => el.seed);
   await page.locator(LAB).getByRole('button', { name: 'Re-roll' }).click();
-  await page.waitForFunction((s) => document.querySelector('#mh').seed !== s, seed);
+  await labSettled(page);
+  assert.notEqual(await page.locator(LAB).evaluate((el) => el.seed), seed);
   const after = await heatmaps(page);
   assertGrid(after, [2, 3, 5], 'after Re-roll');
   assert.notDeepEqual(after, before, 'the weights changed');
   await assertChecksPass(page);
 
   await sizeInput(page, 'batch').fill('3');
-  await page.locator(`${LAB} attn-heatmap`).nth(8).waitFor();
+  await labSettled(page);
+  assert.equal(await page.locator(`${LAB} attn-heatmap`).count(), 9);
   await page.locator(LAB).getByRole('button', { name: 'Reset', exact: true }).first().click();
-  await page.waitForFunction(
-    () => document.querySelector('#mh').seed === 42 && document.querySelector('#mh').batch === 2,
-  );
+  await labSettled(page);
+  assert.deepEqual(await page.locator(LAB).evaluate((el) => [el.seed, el.batch]), [42, 2]);
   assert.deepEqual(await heatmaps(page), before, 'Reset: back to the default draw');
   assert.equal(await sizeInput(page, 'batch').inputValue(), '2');
   assert.deepEqual(problems, []);

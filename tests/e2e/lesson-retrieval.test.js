@@ -4,7 +4,7 @@
 // bad entry refused) and Exercise 1, marked correct only for the right answer.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 
@@ -30,7 +30,8 @@ function assertClose(actual, expected, tol, what) {
 
 async function checkStatuses(page) {
   const all = page.locator('attn-check');
-  await page.locator('attn-check[data-status="pending"]').first().waitFor({ state: 'detached', timeout: 10000 });
+  await settled(page.locator('attn-retrieval'));
+  await settled(page.locator('attn-query-builder'));
   return all.evaluateAll((cs) =>
     cs.map((c) => [c.getAttribute('data-status'), c.shadowRoot.textContent.replace(/\s+/g, ' ').trim()]),
   );
@@ -49,9 +50,9 @@ for (const [name, url] of targets) {
       page = await site.browser.context.newPage();
       ({ problems } = watch(page));
       await page.goto(url());
-      await page.locator('attn-retrieval[data-ready]').waitFor();
+      await page.locator('attn-retrieval[data-settled]').waitFor();
       await page.locator('attn-query-builder').scrollIntoViewIfNeeded();
-      await page.locator('attn-query-builder[data-ready]').waitFor();
+      await page.locator('attn-query-builder[data-settled]').waitFor();
     });
     after(() => page?.close());
 
@@ -77,6 +78,7 @@ for (const [name, url] of targets) {
     test('querying token 4 retrieves token 4', async () => {
       const cell = page.locator('attn-retrieval');
       await cell.getByLabel('Query = embedding of token').selectOption('4');
+      await settled(cell);
       await page.locator('attn-retrieval[data-retrieved="4"]').waitFor();
       const weights = await listAttr(cell, 'data-weights');
       assert.deepEqual(
@@ -86,6 +88,7 @@ for (const [name, url] of targets) {
       for (const [status, text] of await checkStatuses(page)) assert.equal(status, 'pass', text);
       assert.match(await cell.locator('attn-code').evaluate((el) => el.code), /query = vocab\[4\]/);
       await cell.getByRole('button', { name: /^Reset Retrieval/ }).click();
+      await settled(cell);
       await page.locator('attn-retrieval[data-retrieved="2"]').waitFor();
       assert.deepEqual(problems, []);
     });
@@ -94,6 +97,7 @@ for (const [name, url] of targets) {
       const builder = page.locator('attn-query-builder');
       assert.deepEqual(await listAttr(builder, 'data-dots'), [0, 0, 25, 0, 0]);
       await builder.getByRole('button', { name: 'vocab[2] + vocab[4]' }).click();
+      await settled(builder);
       await page.locator('attn-query-builder[data-dots="0,0,25,0,25"]').waitFor();
       const weights = await listAttr(builder, 'data-weights');
       assertClose(weights, retrieval([0, 0, 1, 0, 1, 0]).weights, 1e-6, 'blend weights');
@@ -104,6 +108,7 @@ for (const [name, url] of targets) {
 
       const field = builder.getByRole('textbox');
       await field.fill('0, 0, 1, 0, x, 0');
+      await settled(builder);
       await builder
         .locator('attn-vector-editor .field-error')
         .filter({ hasText: /Entry 5/ })
@@ -111,6 +116,7 @@ for (const [name, url] of targets) {
       assert.equal(await field.getAttribute('aria-invalid'), 'true');
       assert.equal(await builder.getAttribute('data-dots'), '0,0,25,0,25');
       await field.fill('0, 0, 0, 0, 0, 1');
+      await settled(builder);
       await page.locator('attn-query-builder[data-dots="0,0,0,0,0"]').waitFor();
       assertClose(await listAttr(builder, 'data-weights'), [0.2, 0.2, 0.2, 0.2, 0.2], 1e-6, 'token 5');
       assert.deepEqual(problems, []);
@@ -124,19 +130,24 @@ for (const [name, url] of targets) {
       for (const wrong of [/dividing by √d_k/, /two largest scores/, /averaged before/]) {
         await exercise.getByRole('radio', { name: wrong }).check();
         await check.click();
+        await settled(exercise);
         await page.locator('attn-exercise#blend[data-status="fail"]').waitFor();
         assert.match(await exercise.locator('.verdict').textContent(), /^Not yet/);
       }
       await exercise.getByRole('button', { name: 'Show hint' }).click();
+      await settled(exercise);
       assert.ok(await exercise.locator('[slot="hint"]').isVisible());
       await exercise.getByRole('radio', { name: /same dot product with keys 2 and 4/ }).check();
       await check.click();
+      await settled(exercise);
       await page.locator('attn-exercise#blend[data-status="pass"]').waitFor();
       assert.match(await exercise.locator('.verdict').textContent(), /^Correct — q·k₂ = q·k₄ = 25/);
       await exercise.getByRole('button', { name: 'Show explanation' }).click();
+      await settled(exercise);
       assert.match(await exercise.locator('[slot="explanation"]').textContent(), /0\.49997/);
       assert.equal(await page.evaluate(() => localStorage.getItem('attnbook:exercise:retrieval/blend')), 'solved');
       await exercise.getByRole('button', { name: /^Reset Exercise/ }).click();
+      await settled(exercise);
       assert.equal(await exercise.getAttribute('data-status'), 'pending');
       assert.deepEqual(problems, []);
     });

@@ -4,7 +4,7 @@
 // the step-through of the four passes.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
+import { settled, singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
 
 const site = useBrowserAndSite();
 
@@ -20,21 +20,17 @@ async function open(url) {
   await page.goto(url);
   for (const tag of ['attn-sdpa', 'attn-sdpa-steps']) {
     await page.locator(tag).scrollIntoViewIfNeeded();
-    await page.locator(`${tag}[data-ready]`).waitFor();
+    await settled(page.locator(tag));
   }
   await scrollThrough(page); // the figures inside the labs draw once visible
+  for (const tag of ['attn-sdpa', 'attn-sdpa-steps']) await settled(page.locator(tag));
   return { page, problems: watcher.problems };
 }
 
-/** data-status of every attn-check on the page, once none is pending. */
+/** data-status of every attn-check on the page (all in attn-sdpa), once the lab has settled. */
 async function checkStatuses(page) {
-  const read = () => page.locator('attn-check').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-status')));
-  for (let tries = 0; tries < 50; tries++) {
-    const statuses = await read();
-    if (statuses.length && !statuses.includes('pending')) return statuses;
-    await page.waitForTimeout(50);
-  }
-  return read();
+  await settled(page.locator('attn-sdpa'));
+  return page.locator('attn-check').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-status')));
 }
 
 const stepValues = (page, pass) =>
@@ -70,6 +66,8 @@ for (const [name, url] of targets) {
       assert.deepEqual(await stepValues(page, 'scale'), [], 'later passes are not shown yet');
 
       await steps.getByRole('button', { name: 'Next →' }).click();
+
+      await settled(steps);
       assert.equal(await steps.getAttribute('data-step'), '1');
       const scaled = await stepValues(page, 'scale');
       scaled.forEach((s, j) =>
@@ -77,6 +75,8 @@ for (const [name, url] of targets) {
       );
 
       await steps.getByRole('button', { name: 'Next →' }).click();
+
+      await settled(steps);
       assert.equal(await steps.getAttribute('data-step'), '2');
       const weights = await stepValues(page, 'softmax');
       assert.equal(weights.length, 5);
@@ -87,6 +87,8 @@ for (const [name, url] of targets) {
       assert.equal(weights.indexOf(Math.max(...weights)), scaled.indexOf(Math.max(...scaled)));
 
       await steps.getByRole('button', { name: 'Next →' }).click();
+
+      await settled(steps);
       assert.equal(await steps.getAttribute('data-step'), '3');
       const y = (await steps.locator('.y-row').getAttribute('data-values')).split(',').map(Number);
       assert.equal(y.length, 8);
@@ -96,16 +98,21 @@ for (const [name, url] of targets) {
       const list = steps.locator('ol.passes');
       await list.focus();
       await page.keyboard.press('ArrowLeft');
+      await settled(steps);
       assert.equal(await steps.getAttribute('data-step'), '2');
       await page.keyboard.press('Home');
+      await settled(steps);
       assert.equal(await steps.getAttribute('data-step'), '0');
       await page.keyboard.press('End');
+      await settled(steps);
       assert.equal(await steps.getAttribute('data-step'), '3');
       await steps.getByRole('button', { name: '← Previous' }).click();
+      await settled(steps);
       assert.equal(await steps.getAttribute('data-step'), '2');
 
       // another query row: other numbers, still a softmax
       await steps.locator('#row').selectOption('3');
+      await settled(steps);
       const weights3 = await stepValues(page, 'softmax');
       assert.notDeepEqual(weights3, weights);
       assert.ok(Math.abs(weights3.reduce((a, b) => a + b, 0) - 1) < 1e-6);
@@ -121,13 +128,17 @@ test('hovering or focusing a term of the formula outlines its figure', async () 
   const linked = () => lab.locator('.panel.linked').evaluateAll((ps) => ps.map((p) => p.dataset.panel));
   assert.deepEqual(await linked(), []);
   await lab.locator('.term[data-term="scores"]').hover();
+  await settled(lab);
   assert.deepEqual(await linked(), ['q', 'k', 'scores']);
   assert.match(await lab.locator('#term-text').textContent(), /every query dotted with every key/);
   await lab.locator('.term[data-term="softmax"]').hover();
+  await settled(lab);
   assert.deepEqual(await linked(), ['weights']);
   await lab.locator('.term[data-term="scale"]').focus();
+  await settled(lab);
   assert.deepEqual(await linked(), ['scaled']);
   await page.keyboard.press('Tab'); // on to V
+  await settled(lab);
   assert.deepEqual(await linked(), ['v']);
   assert.deepEqual(problems, []);
   await page.close();
@@ -139,19 +150,20 @@ test('Re-roll draws new Q, K, V and the checks still pass; a bad seed shows an e
   const before = await lab.locator('.max-diff').getAttribute('data-value');
   const firstQ = await lab.locator('attn-matrix').first().locator('tbody td').first().textContent();
   await lab.getByRole('button', { name: 'Re-roll' }).click();
+  await settled(lab);
   assert.notEqual(await lab.locator('#seed').inputValue(), '0');
-  const firstCell = () => lab.locator('attn-matrix').first().locator('tbody td').first().textContent();
-  for (let tries = 0; tries < 50 && (await firstCell()) === firstQ; tries++) await page.waitForTimeout(50);
   assert.notEqual(await lab.locator('attn-matrix').first().locator('tbody td').first().textContent(), firstQ);
   assert.deepEqual(await checkStatuses(page), ['pass', 'pass', 'pass']);
   const after = Number(await lab.locator('.max-diff').getAttribute('data-value'));
   assert.ok(after <= 1e-6, `after re-roll: ${after} (before ${before})`);
 
   await lab.locator('#seed').fill('12x');
+  await settled(lab);
   assert.match(await lab.locator('#seed-error').textContent(), /not a number/);
   assert.equal(await lab.locator('#seed').getAttribute('aria-invalid'), 'true');
   assert.deepEqual(await checkStatuses(page), ['pass', 'pass', 'pass']);
   await lab.locator('button.reset').first().click();
+  await settled(lab);
   assert.equal(await lab.locator('#seed').inputValue(), '0');
   assert.equal(await lab.locator('.max-diff').getAttribute('data-value'), before);
   assert.deepEqual(problems, []);

@@ -5,7 +5,7 @@
 // the D slider moves the live example.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 
@@ -17,7 +17,7 @@ const targets = [
 async function ready(page, selector) {
   const lab = page.locator(`${selector}`);
   await lab.scrollIntoViewIfNeeded();
-  await page.locator(`${selector}[data-ready]`).waitFor();
+  await page.locator(`${selector}[data-settled]`).waitFor();
   return lab;
 }
 
@@ -84,10 +84,12 @@ for (const [name, url] of targets) {
       const meanMax = async (which) =>
         Number(await page.locator(`#example .${which}-summary`).getAttribute('data-mean-max'));
       await slider.fill('8');
+      await settled(page.locator('#example'));
       await page.locator('#example').getByText('D = 8', { exact: true }).waitFor();
       const at8 = await meanMax('unscaled');
       await slider.focus();
       await page.keyboard.press('End');
+      await settled(page.locator('#example'));
       await page.locator('#example').getByText('D = 512', { exact: true }).waitFor();
       const at512 = await meanMax('unscaled');
       assert.ok(at512 > 0.9 && at512 > at8, `unscaled mean max weight: D = 8 ${at8}, D = 512 ${at512}`);

@@ -57,7 +57,7 @@ async function open(page, url) {
   for (const tag of ['attn-temperature-compare', 'attn-softmax-lab', 'attn-softmax-stability']) {
     const lab = page.locator(tag);
     await lab.scrollIntoViewIfNeeded();
-    await page.locator(`${tag}[data-ready]`).waitFor();
+    await page.locator(`${tag}[data-settled]`).waitFor();
   }
 }
 
@@ -191,7 +191,7 @@ for (const [name, url] of targets) {
         .locator('attn-softmax-lab attn-slider output')
         .filter({ hasText: /^τ = 0$/ })
         .waitFor();
-      await page.locator('attn-softmax-lab[data-ready]').waitFor();
+      await page.locator('attn-softmax-lab[data-settled]').waitFor();
       await page.waitForFunction(() => {
         const lab = document.querySelector('attn-softmax-lab');
         return lab?.shadowRoot?.querySelector('.readout')?.dataset.weights === '0,0.5,0.5,0';

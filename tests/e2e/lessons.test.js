@@ -3,7 +3,7 @@
 // passes in the lesson's default state, and nothing reaches the console.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { lessonList, scrollThrough, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { lessonList, scrollThrough, settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 const lessons = await lessonList();
@@ -45,15 +45,11 @@ for (const [name, base] of targets) {
         await page.goto(`${base()}#/${id}`);
         await page.getByRole('heading', { level: 1, name: title }).waitFor();
         assert.ok((await page.locator('.lesson-body .katex').count()) > 0, 'KaTeX maths is rendered');
+        // Every figure comes near the viewport on the way down; the app settles once every cell
+        // in the lesson has drawn what it shows (nested cells and checks included).
         await scrollThrough(page);
-        // Poll until every figure has drawn and no check is pending (at most 20 s). Only checks:
-        // an exercise stays "pending" until the reader answers it.
-        const settled = (c) => (!c.figure || c.shown) && !(c.tag === 'attn-check' && c.status === 'pending');
-        let cells = await page.evaluate(cellsOnPage);
-        for (let i = 0; i < 100 && !cells.every(settled); i++) {
-          await page.waitForTimeout(200);
-          cells = await page.evaluate(cellsOnPage);
-        }
+        await settled(page.locator('attn-app'));
+        const cells = await page.evaluate(cellsOnPage);
         assert.deepEqual(
           cells.filter((c) => c.figure && !c.shown).map((c) => c.tag),
           [],

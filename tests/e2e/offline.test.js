@@ -23,21 +23,18 @@ after(async () => {
 async function installOffline(page, url) {
   await page.goto(url);
   await showFigure(page, 'attn-softmax-temperature');
-  // sw.js claims the page when it activates; wait for that (a few seconds at most).
-  const controlled = () =>
-    page.evaluate(async () => {
-      const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-      if (!(await Promise.race([navigator.serviceWorker.ready, wait(10000)]))) return false; // never registered
-      if (navigator.serviceWorker.controller) return true;
-      return new Promise((resolve) => {
-        navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true), { once: true });
-        setTimeout(() => resolve(!!navigator.serviceWorker.controller), 3000);
-      });
-    });
-  if (!(await controlled())) {
-    await page.reload();
-    assert.ok(await controlled(), 'sw.js controls the page after a reload');
-  }
+  // sw.js precaches on install and claims the page when it activates: wait for its registration to
+  // have an active worker (ready), then for the page to be controlled (controllerchange, unless
+  // the claim came first).
+  const controlled = await page.evaluate(async () => {
+    const { serviceWorker } = navigator;
+    await serviceWorker.ready;
+    if (!serviceWorker.controller) {
+      await new Promise((resolve) => serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+    }
+    return serviceWorker.controller !== null;
+  });
+  assert.ok(controlled, 'sw.js controls the page');
   const { expected, cached } = await page.evaluate(async () => {
     const source = await (await fetch('sw.js')).text();
     const files = JSON.parse(source.match(/const FILES = (\[[^\]]*\]);/)[1]);

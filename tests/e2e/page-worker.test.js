@@ -8,7 +8,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
-import { cspViolations, distDir, launch, recordCspViolations, serveSite, singleFileUrl, watch } from './browser.js';
+import {
+  cspViolations,
+  distDir,
+  launch,
+  recordCspViolations,
+  serveSite,
+  settled,
+  singleFileUrl,
+  watch,
+} from './browser.js';
 
 const EMBED_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'";
 
@@ -57,7 +66,7 @@ async function open(url) {
 async function curvesReady(page) {
   const curves = page.locator('#curves');
   await curves.scrollIntoViewIfNeeded();
-  await page.locator('#curves[data-ready]').waitFor({ timeout: 30000 });
+  await page.locator('#curves[data-settled]').waitFor({ timeout: 30000 });
   return curves;
 }
 
@@ -124,10 +133,11 @@ test('a newer benchmark supersedes the running one, and Cancel stops it', async 
   await bench.locator('tr[data-contender]').first().waitFor(); // progress: the first row is in
   await bench.getByRole('button', { name: 'Restart benchmark' }).click();
   await bench.getByRole('button', { name: 'Cancel' }).click();
-  await page.locator('#benchmark[data-status="cancelled"]').waitFor();
-  // After Cancel nothing more arrives: the row count stays put.
+  assert.equal(await bench.getAttribute('data-status'), 'cancelled');
+  // After Cancel nothing more arrives: the row count stays put until both runs have ended (the
+  // worker's last message on each, its Cancelled answer, has come: the benchmark is settled).
   const rows = await bench.locator('tr[data-contender]').count();
-  await page.waitForTimeout(700);
+  await settled(bench);
   assert.equal(await bench.locator('tr[data-contender]').count(), rows);
   assert.equal(await bench.getAttribute('data-status'), 'cancelled');
   assert.deepEqual(problems, []);

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { launch, lessonList, serveSite, showFigure, singleFileUrl, watch } from './browser.js';
+import { launch, lessonList, scrollThrough, serveSite, settled, showFigure, singleFileUrl, watch } from './browser.js';
 
 const LESSONS = await lessonList();
 const LESSON_TITLES = LESSONS.map((lesson) => lesson.title);
@@ -118,10 +118,18 @@ for (const [name, base] of targets) {
       const { page, problems } = await open(`${base()}#/softmax-temperature`);
       const pager = page.getByRole('navigation', { name: 'Previous and next lesson' });
       const previous = neighbourOf('softmax-temperature', -1);
+      // The pager is at the bottom: every figure on the way draws first (a figure drawing as the
+      // page scrolls there changes its height and would move the link under the pointer).
+      const drawn = async () => {
+        await scrollThrough(page);
+        await settled(page.locator('attn-app'));
+      };
+      await drawn();
       await pager.getByRole('link', { name: /Previous/ }).click();
       await page.getByRole('heading', { level: 1, name: previous.title }).waitFor();
       assert.ok(page.url().endsWith(`#/${previous.id}`));
       assert.equal(await page.locator('.lesson-body .katex').first().isVisible(), true);
+      await drawn();
       await pager.getByRole('link', { name: /Next/ }).click();
       await showFigure(page, 'attn-softmax-temperature');
       assert.ok(page.url().endsWith('#/softmax-temperature'));

@@ -41,7 +41,7 @@ export class AttnApp extends AttnCell {
     this._html = '';
     this._timer = 0;
     this._stopHeightReports = null;
-    this._onHashChange = () => this._navigate(location.hash, { initial: false });
+    this._onHashChange = () => this.settleAfter(this._navigate(location.hash, { initial: false }));
     this._onStateChange = () => this._schedulePermalink();
   }
 
@@ -53,7 +53,7 @@ export class AttnApp extends AttnCell {
     super.connectedCallback();
     window.addEventListener('hashchange', this._onHashChange);
     this.addEventListener('attn-state-change', this._onStateChange);
-    this._navigate(location.hash, { initial: true });
+    this.settleAfter(this._navigate(location.hash, { initial: true }));
   }
 
   disconnectedCallback() {

@@ -18,7 +18,7 @@
  * hand), scores (S, 5 × 5; used when edited, else drawn from the seed).
  * Re-roll picks a new seed; cells of S are editable (a bad entry shows its
  * error in the editor and S keeps its last valid value); Reset goes back to
- * the authored state. Sets data-ready once the first result is shown.
+ * the authored state. data-settled (AttnCell) once the current result is shown.
  */
 import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
@@ -292,10 +292,6 @@ export class AttnAttentionMatrix extends AttnCell {
     } catch (error) {
       this._error = `${error.message}; showing the last valid result.`;
     }
-  }
-
-  updated() {
-    if (this._result) this.toggleAttribute('data-ready', true);
   }
 
   _reroll() {

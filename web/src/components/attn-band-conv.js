@@ -70,10 +70,6 @@ export class AttnBandConv extends AttnCell {
     resetToAuthored(this);
   }
 
-  updated() {
-    if (this._band) this.toggleAttribute('data-ready', true);
-  }
-
   /** The convolution as a T × T matrix: row i has kernel[o + 1] at column i + o, o ∈ {−1, 0, 1}. */
   _conv() {
     return Array.from({ length: T }, (_, i) =>

@@ -9,7 +9,7 @@
  * State fields: values (numbers), max (number, optional: otherwise a round
  * number above the largest value), editable (boolean).
  * Attributes: labels (comma-separated text), label (accessible name), caption.
- * Sets data-ready once the bars are drawn.
+ * data-settled (AttnCell) once the bars show the current values.
  */
 import { css, html } from 'lit';
 import { createBarChart } from '../charts/bar-chart.js';
@@ -93,7 +93,6 @@ export class AttnBars extends AttnFigure {
       this._chartKey = key;
     }
     this._chart.update(this.values);
-    this.toggleAttribute('data-ready', true);
   }
 
   _edit(values, done) {

@@ -133,10 +133,6 @@ export class AttnCausalAttention extends AttnCell {
     }
   }
 
-  updated() {
-    if (this._result) this.toggleAttribute('data-ready', true);
-  }
-
   _onSeed(event) {
     this._seed.onSeed(event);
   }

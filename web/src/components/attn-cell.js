@@ -21,6 +21,19 @@
  *   (or within 200 px of it; see near-viewport.js), so heavy figures can wait
  *   for it; AttnFigure does not render at all before then. A cell on screen
  *   when the page opens draws in the page's first frame.
+ * - Settledness: the host has the attribute `data-settled` while what it shows
+ *   is the drawing of its current state. Any state change (a reactive property
+ *   set, from an attribute, a script or an input event) removes it at once,
+ *   synchronously, here and on every enclosing cell (the nearest attn-* cell
+ *   up the composed tree: light DOM, then the shadow host). It comes back when
+ *   the cell's update has finished with no further update pending, the async
+ *   work it registered with settleAfter(promise) is done (the engine load of
+ *   engine() is registered for it), and every cell nested in it has settled,
+ *   checks included. A cell showing an error (with Retry) is settled. A figure
+ *   that has not yet come near the viewport has not drawn, so is not settled,
+ *   and its enclosing cells wait for it only from when it is shown.
+ *   The cost per change is a flag test and an attribute removal per enclosing
+ *   cell; no layout is read.
  */
 import { LitElement, css, html } from 'lit';
 import { defaults, FieldError, parseField } from '../app/state-fields.js';
@@ -83,16 +96,111 @@ export class AttnCell extends LitElement {
     this._cellError = null;
     this._notice = '';
     this.visible = new Promise((resolve) => (this._resolveVisible = resolve));
+    // settled: data-settled is on; pending: settleAfter work not done; waiting: nested cells not settled
+    this._settling = { settled: false, pending: 0, waiting: new Set(), parent: null };
   }
 
   connectedCallback() {
     super.connectedCallback();
-    this._stopWatching = whenNearViewport(this, () => this._resolveVisible());
+    this._stopWatching = whenNearViewport(
+      this,
+      () => this._resolveVisible(),
+      () => this.awayFromView(),
+    );
+    const settling = this._settling;
+    settling.parent = enclosingCell(this);
+    if (!settling.settled && this.drawsNow) settling.parent?._nestedUnsettled(this);
+  }
+
+  /**
+   * Whether an enclosing cell should wait for this one now. A figure (AttnFigure)
+   * draws only near the viewport: its enclosing cell waits for it until the first
+   * report on its position; if that finds it away (out of view, or hidden in a closed
+   * panel) the enclosing cell stops waiting (leaveEnclosingCell) until it is shown
+   * (joinEnclosingCell).
+   */
+  get drawsNow() {
+    return true;
+  }
+
+  /** For a cell that starts drawing late: from now on its enclosing cell waits for it too. */
+  joinEnclosingCell() {
+    if (!this._settling.settled) this._settling.parent?._nestedUnsettled(this);
+  }
+
+  /** Called once if the cell is first found away from the viewport (or hidden): see drawsNow. */
+  awayFromView() {}
+
+  /** For a cell that will not draw for now: its enclosing cell stops waiting for it. */
+  leaveEnclosingCell() {
+    this._settling.parent?._nestedGone(this);
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
     this._stopWatching?.();
+    if (this.isConnected) return; // retry() re-running the set-up: still in place
+    const { parent } = this._settling;
+    this._settling.parent = null;
+    parent?._nestedGone(this);
+  }
+
+  /**
+   * Lit calls this for every reactive property change (and for explicit
+   * requests): the state is changing, so the cell is no longer settled.
+   */
+  requestUpdate(...args) {
+    super.requestUpdate(...args);
+    // _settling is unset while LitElement's own constructor requests the first update
+    if (this._settling?.settled && this.isUpdatePending) this._unsettle();
+  }
+
+  /**
+   * Keeps the cell unsettled until `work` (a promise) is done, fulfilled or
+   * rejected; then the cell updates and settles as usual. Returns `work`.
+   * The cell's code that awaits `work` runs before that update.
+   */
+  settleAfter(work) {
+    const settling = this._settling;
+    settling.pending += 1;
+    if (settling.settled) this._unsettle();
+    const done = () => {
+      settling.pending -= 1;
+      this.requestUpdate();
+    };
+    Promise.resolve(work).then(done, done);
+    return work;
+  }
+
+  _unsettle() {
+    const settling = this._settling;
+    settling.settled = false;
+    this.removeAttribute('data-settled');
+    settling.parent?._nestedUnsettled(this);
+  }
+
+  /** Sets data-settled if nothing is left to draw or wait for, and tells the enclosing cell. */
+  _checkSettled() {
+    const settling = this._settling;
+    if (settling.settled || !this.isConnected || this.isUpdatePending || !this.hasUpdated) return;
+    if (!this._cellError && (settling.pending > 0 || settling.waiting.size > 0)) return;
+    settling.settled = true;
+    this.setAttribute('data-settled', '');
+    settling.parent?._nestedSettled(this);
+  }
+
+  _nestedUnsettled(cell) {
+    this._settling.waiting.add(cell);
+    if (this._settling.settled) this._unsettle();
+  }
+
+  _nestedSettled(cell) {
+    this._settling.waiting.delete(cell);
+    this._checkSettled();
+  }
+
+  _nestedGone(cell) {
+    if (this._settling.waiting.delete(cell)) this._checkSettled();
   }
 
   attributeChangedCallback(name, old, value) {
@@ -106,9 +214,9 @@ export class AttnCell extends LitElement {
     }
   }
 
-  /** The engine, loaded once per page. */
+  /** The engine, loaded once per page; the cell is not settled until it is there. */
   engine() {
-    return getEngine();
+    return this.settleAfter(getEngine());
   }
 
   /** Current state: { field: value } for every declared field. */
@@ -167,6 +275,7 @@ export class AttnCell extends LitElement {
     } catch (error) {
       if (!this._cellError) this.fail(error); // already failed: keep the first error, no update loop
     }
+    this._checkSettled();
   }
 
   /** Clears the error, runs the cell's set-up again (connectedCallback: the engine, observers) and renders. */
@@ -185,4 +294,12 @@ export class AttnCell extends LitElement {
       <button @click=${() => this.retry()}>Retry</button>
     </div>`;
   }
+}
+
+/** The nearest attn-* cell enclosing `element` in the composed tree (light DOM, then shadow hosts), or null. */
+function enclosingCell(element) {
+  for (let node = element.parentNode; node; node = node.parentNode ?? node.host) {
+    if (node._settling && typeof node._nestedUnsettled === 'function') return node;
+  }
+  return null;
 }

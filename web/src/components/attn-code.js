@@ -188,7 +188,7 @@ export class AttnCode extends AttnCell {
       <div class="bar">
         <span>${title}</span>
         <span class="copy-status" role="status">${this._copyStatus}</span>
-        <button type="button" @click=${this.#copy} aria-label=${`Copy ${title}`}>
+        <button type="button" @click=${() => this.settleAfter(this.#copy())} aria-label=${`Copy ${title}`}>
           ${this._copyStatus === 'Copied' ? 'Copied' : 'Copy'}
         </button>
       </div>

@@ -21,7 +21,7 @@
  *
  * State (permalink): weights (numbers, −10…10), values (matrix, up to 16 × 16).
  * Attributes: label, caption. A figure: Reset, SVG/PNG of the bars, CSV/JSON.
- * Reflects data-ready once computed, data-valid="true|false" (α convex or not),
+ * Reflects data-settled (AttnCell) once computed and drawn, data-valid="true|false" (α convex or not),
  * and data-y (y from the core, comma-separated, 6 significant digits; empty
  * when the core refuses α).
  */
@@ -317,7 +317,6 @@ export class AttnConvexMix extends AttnFigure {
     if (r) {
       this.dataset.valid = String(this._valid);
       this.dataset.y = r.y ? r.y.map(sig).join(',') : '';
-      this.toggleAttribute('data-ready', true);
     }
   }
 

@@ -67,7 +67,7 @@ export class AttnCopyLink extends AttnCell {
   renderCell() {
     return html`
       <div class="copy-link">
-        <button type="button" class="button" @click=${() => this._copy()}>Copy link</button>
+        <button type="button" class="button" @click=${() => this.settleAfter(this._copy())}>Copy link</button>
         <span class="copy-status" role="status">${this._status}</span>
         ${
           this._fallbackUrl

@@ -12,7 +12,7 @@
  * (for Gaussian entries Var((q·k)²) = 2d² + 6d). Runs in the page's Web Worker.
  *
  * State (permalink): d (1–512), samples (256–16384), seed.
- * Sets data-ready once computed, data-computed-in="worker" | "main-thread".
+ * data-settled (AttnCell) once computed and drawn, data-computed-in="worker" | "main-thread".
  */
 import { html } from 'lit';
 import { AttnFigure } from './figure-base.js';
@@ -47,8 +47,12 @@ export class AttnDotVariance extends AttnFigure {
     this._coalescer = new Coalescer();
   }
 
-  async connectedCallback() {
+  connectedCallback() {
     super.connectedCallback();
+    this.settleAfter(this._start()); // not settled until shown, with the worker's first result drawn
+  }
+
+  async _start() {
     await this.visible;
     try {
       this._engine = await workerEngine();
@@ -64,7 +68,7 @@ export class AttnDotVariance extends AttnFigure {
   }
 
   _compute() {
-    this._coalescer.run(() => this._computeNow());
+    this.settleAfter(this._coalescer.run(() => this._computeNow()));
   }
 
   async _computeNow() {
@@ -100,7 +104,6 @@ export class AttnDotVariance extends AttnFigure {
     const check = this.renderRoot.querySelector('attn-check');
     if (!r || !check) return;
     check.value = Math.abs(r.variance / r.d - 1);
-    this.toggleAttribute('data-ready', true);
   }
 
   _onD(event) {

@@ -182,7 +182,11 @@ export class AttnExercise extends AttnCell {
   }
 
   /** Judges `attempt` and shows the verdict. Resolves to { correct, message }. */
-  async submit(attempt) {
+  submit(attempt) {
+    return this.settleAfter(this.#submit(attempt)); // not settled until the verdict is shown
+  }
+
+  async #submit(attempt) {
     let verdict;
     try {
       verdict = await this.#judge(attempt);

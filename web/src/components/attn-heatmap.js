@@ -17,7 +17,7 @@
  * the readout, data table and text alternative stay).
  * The `values` property also takes a { data, shape: [rows, cols] } tensor or
  * rows of typed arrays, for matrices too large for an attribute.
- * Sets data-ready once drawn, with data-mode="svg" or "canvas".
+ * data-mode="svg" or "canvas"; data-settled (AttnCell) once drawn.
  */
 import { css, html } from 'lit';
 import { createHeatmap } from '../charts/heatmap.js';
@@ -236,7 +236,6 @@ export class AttnHeatmap extends AttnFigure {
       this._drawnMark = true;
     }
     this.dataset.mode = this._chart.mode;
-    this.toggleAttribute('data-ready', true);
   }
 
   resetView() {

@@ -23,7 +23,7 @@
  * State (permalink): values (matrix 4 × 2), count (1–2000), concentration
  * (0.01–100), seed (whole number), logits (4 numbers), temperature (0–∞).
  * Attributes: label, caption. A figure: Reset, SVG/PNG/CSV/JSON (of the plot).
- * Reflects data-ready, data-outside (mixtures outside the hull) and
+ * Reflects data-settled (AttnCell; with the nested plot and checks), data-outside (mixtures outside the hull) and
  * data-highlight ("x,y" of y(τ), 6 significant digits).
  */
 import { css, html } from 'lit';
@@ -220,7 +220,6 @@ export class AttnHullMixtures extends AttnFigure {
     if (v && !v.error) {
       this.dataset.outside = String(v.outside);
       this.dataset.highlight = v.highlight.map(sig).join(',');
-      this.toggleAttribute('data-ready', true);
     }
   }
 

@@ -141,10 +141,6 @@ export class AttnLocalWindow extends AttnCell {
     }
   }
 
-  updated() {
-    if (this._weights) this.toggleAttribute('data-ready', true);
-  }
-
   /** Back to the authored mask (the exercise's Reset calls this too). */
   reset() {
     resetToAuthored(this);

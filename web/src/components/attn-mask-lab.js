@@ -172,10 +172,6 @@ export class AttnMaskLab extends AttnCell {
     }
   }
 
-  updated() {
-    if (this._result) this.toggleAttribute('data-ready', true);
-  }
-
   _onSeed(event) {
     this._seed.onSeed(event);
   }

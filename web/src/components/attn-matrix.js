@@ -143,10 +143,6 @@ export class AttnMatrix extends AttnFigure {
     </div>`;
   }
 
-  updated() {
-    this.toggleAttribute('data-ready', true);
-  }
-
   exportSvgText() {
     return tableSvgDocument({
       cells: this.values.map((row) => row.map((v) => this.format(v))),

@@ -19,7 +19,7 @@
  * State (permalink): batch B (1–4), heads h (1–6), length T (1–8), dv (1–16),
  * seed. A size typed out of range or not a whole number shows its error beside
  * the field and the lab keeps the last valid sizes. Re-roll draws a new seed;
- * Reset goes back to the authored state. Sets data-ready once computed.
+ * Reset goes back to the authored state. data-settled (AttnCell) once computed and drawn.
  */
 import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
@@ -254,10 +254,6 @@ export class AttnMultiHead extends AttnCell {
     } catch (error) {
       this._error = `${error.message}; showing the last valid result.`;
     }
-  }
-
-  updated() {
-    if (this._result) this.toggleAttribute('data-ready', true);
   }
 
   _onSize(event) {

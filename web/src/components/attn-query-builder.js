@@ -186,7 +186,6 @@ export class AttnQueryBuilder extends AttnCell {
     this.dataset.weights = r.weights.join(',');
     this.dataset.dots = r.dots.join(',');
     this.dataset.retrieved = String(r.retrieved);
-    this.toggleAttribute('data-ready', true);
   }
 
   reset() {

@@ -150,7 +150,6 @@ export class AttnRetrieval extends AttnCell {
     if (this._result && !this._result.error) {
       this.dataset.weights = this._result.weights.join(',');
       this.dataset.retrieved = String(this._result.retrieved);
-      this.toggleAttribute('data-ready', true);
     }
   }
 

@@ -273,7 +273,7 @@ export class AttnScaleBenchmark extends AttnFigure {
         <span class="note">sizes ${sizesUpTo(this.maxT).join(', ')}</span>
       </div>
       <div class="buttons">
-        <button type="button" class="run" @click=${() => this._run()}>
+        <button type="button" class="run" @click=${() => this.settleAfter(this._run())}>
           ${running ? 'Restart benchmark' : 'Run benchmark'}
         </button>
         <button type="button" class="cancel" ?disabled=${!running} @click=${() => this._cancel()}>Cancel</button>

@@ -11,7 +11,7 @@
  * Check: that heap stays within 64 MiB at every T.
  *
  * State (permalink): t (256–16384, a power of two).
- * Sets data-ready after each finished run (data-t: its T), data-computed-in.
+ * data-settled (AttnCell) after each finished run (data-t: its T), data-computed-in.
  */
 import { html } from 'lit';
 import { AttnFigure } from './figure-base.js';
@@ -49,13 +49,17 @@ export class AttnScaleFused extends AttnFigure {
     return Number(this.t);
   }
 
-  async connectedCallback() {
+  connectedCallback() {
     super.connectedCallback();
+    this.settleAfter(this._start()); // not settled until shown, with the worker's first result drawn
+  }
+
+  async _start() {
     await this.visible;
     try {
       this._engine = await workerEngine();
       this._where = markWhere(this, this._engine);
-      this._run();
+      this.settleAfter(this._run());
     } catch (error) {
       this.fail(new Error(`the attention core could not be loaded: ${error.message}`));
     }
@@ -67,13 +71,12 @@ export class AttnScaleFused extends AttnFigure {
   }
 
   willUpdate(changed) {
-    if (this._engine && changed.has('t')) this._run();
+    if (this._engine && changed.has('t')) this.settleAfter(this._run());
   }
 
   async _run() {
     const T = this.T;
     this._progress = { done: 0, steps: T, T };
-    this.removeAttribute('data-ready');
     try {
       const result = await this._engine.fusedAttention(
         { T, seed: 1 },
@@ -96,7 +99,6 @@ export class AttnScaleFused extends AttnFigure {
     check.value = r.heapBytes / 2 ** 20;
     if (!this._progress) {
       this.dataset.t = String(r.T);
-      this.toggleAttribute('data-ready', true);
     }
   }
 

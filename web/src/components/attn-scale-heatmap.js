@@ -11,7 +11,7 @@
  * time. A check sums the weight that fell on masked keys (must be exactly 0).
  *
  * State (permalink): t (8–4096, a power of two), mask (none | causal | window),
- * window (1–512), seed. Sets data-ready once drawn, data-t the T shown,
+ * window (1–512), seed. data-settled (AttnCell) once drawn, data-t the T shown,
  * data-computed-in="worker" | "main-thread".
  */
 import { css, html } from 'lit';
@@ -84,8 +84,12 @@ export class AttnScaleHeatmap extends AttnFigure {
     return null;
   }
 
-  async connectedCallback() {
+  connectedCallback() {
     super.connectedCallback();
+    this.settleAfter(this._start()); // not settled until shown, with the worker's first result drawn
+  }
+
+  async _start() {
     await this.visible;
     try {
       this._engine = await workerEngine();
@@ -101,7 +105,7 @@ export class AttnScaleHeatmap extends AttnFigure {
   }
 
   _compute() {
-    this._coalescer.run(() => this._computeNow());
+    this.settleAfter(this._coalescer.run(() => this._computeNow()));
   }
 
   async _computeNow() {
@@ -149,7 +153,6 @@ export class AttnScaleHeatmap extends AttnFigure {
     const code = this.renderRoot.querySelector('attn-code');
     if (code) code.params = { T: this.T, window: this.window, mask: this.mask };
     this.dataset.t = String(r.T);
-    this.toggleAttribute('data-ready', true);
   }
 
   _onT(event) {

@@ -11,7 +11,7 @@
  * and the scaled statistics are those of D = 8 (the notebook's size).
  *
  * State (permalink): d (1–512), draws (100–20000), tokens (2–64), seed.
- * Sets data-ready once the curves are drawn, data-computed-in="worker" | "main-thread".
+ * data-settled (AttnCell) once the curves are drawn, data-computed-in="worker" | "main-thread".
  */
 import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
@@ -90,20 +90,24 @@ export class AttnScalingCurves extends AttnFigure {
     this._charts = null;
   }
 
-  async connectedCallback() {
+  connectedCallback() {
     super.connectedCallback();
+    this.settleAfter(this._start()); // not settled until shown, with the worker's first result drawn
+  }
+
+  async _start() {
     await this.visible;
     try {
       this._engine = await workerEngine();
       this._where = markWhere(this, this._engine);
-      this._compute();
+      this.settleAfter(this._compute());
     } catch (error) {
       this.fail(new Error(`the attention core could not be loaded: ${error.message}`));
     }
   }
 
   willUpdate(changed) {
-    if (this._engine && ['d', 'draws', 'tokens', 'seed'].some((f) => changed.has(f))) this._compute();
+    if (this._engine && ['d', 'draws', 'tokens', 'seed'].some((f) => changed.has(f))) this.settleAfter(this._compute());
   }
 
   get key() {
@@ -150,7 +154,7 @@ export class AttnScalingCurves extends AttnFigure {
     }
     if (this._queued || this.key !== key) {
       this._queued = false;
-      this._compute();
+      await this._compute(); // the waiting change, within this run: the cell settles after it
     }
   }
 
@@ -208,7 +212,6 @@ export class AttnScalingCurves extends AttnFigure {
     }
     const code = root.querySelector('attn-code');
     if (code) code.params = { seed: this.seed, draws: this.draws, tokens: this.tokens };
-    this.toggleAttribute('data-ready', true);
   }
 
   _onD(event) {

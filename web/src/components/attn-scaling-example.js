@@ -7,7 +7,7 @@
  * heatmaps side by side, with each row's largest weight and the rows' mean
  * entropy (nats). Lesson-sized: computed on the main thread at every slider step.
  *
- * State (permalink): d (1–512), seed. Sets data-ready once drawn.
+ * State (permalink): d (1–512), seed. data-settled (AttnCell) once drawn.
  */
 import { css, html } from 'lit';
 import { AttnFigure } from './figure-base.js';
@@ -99,7 +99,6 @@ export class AttnScalingExample extends AttnFigure {
   updated() {
     const code = this.renderRoot.querySelector('attn-code');
     if (code) code.params = { seed: this.seed, d: this.d };
-    if (this._result) this.toggleAttribute('data-ready', true);
   }
 
   _onD(event) {

@@ -15,7 +15,7 @@
  * Properties (set from JS by a lab): highlight ([x, y] or null: one point drawn
  * as a ring, e.g. the mixture under study), path (array of [x, y]: a dashed
  * polyline, e.g. where that mixture goes as a parameter changes).
- * Sets data-ready once the hull is drawn; data-outside = mixtures outside.
+ * data-outside = mixtures outside; data-settled (AttnCell) once the hull is drawn.
  */
 import { css, html } from 'lit';
 import { createScatterHull } from '../charts/scatter-hull.js';
@@ -194,7 +194,6 @@ export class AttnScatterHull extends AttnFigure {
     });
     if (this._hull) {
       this.dataset.outside = String(this.outsideCount);
-      this.toggleAttribute('data-ready', true);
     }
   }
 

@@ -19,7 +19,7 @@
  * of the terms (y_i itself is the core's) and formats.
  *
  * State (permalink): seed, batch (0–1), row (0–4), step (0–3).
- * Host attribute data-step mirrors the current pass; data-ready once computed.
+ * Host attribute data-step mirrors the current pass; data-settled (AttnCell) once computed.
  */
 import { css, html } from 'lit';
 import { AttnCell } from './attn-cell.js';
@@ -181,7 +181,6 @@ export class AttnSdpaSteps extends AttnCell {
 
   updated() {
     this.dataset.step = String(this.step);
-    if (this._result) this.toggleAttribute('data-ready', true);
   }
 
   _onSeed(event) {

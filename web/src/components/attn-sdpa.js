@@ -23,7 +23,7 @@
  *
  * State (permalink): seed (whole number), batch (0 or 1: which batch the
  * figures show). Re-roll draws a new seed; Reset goes back to the authored
- * state. Sets data-ready once the first result is shown.
+ * state. data-settled (AttnCell) once the result of the current state is shown.
  */
 import { css, html } from 'lit';
 import { AttnCell } from './attn-cell.js';
@@ -243,10 +243,6 @@ export class AttnSdpa extends AttnCell {
     } catch (error) {
       this._error = `${error.message}; showing the last valid result.`;
     }
-  }
-
-  updated() {
-    if (this._result) this.toggleAttribute('data-ready', true);
   }
 
   _onSeed(event) {

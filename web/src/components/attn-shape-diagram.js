@@ -111,7 +111,6 @@ export class AttnShapeDiagram extends AttnFigure {
       this._chartNames = names.join('\n');
     }
     this._chart.update(this._shapes);
-    this.toggleAttribute('data-ready', true);
   }
 
   /** The row names: the `operands` attribute when it names all three, else A, B, A × B. */

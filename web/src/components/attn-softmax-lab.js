@@ -20,7 +20,7 @@
  * State (permalink): logits (comma-separated numbers), temperature (0 to
  * Infinity; 0 and Infinity are the limits). Attributes: label, caption.
  * A figure (AttnFigure): Reset, and export of the weight bars as SVG/PNG and
- * of logits and weights as CSV/JSON. Sets data-ready once the bars are drawn.
+ * of logits and weights as CSV/JSON. data-settled (AttnCell) once the bars are drawn.
  */
 import { css, html } from 'lit';
 import { createBarChart } from '../charts/bar-chart.js';
@@ -233,7 +233,6 @@ export class AttnSoftmaxLab extends AttnFigure {
       this._chart.size = values.length;
     }
     this._chart.update(result.weights);
-    this.toggleAttribute('data-ready', true);
   }
 
   _editLogits(next, done) {

@@ -126,10 +126,6 @@ export class AttnSoftmaxStability extends AttnCell {
     this.toggleAttribute('data-naive-nan', naiveNaN);
   }
 
-  updated() {
-    if (this._result) this.toggleAttribute('data-ready', true);
-  }
-
   reset() {
     resetToAuthored(this);
   }

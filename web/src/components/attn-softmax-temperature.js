@@ -7,7 +7,7 @@
  * State (permalink): logits (comma-separated numbers), temperature (0.01–100).
  * Attributes: label, caption. A figure (AttnFigure): Reset, and export of the
  * bars as SVG/PNG and of logits and weights as CSV/JSON.
- * Sets data-ready on itself once the engine is loaded and the bars are drawn.
+ * data-settled (AttnCell) once the engine is loaded and the bars are drawn.
  */
 import { css, html } from 'lit';
 import { createBarChart } from '../charts/bar-chart.js';
@@ -126,7 +126,6 @@ export class AttnSoftmaxTemperature extends AttnFigure {
       this._chart.size = values.length;
     }
     this._chart.update(this._weights);
-    this.toggleAttribute('data-ready', true);
   }
 
   _onInput(event) {

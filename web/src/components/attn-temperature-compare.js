@@ -9,7 +9,7 @@
  *
  * State (permalink): logits (numbers), temperatures (1 to 4 numbers, each > 0).
  * Attributes: label, caption. A figure (AttnFigure): Reset, SVG/PNG/CSV/JSON.
- * Sets data-ready once the bars are drawn.
+ * data-settled (AttnCell) once the bars show the current state.
  */
 import { css, html } from 'lit';
 import { createGroupedBarChart } from '../charts/bar-chart.js';
@@ -126,7 +126,6 @@ export class AttnTemperatureCompare extends AttnFigure {
       this._chartKey = key;
     }
     this._chart.update(rows);
-    this.toggleAttribute('data-ready', true);
   }
 
   describe() {

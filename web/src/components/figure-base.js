@@ -18,7 +18,9 @@
  * Figures render only when visible: the first update (renderFigure(),
  * updated(), so also `updateComplete`) waits until the figure first comes near
  * the viewport; until then the host keeps a placeholder height and has no
- * data-shown attribute. Tests scroll a figure into view before waiting for it.
+ * data-shown attribute, is not settled (data-settled, see AttnCell), and does
+ * not hold up the cell it is nested in. Tests scroll a figure into view before
+ * waiting for it.
  */
 import { css, html } from 'lit';
 import { download, fileStem, svgToPng, toCsv, toJson } from '../charts/export.js';
@@ -136,6 +138,7 @@ export class AttnFigure extends AttnCell {
     this._status = '';
     this._baseline = null;
     this._shown = false;
+    this._away = false; // the first report on its position found it away from the viewport
   }
 
   /**
@@ -148,8 +151,20 @@ export class AttnFigure extends AttnCell {
       await this.visible;
       this._shown = true;
       this.toggleAttribute('data-shown', true);
+      this.joinEnclosingCell();
     }
     super.scheduleUpdate();
+  }
+
+  /** An enclosing cell waits for a figure unless it was found away from the viewport and not shown since. */
+  get drawsNow() {
+    return this._shown || !this._away;
+  }
+
+  awayFromView() {
+    if (this._shown) return;
+    this._away = true;
+    this.leaveEnclosingCell();
   }
 
   /** A present-but-empty boolean attribute (<attn-bars editable>) means true, as in HTML. */
@@ -182,7 +197,11 @@ export class AttnFigure extends AttnCell {
     return fileStem(this.id || this.accessibleName);
   }
 
-  async _export(kind) {
+  _export(kind) {
+    return this.settleAfter(this.#exportNow(kind)); // settled once the status says how it went
+  }
+
+  async #exportNow(kind) {
     const stem = this.exportStem;
     try {
       if (kind === 'svg') download(this.exportSvgText(), `${stem}.svg`, 'image/svg+xml');

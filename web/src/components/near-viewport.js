@@ -1,7 +1,9 @@
 /**
- * whenNearViewport(element, callback): calls `callback` once, the first time
+ * whenNearViewport(element, callback, far): calls `callback` once, the first time
  * `element` is on screen or within MARGIN_PX of it (above or below). Returns a
- * function that stops watching (for disconnectedCallback).
+ * function that stops watching (for disconnectedCallback). `far` (optional) is
+ * called once if the first report on the element finds it away from the
+ * viewport (or hidden), so it will not draw until scrolled to.
  *
  * Two shared watchers, because each is late in a different case:
  * - a ResizeObserver: the browser runs its callbacks in the frame that first
@@ -15,13 +17,21 @@
  */
 export const MARGIN_PX = 200;
 
-const watched = new Map(); // element -> callback
+const watched = new Map(); // element -> { callback, far }
 
 function reached(element) {
-  const callback = watched.get(element);
-  if (!callback) return;
+  const watch = watched.get(element);
+  if (!watch) return;
   forget(element);
-  callback();
+  watch.callback();
+}
+
+function away(element) {
+  const watch = watched.get(element);
+  if (!watch?.far) return;
+  const { far } = watch;
+  watch.far = null; // once: the first report only
+  far();
 }
 
 function forget(element) {
@@ -34,7 +44,10 @@ const intersections =
   typeof IntersectionObserver === 'function'
     ? new IntersectionObserver(
         (entries) => {
-          for (const entry of entries) if (entry.isIntersecting) reached(entry.target);
+          for (const entry of entries) {
+            if (entry.isIntersecting) reached(entry.target);
+            else away(entry.target);
+          }
         },
         { rootMargin: `${MARGIN_PX}px 0px` },
       )
@@ -57,13 +70,13 @@ function nearViewport(element) {
   return box.bottom >= -MARGIN_PX && box.top <= height + MARGIN_PX;
 }
 
-/** @param {Element} element @param {() => void} callback @returns {() => void} stops watching */
-export function whenNearViewport(element, callback) {
+/** @param {Element} element @param {() => void} callback @param {() => void} [far] @returns {() => void} stops watching */
+export function whenNearViewport(element, callback, far) {
   if (!intersections) {
     callback(); // no way to tell: treat it as visible
     return () => {};
   }
-  watched.set(element, callback);
+  watched.set(element, { callback, far });
   intersections.observe(element);
   sizes?.observe(element);
   return () => forget(element);

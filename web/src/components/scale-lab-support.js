@@ -8,6 +8,8 @@
  *   and returns the text the lab shows ("computed in a Web Worker", or why not).
  * - Coalescer: one async computation at a time; while one runs, only the newest
  *   request waits (a dragged slider does not queue a computation per step).
+ *   run() returns a promise of the end of the work it joined (the running task
+ *   and the one waiting after it), for AttnCell.settleAfter.
  */
 import { css } from 'lit';
 import { getWorkerEngine, whereComputed } from '../runtime.js';
@@ -19,25 +21,32 @@ export function markWhere(host, engine) {
   return whereComputed(engine);
 }
 
-/** coalescer.run(task): runs task() now, or after the one in flight (only the newest waiting task runs). */
+/**
+ * coalescer.run(task): runs task() now, or after the one in flight (only the newest waiting task runs).
+ * Returns a promise that settles when no task is running or waiting any more.
+ */
 export class Coalescer {
   #busy = false;
   #next = null;
+  #idle = Promise.resolve();
 
   run(task) {
     if (this.#busy) {
       this.#next = task;
-      return;
+      return this.#idle;
     }
     this.#busy = true;
-    Promise.resolve()
+    this.#idle = Promise.resolve()
       .then(task)
-      .finally(() => {
-        this.#busy = false;
-        const next = this.#next;
-        this.#next = null;
-        if (next) this.run(next);
-      });
+      .finally(() => this.#after());
+    return this.#idle;
+  }
+
+  #after() {
+    this.#busy = false;
+    const next = this.#next;
+    this.#next = null;
+    return next ? this.run(next) : undefined;
   }
 }
 
