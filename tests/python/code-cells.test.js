@@ -19,46 +19,31 @@ const CELL_TIMEOUT_S = 180; // one cell, on a busy 2-core machine
 const NEEDS = /^# needs: ([A-Za-z][\w-]*)\s*$/; // a cell's first line: run that lesson cell's code first
 
 /**
- * Waits until `cell` (a lesson cell's handle) has drawn its current state and
- * its code cells show it. The one place that knows how a cell says so: Lit's
- * updateComplete on the cell and every element in its shadow tree, until none
- * has an update pending, and every attn-code in it filled in (a cell that
- * computes its result asynchronously shows its code once the result is in).
- * Bounded by `timeout` ms, so a cell that never settles fails its lesson.
+ * Waits until `cell` (a lesson cell's handle) has drawn its current state: its
+ * `data-settled` attribute, which a state change removes at once and which
+ * comes back when the new state is drawn and every cell nested in it (its code
+ * cells included) has settled. Bounded by `timeout` ms, so a cell that never
+ * settles fails its lesson.
  */
 async function settled(cell, timeout = 60000) {
-  await cell.evaluate(async (host, limit) => {
-    const tree = (root, out = []) => {
-      for (const el of root.querySelectorAll('*')) {
-        out.push(el);
-        if (el.shadowRoot) tree(el.shadowRoot, out);
-      }
-      return out;
-    };
-    // A figure draws first when it comes near the viewport (figure-base.js):
-    // one that has not yet (no data-shown) is not waited for.
-    const waiting = (el) => '_shown' in el && !el.hasAttribute('data-shown');
-    const placeholder = /\{\{\s*[A-Za-z_]\w*\s*\}\}/;
-    const deadline = performance.now() + limit;
-    for (;;) {
-      const els = [host, ...(host.shadowRoot ? tree(host.shadowRoot) : [])].filter(
-        (el) => el.updateComplete && (el === host || !waiting(el)),
-      );
-      const pending = els.filter((el) => el.isUpdatePending);
-      const unfilled = els.filter((el) => el.localName === 'attn-code' && placeholder.test(el.code));
-      if (pending.length === 0 && unfilled.length === 0) return;
-      if (performance.now() > deadline) {
-        throw new Error(
-          `${host.id || host.localName} did not settle: ${pending.length} elements with an update pending, ` +
-            `${unfilled.length} code cells with unfilled placeholders`,
-        );
-      }
-      // the next update of whatever is pending; else (a result computed off
-      // the main thread, still on its way) the next frame
-      if (pending.length) await Promise.all(pending.map((el) => el.updateComplete));
-      else await new Promise((resolve) => requestAnimationFrame(resolve));
-    }
-  }, timeout);
+  await cell.evaluate(
+    (host, limit) =>
+      host.hasAttribute('data-settled') ||
+      new Promise((resolve, reject) => {
+        const observer = new MutationObserver(() => {
+          if (!host.hasAttribute('data-settled')) return;
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve(true);
+        });
+        observer.observe(host, { attributes: true, attributeFilter: ['data-settled'] });
+        const timer = setTimeout(() => {
+          observer.disconnect();
+          reject(new Error(`${host.id || host.localName} did not settle within ${limit / 1000} s`));
+        }, limit);
+      }),
+    timeout,
+  );
 }
 
 /** Every attn-code in `host`'s shadow tree, in document order: [{ label, code }], and the printed outputs. */
