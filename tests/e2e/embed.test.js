@@ -14,6 +14,7 @@ import {
   recordCspViolations,
   serveDir,
   serveSite,
+  settled,
   showFigure,
   watch,
 } from './browser.js';
@@ -91,6 +92,8 @@ test('the CSP recorder sees a refused inline script', async () => {
   const { page } = await open();
   await page.goto(new URL('inline.html', host.url).href);
   assert.equal(await page.title(), 'inline', 'the inline script did not run');
+  // the violation event is dispatched in a task of its own: wait for it, then count
+  await page.waitForFunction(() => window.__cspViolations.length > 0);
   const violations = await cspViolations(page);
   assert.equal(violations.length, 1, violations.join('\n'));
   assert.match(violations[0], /script-src/);
@@ -122,20 +125,23 @@ test('embed-example: the iframe shows the lesson alone, preset, and takes the he
   await page.goto(new URL('embed-example.html', site.url).href);
   const frame = page.frameLocator('#lesson-frame');
   await showFigure(frame, 'attn-softmax-temperature');
-  await frame.getByText('τ = 0.250').first().waitFor(); // t.temperature=0.25 from the src
+  await frame.locator('attn-softmax-temperature[data-settled] output').getByText('τ = 0.250').waitFor(); // from the src
+  // Every cell shown in the frame has drawn, so the lesson's height is final (the page no longer scrolls).
+  await settled(frame.locator('attn-app'));
   assert.equal(await frame.locator('.site-header').isHidden(), true, 'no site header in embed mode');
   assert.equal(await frame.locator('.site-footer').isHidden(), true, 'no site footer in embed mode');
 
   // The host sets the iframe's height from the lesson's message: the lesson fits, no inner scrolling.
-  const iframe = page.locator('#lesson-frame');
-  await page.waitForFunction(() => {
+  // Read in the same task as the moment the host has applied the lesson's latest height.
+  const fit = await page.waitForFunction(() => {
     const f = document.getElementById('lesson-frame');
     const body = f.contentDocument?.body;
-    return body && f.style.height === `${Math.ceil(body.getBoundingClientRect().height)}px`;
+    if (!body || f.style.height !== `${Math.ceil(body.getBoundingClientRect().height)}px`) return false;
+    const html = f.contentDocument.documentElement;
+    return { height: f.getBoundingClientRect().height, scrolls: html.scrollHeight > html.clientHeight + 1 };
   });
-  const height = await iframe.evaluate((f) => f.getBoundingClientRect().height);
+  const { height, scrolls } = await fit.jsonValue();
   assert.ok(height > 200, `iframe height ${height}`);
-  const scrolls = await frame.locator('html').evaluate((html) => html.scrollHeight > html.clientHeight + 1);
   assert.equal(scrolls, false, 'the lesson fits its iframe');
 
   assert.equal(page.frames().length, 2);
@@ -150,14 +156,23 @@ test('embed-example ignores height messages that do not come from its iframe', a
   const iframe = page.locator('#lesson-frame');
   await page.waitForFunction(() => document.getElementById('lesson-frame').style.height !== '');
   const before = await iframe.evaluate((f) => f.style.height);
-  // Every height the host gives the iframe from now on.
+  // Every message the page receives from now on, with the iframe's height just before the host's
+  // listener ran (a capture listener at the target runs before it) and just after (a listener
+  // added later runs after it). The lesson keeps reporting its own height as its figures draw:
+  // those reports may come in between and may change the height; nothing else may.
   await page.evaluate(() => {
-    window.heightsSet = [];
+    window.messagesSeen = [];
     const frame = document.getElementById('lesson-frame');
-    new MutationObserver(() => window.heightsSet.push(frame.style.height)).observe(frame, {
-      attributes: true,
-      attributeFilter: ['style'],
-    });
+    let heightBefore;
+    addEventListener('message', () => (heightBefore = frame.style.height), { capture: true });
+    addEventListener('message', (event) =>
+      window.messagesSeen.push({
+        fromFrame: event.source === frame.contentWindow,
+        data: JSON.stringify(event.data),
+        before: heightBefore,
+        after: frame.style.height,
+      }),
+    );
   });
   // from the page itself, not the iframe
   await page.evaluate(() => window.postMessage({ type: 'attnbook:height', height: 5 }, '*'));
@@ -170,9 +185,29 @@ test('embed-example ignores height messages that do not come from its iframe', a
   // it has seen (and ignored) every one before.
   const good = Number.parseFloat(before) + 7;
   await lesson.evaluate((h) => parent.postMessage({ type: 'attnbook:height', height: h }, '*'), good);
-  await page.waitForFunction((h) => window.heightsSet.includes(`${h}px`), good);
-  const seen = await page.evaluate(() => window.heightsSet);
-  assert.deepEqual(seen.slice(0, seen.indexOf(`${good}px`) + 1), [`${good}px`], `heights set: ${seen}`);
+  const goodData = JSON.stringify({ type: 'attnbook:height', height: good });
+  await page.waitForFunction((g) => window.messagesSeen.some((m) => m.fromFrame && m.data === g), goodData);
+  const all = await page.evaluate(() => window.messagesSeen);
+  const seen = all.slice(0, all.findIndex((m) => m.fromFrame && m.data === goodData) + 1);
+  const report = JSON.stringify(seen);
+  // a report of the lesson's own: from the iframe, the right type, a number
+  const ownReport = (m) => m.fromFrame && /^\{"type":"attnbook:height","height":\d+(\.\d+)?\}$/.test(m.data);
+  const ignored = seen.filter((m) => !ownReport(m));
+  assert.deepEqual(
+    ignored.map((m) => [m.fromFrame, m.data]),
+    [
+      [false, JSON.stringify({ type: 'attnbook:height', height: 5 })],
+      [true, JSON.stringify({ type: 'attnbook:height', height: 'tall' })],
+      [true, JSON.stringify({ type: 'other', height: 5 })],
+      [true, JSON.stringify('attnbook:height')],
+    ],
+    `messages: ${report}`,
+  );
+  for (const m of ignored) assert.equal(m.after, m.before, `the host ignores ${m.data}: ${report}`);
+  for (const m of seen.filter(ownReport)) {
+    assert.equal(m.after, `${Math.ceil(JSON.parse(m.data).height)}px`, `the host applies ${m.data}: ${report}`);
+  }
+  assert.equal(seen.at(-1).after, `${good}px`);
   assert.deepEqual(await cspViolations(page), []);
   assert.deepEqual(problems, []);
   await page.close();

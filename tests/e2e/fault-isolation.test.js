@@ -12,7 +12,7 @@
 // throw while window.__faults names "<tag>:<method>" (the app has no test hook).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { showFigure, singleFileUrl, useBrowserAndSite } from './browser.js';
+import { settled, showFigure, singleFileUrl, useBrowserAndSite } from './browser.js';
 
 const site = useBrowserAndSite();
 
@@ -117,6 +117,7 @@ async function checksPass(page, except) {
   for (const tag of ['attn-temperature-compare', 'attn-softmax-lab', 'attn-softmax-stability']) {
     if (!except.includes(tag)) await showFigure(page, tag);
   }
+  await settled(page.locator('attn-app')); // every cell shown has drawn, its checks included
   // The status of every attn-check, except those inside the cells in `except` (the others have
   // settled: their checks hold the values of what they show).
   const results = await page.evaluate((skip) => {
@@ -140,7 +141,7 @@ async function checksPass(page, except) {
 /** The error state of `tag`: its alert names `message`; returns the Retry button. */
 async function errorState(page, tag, message) {
   await page.locator(tag).scrollIntoViewIfNeeded();
-  const alert = page.locator(`${tag} .cell-error[role=alert]`);
+  const alert = page.locator(`${tag}[data-settled] .cell-error[role=alert]`); // a failed cell is settled
   await alert.waitFor();
   assert.match(await alert.textContent(), new RegExp(`This cell failed: ${message}`));
   return alert.getByRole('button', { name: 'Retry' });
@@ -223,6 +224,7 @@ for (const [name, url] of targets) {
       const first = page.locator('attn-softmax-temperature');
       await first.scrollIntoViewIfNeeded();
       await first.locator('.error[role=alert]').filter({ hasText: 'injected engine call failure' }).waitFor();
+      await settled(first);
       assert.equal(await first.locator('rect.bar').count(), 0);
 
       // The lab, whose engine is fine, answers a key press with new weights.

@@ -5,7 +5,7 @@
 // the permalink; a bad entry in the S editor keeps the last valid S.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { settled, showFigure, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const T = 5;
 const DV = 4;
@@ -33,12 +33,21 @@ function matrixRows(page, label) {
 const lab = (page) => page.locator(LAB);
 const labState = (page) => lab(page).evaluate((el) => ({ seed: el.seed, edited: el.edited, scores: el.scores }));
 
+/**
+ * Opens the lesson and shows the lab and each figure the tests read (figures draw only near the
+ * viewport), then waits until the lab has settled: every nested figure, output and check drawn.
+ */
 async function open(page, url) {
   await page.goto(url);
-  await page.locator(`${LAB}[data-settled]`).waitFor();
-  const map = page.locator(`${LAB} attn-heatmap`);
-  await map.scrollIntoViewIfNeeded();
-  await page.locator(`${LAB} attn-heatmap[data-settled]`).waitFor();
+  await showFigure(page, LAB);
+  for (const figure of [
+    'attn-matrix[label="Values V (T × d_v)"]',
+    'attn-heatmap',
+    'attn-matrix[label="Output Y = AV (T × d_v)"]',
+  ]) {
+    await showFigure(page, `${LAB} ${figure}`);
+  }
+  await settled(lab(page));
 }
 
 function assertRowStochastic(rows, what) {
@@ -97,6 +106,7 @@ test('focusing or hovering a cell shows its row of Y as a convex combination of 
   const Y = await matrixRows(page, 'Output Y = AV (T × d_v)');
 
   await page.locator(`${LAB} attn-heatmap rect.cell[data-row="3"][data-col="1"]`).focus();
+  await settled(lab(page)); // the focus set the row; the heatmap's and Y's highlights are drawn too
   const breakdown = page.locator(`${LAB} .breakdown[data-row="3"]`);
   await breakdown.waitFor();
   const weights = await breakdown
@@ -124,6 +134,7 @@ test('focusing or hovering a cell shows its row of Y as a convex combination of 
   await page.locator(`${LAB} .breakdown[data-row="2"]`).waitFor();
   await page.locator(`${LAB} attn-heatmap rect.cell[data-row="0"][data-col="4"]`).hover();
   await page.locator(`${LAB} .breakdown[data-row="0"]`).waitFor();
+  await settled(lab(page));
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -136,6 +147,7 @@ test('Re-roll draws a new S (checks stay green) and the permalink restores its s
   const A0 = await heatmapRows(page);
   await lab(page).getByRole('button', { name: 'Re-roll' }).click();
   await page.waitForFunction((seed) => document.querySelector('#am')?.seed !== seed, before.seed);
+  await settled(lab(page)); // the seed field, the heatmap and the checks show the new draw
   const after = await labState(page);
   assert.notEqual(after.seed, before.seed);
   assert.notDeepEqual(after.scores, before.scores, 'S changed');
@@ -159,6 +171,7 @@ test('Re-roll draws a new S (checks stay green) and the permalink restores its s
 
   await lab(page).getByRole('button', { name: 'Reset', exact: true }).first().click();
   await page.waitForFunction(() => document.querySelector('#am')?.seed === 42);
+  await settled(lab(page));
   assert.deepEqual(await heatmapRows(page), A0, 'Reset: back to seed 42');
   assert.deepEqual(problems, []);
   await page.close();
@@ -173,6 +186,7 @@ test('the S editor: a bad entry shows an error and keeps the last valid S; a goo
   const cell = page.locator(`${LAB} attn-matrix-editor input[data-r="0"][data-c="0"]`);
 
   await cell.fill('abc');
+  await settled(lab(page)); // the editor shows its error, and the lab has reacted (or not) to it
   const error = page.locator(`${LAB} attn-matrix-editor .field-error`);
   await error.waitFor();
   assert.match(await error.innerText(), /row 0, column 0 is “abc”, not a number/);
@@ -182,6 +196,7 @@ test('the S editor: a bad entry shows an error and keeps the last valid S; a goo
   await assertChecksPass(page, 3);
 
   await cell.fill('1e9'); // out of range: also refused
+  await settled(lab(page));
   await page.waitForFunction(() =>
     document
       .querySelector('#am')
@@ -192,6 +207,7 @@ test('the S editor: a bad entry shows an error and keeps the last valid S; a goo
   assert.deepEqual((await labState(page)).scores, before.scores);
 
   await cell.fill('8'); // a valid entry: row 0 of A becomes nearly one-hot on key 0
+  await settled(lab(page)); // A, the note and the checks are drawn from the new S
   await error.waitFor({ state: 'detached' });
   const edited = await labState(page);
   assert.equal(edited.edited, true);

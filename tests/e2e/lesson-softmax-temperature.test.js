@@ -4,7 +4,7 @@
 // numerical-stability cell (naive NaN, stable finite, a bad entry refused).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 
@@ -30,6 +30,14 @@ const numbers = (locator) => locator.evaluateAll((els) => els.map((el) => Number
 const weightBars = (page) => numbers(page.locator('attn-softmax-lab .weights rect.bar'));
 const stat = async (page, name) => Number(await page.locator(`attn-softmax-lab dd.${name}`).getAttribute('data-value'));
 
+/**
+ * Waits until the lab has drawn the state an action just set (the action removed data-settled
+ * synchronously, nested slider and checks included) and its slider reads `tau` (a RegExp).
+ */
+async function labDrawnAt(page, tau) {
+  await page.locator('attn-softmax-lab[data-settled] attn-slider output').filter({ hasText: tau }).waitFor();
+}
+
 /** Waits until no attn-check is pending, then returns [status, text] of each. */
 async function checks(page) {
   const all = page.locator('attn-check');
@@ -52,13 +60,18 @@ async function checks(page) {
   );
 }
 
-async function open(page, url) {
-  await page.goto(url);
+/** Scrolls to each lab in turn (figures draw only near the viewport) and waits until it has drawn. */
+async function showLabs(page) {
   for (const tag of ['attn-temperature-compare', 'attn-softmax-lab', 'attn-softmax-stability']) {
     const lab = page.locator(tag);
     await lab.scrollIntoViewIfNeeded();
     await page.locator(`${tag}[data-settled]`).waitFor();
   }
+}
+
+async function open(page, url) {
+  await page.goto(url);
+  await showLabs(page);
 }
 
 const targets = [
@@ -100,19 +113,13 @@ for (const [name, url] of targets) {
     test('τ → 0 gives a one-hot and τ → ∞ uniform weights', async () => {
       const lab = page.locator('attn-softmax-lab');
       await lab.getByRole('button', { name: 'τ → 0' }).click();
-      await page
-        .locator('attn-softmax-lab attn-slider output')
-        .filter({ hasText: /^τ = 0$/ })
-        .waitFor();
+      await labDrawnAt(page, /^τ = 0$/);
       assert.deepEqual(await weightBars(page), [0, 1, 0, 0]);
       assert.equal(await stat(page, 'entropy'), 0);
       assert.equal(await stat(page, 'effective'), 1);
 
       await lab.getByRole('button', { name: 'τ → ∞' }).click();
-      await page
-        .locator('attn-softmax-lab attn-slider output')
-        .filter({ hasText: /^τ = ∞$/ })
-        .waitFor();
+      await labDrawnAt(page, /^τ = ∞$/);
       assert.deepEqual(await weightBars(page), [0.25, 0.25, 0.25, 0.25]);
       assert.ok(Math.abs((await stat(page, 'effective')) - 4) < 1e-5);
       for (const [status, text] of await checks(page)) assert.equal(status, 'pass', text);
@@ -122,16 +129,14 @@ for (const [name, url] of targets) {
     test('Reset, then a logit bar moved by keyboard and by pointer changes the weights', async () => {
       const lab = page.locator('attn-softmax-lab');
       await lab.getByRole('button', { name: 'Reset', exact: true }).click();
-      await page
-        .locator('attn-softmax-lab attn-slider output')
-        .filter({ hasText: /^τ = 1$/ })
-        .waitFor();
+      await labDrawnAt(page, /^τ = 1$/);
       assertClose(await weightBars(page), softmax(LOGITS, 1), 1e-6, 'after Reset');
       const bar0 = lab.getByRole('slider', { name: 'Bar Pos 0' });
       await bar0.focus();
       await page.keyboard.press('ArrowUp');
       await page.keyboard.press('ArrowUp');
       await page.keyboard.press('PageUp'); // 1.2 + 0.1 + 0.1 + 1.0
+      await settled(lab); // each key set the logits (unsettling the lab) as it was handled
       assert.equal(await bar0.getAttribute('aria-valuenow'), '2.4');
       assertClose(await weightBars(page), softmax([2.4, 4.5, 2.0, 0.8], 1), 1e-6, 'after the keyboard edit');
 
@@ -144,6 +149,7 @@ for (const [name, url] of targets) {
       await page.mouse.down();
       await page.mouse.move(box.x + box.width / 2, box.y - 60, { steps: 5 });
       await page.mouse.up();
+      await settled(lab); // every pointer event that moved the bar set the logits as it was handled
       const after = Number(await bar3.getAttribute('aria-valuenow'));
       assert.ok(after > before + 0.5, `dragging up raised the logit from ${before} to ${after}`);
       assertClose(await weightBars(page), softmax([2.4, 4.5, 2.0, after], 1), 1e-6, 'after the drag');
@@ -165,6 +171,7 @@ for (const [name, url] of targets) {
       // a bad entry: the error shows beside the field, the last valid logits stay
       const field = cell.getByRole('textbox', { name: 'Logits s' });
       await field.fill('1000, abc, 1002');
+      await settled(cell); // the editor's error state is drawn, and nothing else changed meanwhile
       await cell
         .locator('attn-vector-editor .field-error')
         .filter({ hasText: /Entry 2/ })
@@ -175,6 +182,7 @@ for (const [name, url] of targets) {
 
       // small logits: the naive formula works too, and the checks say so
       await field.fill('1, 2, 3');
+      await settled(cell); // both outputs and the checks show the new logits
       await stable.filter({ hasText: '[0.0900, 0.2447, 0.6652]' }).waitFor();
       await naive.filter({ hasText: '= [0.0900, 0.2447, 0.6652]' }).waitFor();
       assert.equal(await cell.getAttribute('data-naive-nan'), null);
@@ -185,13 +193,15 @@ for (const [name, url] of targets) {
     });
 
     test('a permalink restores the lab at τ = 0 with tied logits (the tie shares the weight)', async () => {
+      // Only the hash changes: the app's hashchange handler puts in a fresh copy of the lesson with
+      // the link's state, then scrolls to the top. Wait for that copy before scrolling to its lab.
       await page.goto(`${url()}?lab.temperature=0&lab.logits=1,3,3,0`);
-      await page.locator('attn-softmax-lab').scrollIntoViewIfNeeded(); // figures draw when visible
-      await page
-        .locator('attn-softmax-lab attn-slider output')
-        .filter({ hasText: /^τ = 0$/ })
-        .waitFor();
-      await page.locator('attn-softmax-lab[data-settled]').waitFor();
+      await page.waitForFunction(() => {
+        const lab = document.querySelector('attn-softmax-lab');
+        return lab?.temperature === 0 && lab.logits.join(',') === '1,3,3,0';
+      });
+      await showLabs(page); // all three, so the checks read below are those of every lab
+      await labDrawnAt(page, /^τ = 0$/);
       await page.waitForFunction(() => {
         const lab = document.querySelector('attn-softmax-lab');
         return lab?.shadowRoot?.querySelector('.readout')?.dataset.weights === '0,0.5,0.5,0';

@@ -48,6 +48,12 @@ for (const [name, base] of targets) {
         // Every figure comes near the viewport on the way down; the app settles once every cell
         // in the lesson has drawn what it shows (nested cells and checks included).
         await scrollThrough(page);
+        // A figure scrolled to is reported near the viewport a frame and a task later, and only
+        // from then on does the app wait for it: wait for every reachable figure's report (it sets
+        // data-shown), then for the app to settle. If one never comes, the assertion below names it.
+        await page
+          .waitForFunction(`(${cellsOnPage})().every((c) => !c.figure || c.shown)`, null, { timeout: 10000 })
+          .catch(() => {});
         await settled(page.locator('attn-app'));
         const cells = await page.evaluate(cellsOnPage);
         assert.deepEqual(

@@ -117,6 +117,7 @@ test('the widgets under the embed CSP (no blob: workers) fall back to the main t
   await bench.scrollIntoViewIfNeeded();
   await bench.getByRole('button', { name: 'Run benchmark' }).click();
   await page.locator('#benchmark[data-status="done"]').waitFor({ timeout: 60000 });
+  await settled(bench); // data-status is set before the final rows are drawn
   assert.equal(await bench.getAttribute('data-computed-in'), 'main-thread');
   assert.equal(await bench.locator('tr[data-contender]').count(), 2 * 3, 'T = 32, 64 × three contenders');
 

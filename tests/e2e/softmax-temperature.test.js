@@ -10,6 +10,17 @@ const EXPECTED_AT_TAU_1 = [0.0322492, 0.8743615, 0.071772, 0.0216173];
 
 const site = useBrowserAndSite();
 
+/**
+ * Waits until the figure has drawn the state an action just set (the action removed data-settled
+ * synchronously) and its slider's output reads exactly `τ = text`.
+ */
+async function drawnAt(page, text) {
+  await page
+    .locator('attn-softmax-temperature[data-settled] output')
+    .filter({ hasText: new RegExp(`^τ = ${text.replace('.', '\\.')}$`) })
+    .waitFor();
+}
+
 async function barValues(page) {
   return page
     .locator('attn-softmax-temperature rect.bar')
@@ -50,16 +61,17 @@ for (const [name, url] of targets) {
       await slider.focus();
 
       await page.keyboard.press('End'); // τ = 100: nearly uniform
-      await page.getByText('τ = 100.0').first().waitFor();
+      await drawnAt(page, '100.0');
       const hot = await barValues(page);
       hot.forEach((v, i) => assert.ok(Math.abs(v - 0.25) < 0.01, `τ = 100: bar ${i} is ${v}`));
 
       await page.keyboard.press('Home'); // τ = 0.01: one-hot on position 1
-      await page.getByText('τ = 0.0100').first().waitFor();
+      await drawnAt(page, '0.0100');
       const cold = await barValues(page);
       assert.ok(cold[1] > 0.9999, `τ = 0.01: bar 1 is ${cold[1]}`);
 
-      await page.keyboard.press('ArrowRight'); // one step up the log scale
+      await page.keyboard.press('ArrowRight'); // one step up the log scale: 10^-1.99
+      await drawnAt(page, '0.0102');
       const nudged = await barValues(page);
       assert.ok(nudged.every((v, i) => Number.isFinite(v) && (i === 1 ? v <= cold[1] : v >= cold[i])));
       assert.deepEqual(problems, []);
@@ -75,9 +87,9 @@ test('Reset restores τ = 1 after a change, and CSV export holds the logits and 
   await showFigure(page, 'attn-softmax-temperature');
   await page.locator('attn-softmax-temperature').getByRole('slider', { name: 'Temperature' }).focus();
   await page.keyboard.press('End');
-  await page.getByText('τ = 100.0').first().waitFor();
+  await drawnAt(page, '100.0');
   await page.locator('attn-softmax-temperature').getByRole('button', { name: 'Reset' }).click();
-  await page.getByText('τ = 1.00').first().waitFor();
+  await drawnAt(page, '1.00');
   assertClose(await barValues(page), EXPECTED_AT_TAU_1, 1e-5, 'after Reset');
 
   const [download] = await Promise.all([
