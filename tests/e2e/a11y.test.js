@@ -16,15 +16,41 @@ const everyCellSettled = (page) =>
 /** The app (a lesson, the list, not found) has drawn its route as far as it is shown. */
 const app = (page) => settled(page.locator('attn-app'));
 
+/**
+ * Waits until every figure the reader can reach (not inside something hidden) has been reported near
+ * the viewport (data-shown). A figure scrolled to is reported a frame and a task later, and only from
+ * then on does the app wait for it: right after a scroll through, the app can still be settled.
+ */
+const everyFigureShown = (page) =>
+  page.waitForFunction(() => {
+    const figures = [];
+    const visit = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.localName.startsWith('attn-') && 'figureStyles' in (customElements.get(el.localName) ?? {})) {
+          figures.push(el);
+        }
+        if (el.shadowRoot) visit(el.shadowRoot);
+      }
+    };
+    visit(document);
+    return figures.every((el) => el.hasAttribute('data-shown') || !el.checkVisibility());
+  });
+
+/** After the scroll through: every figure reached has started drawing, and the app has settled. */
+async function appDrawn(page) {
+  await everyFigureShown(page);
+  await app(page);
+}
+
 const nothing = async () => {};
 
 // [name, path, ready, drawn]: ready(page) waits until the page's content is there (so scrolling
 // through reaches all of it); drawn(page), once the page has been scrolled through and every figure
 // has come near the viewport, waits until what axe reads is drawn.
 const PAGES = [
-  ['home', 'index.html#/', app, app],
-  ...(await lessonIds()).map((id) => [`lesson ${id}`, `index.html#/${id}`, app, app]),
-  ['not found', 'index.html#/no-such-lesson', app, app],
+  ['home', 'index.html#/', app, appDrawn],
+  ...(await lessonIds()).map((id) => [`lesson ${id}`, `index.html#/${id}`, app, appDrawn]),
+  ['not found', 'index.html#/no-such-lesson', app, appDrawn],
   ['check this browser', 'selftest.html', (page) => page.locator('body[data-done="true"]').waitFor(), nothing],
   [
     'figure gallery',

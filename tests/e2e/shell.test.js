@@ -63,6 +63,26 @@ const focusedText = (page) => page.evaluate(() => document.activeElement?.textCo
 const appSettled = (scope) => settled(scope.locator('attn-app'));
 
 /**
+ * Waits until every figure the reader can reach (not inside something hidden) has been reported near
+ * the viewport (data-shown). A figure scrolled to is reported a frame and a task later, and only from
+ * then on does the app wait for it: right after a scroll through, the app can still be settled.
+ */
+const everyFigureShown = (page) =>
+  page.waitForFunction(() => {
+    const figures = [];
+    const visit = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.localName.startsWith('attn-') && 'figureStyles' in (customElements.get(el.localName) ?? {})) {
+          figures.push(el);
+        }
+        if (el.shadowRoot) visit(el.shadowRoot);
+      }
+    };
+    visit(document);
+    return figures.every((el) => el.hasAttribute('data-shown') || !el.checkVisibility());
+  });
+
+/**
  * Sets location.hash in the page or frame it is evaluated in and resolves once its hashchange event has been dispatched: the
  * app handles that event (and stops being settled) only then, a task after the hash is set.
  */
@@ -140,6 +160,7 @@ for (const [name, base] of targets) {
       const drawn = async () => {
         await appSettled(page); // the route is drawn (and scrolled to the top)
         await scrollThrough(page);
+        await everyFigureShown(page);
         await appSettled(page);
       };
       await drawn();
