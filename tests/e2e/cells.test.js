@@ -5,17 +5,37 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { useBrowserAndSite, watch } from './browser.js';
+import { settled, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 
-/** A fresh page on the gallery, once the engine has filled in the figures. */
+/**
+ * Waits until every cell of the page (every attn-* element) has data-settled: it has drawn its
+ * current state and has no engine load, check or copy under way. Every action on a cell removes
+ * the attribute synchronously, on that cell and on the cells the gallery's script updates in
+ * its change handlers, so after an action this waits for the drawing of the new state.
+ */
+function allSettled(page) {
+  return page.waitForFunction(() =>
+    [...document.querySelectorAll('*')].every(
+      (el) => !el.localName.startsWith('attn-') || el.hasAttribute('data-settled'),
+    ),
+  );
+}
+
+/** After a load or a reload: waits until the engine has filled in the cells and every cell has drawn. */
+async function loadGallery(page) {
+  await page.locator('body[data-ready="true"]').waitFor();
+  await allSettled(page);
+}
+
+/** A fresh page on the gallery, once the engine has filled in the cells and they have drawn. */
 async function openGallery({ init } = {}) {
   const page = await site.browser.context.newPage();
   const watcher = watch(page);
   if (init) await page.addInitScript(init);
   await page.goto(new URL('gallery/cells.html', site.server.url).href);
-  await page.locator('body[data-ready="true"]').waitFor();
+  await loadGallery(page);
   return { page, problems: watcher.problems };
 }
 
@@ -42,33 +62,40 @@ test('the log slider maps keys to values on a log scale; the limit buttons give 
 
   await slider.focus();
   await page.keyboard.press('Home');
+  await allSettled(page);
   assert.equal(await prop(page, 'tau', 'value'), 0.01);
   assert.equal(await text(page, '#tau output'), 'τ = 0.01');
   await page.keyboard.press('ArrowRight'); // one step of 0.1 decade: 10^-1.9
+  await allSettled(page);
   assertClose(await prop(page, 'tau', 'value'), 10 ** -1.9, 1e-6, 'Home then ArrowRight');
   assert.equal(await slider.getAttribute('aria-valuetext'), 'τ = 0.0126');
 
   await page.keyboard.press('End');
+  await allSettled(page);
   assert.equal(await prop(page, 'tau', 'value'), 100);
   await page.keyboard.press('ArrowLeft'); // 10^1.9
+  await allSettled(page);
   assertClose(await prop(page, 'tau', 'value'), 10 ** 1.9, 1e-3, 'End then ArrowLeft');
   assert.equal(await text(page, '#tau output'), 'τ = 79.4');
   // the printed weights follow: nearly uniform at τ ≈ 79
   assert.match(await text(page, '#softmax-output pre'), /^τ = 79\.43\nweights = \[0\.24\d\d, 0\.25\d\d/);
 
   await page.getByRole('button', { name: 'τ → 0' }).click();
+  await allSettled(page);
   assert.equal(await prop(page, 'tau', 'value'), 0);
   assert.equal(await text(page, '#tau output'), 'τ = 0');
   assert.equal(await page.getByRole('button', { name: 'τ → 0' }).getAttribute('aria-pressed'), 'true');
   assert.match(await text(page, '#softmax-output pre'), /weights = \[0\.0000, 1\.0000, 0\.0000, 0\.0000\]/);
 
   await page.getByRole('button', { name: 'τ → ∞' }).click();
+  await allSettled(page);
   assert.equal(await prop(page, 'tau', 'value'), Infinity);
   assert.equal(await text(page, '#tau output'), 'τ = ∞');
   assert.equal(await slider.getAttribute('aria-valuetext'), 'τ = infinity');
   assert.match(await text(page, '#softmax-output pre'), /weights = \[0\.2500, 0\.2500, 0\.2500, 0\.2500\]/);
 
   await page.getByRole('button', { name: 'Reset Temperature' }).click();
+  await allSettled(page);
   assert.equal(await prop(page, 'tau', 'value'), 1);
   assert.match(await text(page, '#softmax-output pre'), /^τ = 1\nweights = \[0\.0322, 0\.8744, 0\.0718, 0\.0216\]/);
   assert.deepEqual(problems, []);
@@ -93,6 +120,7 @@ test('the vector editor explains a bad entry beside the field and keeps the last
     ['1,,2', 'Entry 2 is empty.'],
   ]) {
     await field.fill(typed);
+    await allSettled(page);
     assert.equal(await field.getAttribute('aria-invalid'), 'true', typed);
     const describedBy = await field.getAttribute('aria-describedby');
     const error = page.locator('#logits .field-error');
@@ -107,6 +135,7 @@ test('the vector editor explains a bad entry beside the field and keeps the last
   assert.match(await text(page, '#softmax-output pre'), /0\.8744/);
 
   await field.fill('1, 2, 3');
+  await allSettled(page);
   assert.equal(await field.getAttribute('aria-invalid'), 'false');
   assert.equal(await page.locator('#logits .field-error').isVisible(), false);
   assert.deepEqual(await prop(page, 'logits', 'values'), [1, 2, 3]);
@@ -116,10 +145,12 @@ test('the vector editor explains a bad entry beside the field and keeps the last
   // a fixed count: the exercise's weights need exactly 3 numbers
   const weights = page.getByRole('textbox', { name: 'Weights w' });
   await weights.fill('0.5, 0.5');
+  await allSettled(page);
   assert.equal(await text(page, '#mix-weights .field-error'), 'Needs exactly 3 numbers, got 2.');
   assert.deepEqual(await prop(page, 'mix-weights', 'values'), [0.5, 0.7, -0.2]);
 
   await page.getByRole('button', { name: 'Reset Logits s' }).click();
+  await allSettled(page);
   assert.deepEqual(await prop(page, 'logits', 'values'), original);
   assert.equal(await field.inputValue(), '1.2, 4.5, 2, 0.8');
   assert.match(await text(page, '#softmax-output pre'), /0\.8744/);
@@ -139,6 +170,7 @@ test('the matrix editor checks each cell, keeps the last valid entry and moves w
   assert.equal(await status(), 'pass');
 
   await cell(1, 1).fill('abc');
+  await allSettled(page);
   assert.equal(await cell(1, 1).getAttribute('aria-invalid'), 'true');
   const errorId = await cell(1, 1).getAttribute('aria-describedby');
   assert.equal(
@@ -147,6 +179,7 @@ test('the matrix editor checks each cell, keeps the last valid entry and moves w
   );
   assert.deepEqual(await prop(page, 'matrix', 'values'), original);
   await cell(1, 1).fill('2');
+  await allSettled(page);
   assert.equal(
     await page.locator(`#matrix #${errorId}`).innerText(),
     'Entry at row q1, column k1 is 2, above the maximum 1.',
@@ -155,6 +188,7 @@ test('the matrix editor checks each cell, keeps the last valid entry and moves w
   assert.equal(await status(), 'pass');
 
   await cell(1, 1).fill('0.5');
+  await allSettled(page);
   assert.equal(await cell(1, 1).getAttribute('aria-invalid'), 'false');
   assert.equal(await page.locator('#matrix .field-error').count(), 0);
   assert.deepEqual((await prop(page, 'matrix', 'values'))[0], [0.5, 0.2, 0.1]);
@@ -173,11 +207,15 @@ test('the matrix editor checks each cell, keeps the last valid entry and moves w
   assert.equal(await focused(), 'Attention weights A, row q2, column k1');
   await page.keyboard.press('ArrowUp');
   await page.keyboard.type('0.7'); // replaces the selected text
+  await allSettled(page);
   assert.deepEqual((await prop(page, 'matrix', 'values'))[0], [0.7, 0.2, 0.1]);
   assert.equal(await status(), 'pass');
 
   await cell(3, 3).fill('0.9');
+  await allSettled(page);
+  assert.deepEqual((await prop(page, 'matrix', 'values'))[2], [0.3, 0.3, 0.9]);
   await page.getByRole('button', { name: 'Reset Attention weights A' }).click();
+  await allSettled(page);
   assert.deepEqual(await prop(page, 'matrix', 'values'), original);
   assert.equal(await cell(3, 3).inputValue(), '0.4');
   assert.equal(await status(), 'pass');
@@ -193,24 +231,30 @@ test('attn-check flips data-status as its value crosses the threshold', async ()
   assert.equal(await shown(), '✓ Passed: max α = 0.874 ≥ 0.5'); // "Passed:" is for screen readers
   // through the slider: τ = ∞ makes the largest weight 0.25
   await page.getByRole('button', { name: 'τ → ∞' }).click();
+  await allSettled(page);
   assert.equal(await check.getAttribute('data-status'), 'fail');
   assert.equal(await shown(), '✗ Failed: max α = 0.25, not ≥ 0.5');
 
-  // set from JS, exactly at and just past the threshold (le 1e-6)
+  // set from JS, exactly at and just past the threshold (le 1e-6); the status it had before
+  // (pass) is no sign of the new value being drawn: wait for the check to settle
   const sum = page.locator('#check-sum');
-  const set = (v) => page.evaluate((x) => (document.getElementById('check-sum').value = x), v);
+  const set = async (v) => {
+    await page.evaluate((x) => (document.getElementById('check-sum').value = x), v);
+    await settled(sum);
+  };
   await set(1e-6);
-  await page.waitForFunction(() => document.getElementById('check-sum').dataset.status === 'pass');
+  assert.equal(await sum.getAttribute('data-status'), 'pass');
   const sumText = async () => (await sum.locator('p').textContent()).replace(/\s+/g, ' ').trim();
   assert.equal(await sumText(), '✓ Passed: |Σ α − 1| = 1e-6 ≤ 1e-6');
   await set(1.01e-6);
-  await page.waitForFunction(() => document.getElementById('check-sum').dataset.status === 'fail');
+  assert.equal(await sum.getAttribute('data-status'), 'fail');
   assert.equal(await sumText(), '✗ Failed: |Σ α − 1| = 1.01e-6, not ≤ 1e-6');
   await set(Number.NaN);
-  await page.waitForFunction(() => document.getElementById('check-sum').dataset.status === 'fail');
+  assert.equal(await sum.getAttribute('data-status'), 'fail');
   // pass set directly overrides the comparison
   await page.evaluate(() => (document.getElementById('check-sum').pass = true));
-  await page.waitForFunction(() => document.getElementById('check-sum').dataset.status === 'pass');
+  await settled(sum);
+  assert.equal(await sum.getAttribute('data-status'), 'pass');
   assert.equal(await sum.getByRole('status').count(), 1);
   assert.deepEqual(problems, []);
   await page.close();
@@ -221,20 +265,27 @@ test('attn-code copies the code with the current values and never turns params i
   await site.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
     origin: new URL(site.server.url).origin,
   });
+  const code = page.locator('#softmax-code');
   const copy = page.getByRole('button', { name: 'Copy NumPy' });
   const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
 
   await copy.click();
-  await page.locator('#softmax-code .copy-status', { hasText: 'Copied' }).waitFor();
-  assert.equal((await copy.innerText()).trim(), 'Copied');
+  // "Copied" shows for 2.5 s: the status and the button's word are read in the frame that shows it
+  const button = await page.waitForFunction(() => {
+    const root = document.getElementById('softmax-code').shadowRoot;
+    return root.querySelector('.copy-status').textContent === 'Copied' && root.querySelector('button').innerText;
+  });
+  assert.equal((await button.jsonValue()).trim(), 'Copied');
+  await settled(code); // the clipboard write is done
   let copied = await clipboard();
   assert.match(copied, /^import numpy as np\n\nlogits = np\.array\(\[1\.2, 4\.5, 2, 0\.8\]\)\ntau = 1 {2}#/);
   assert.match(copied, /print\(weights\) {2}# \[0\.0322, 0\.8744, 0\.0718, 0\.0216\]$/);
 
   await page.getByRole('button', { name: 'τ → ∞' }).click();
   await page.getByRole('textbox', { name: 'Logits s' }).fill('3, 1');
+  await allSettled(page);
   await copy.click();
-  await page.waitForFunction(() => document.getElementById('softmax-code').code.includes("float('inf')"));
+  await settled(code); // the clipboard write of this copy is done
   copied = await clipboard();
   assert.match(copied, /logits = np\.array\(\[3, 1\]\)\ntau = float\('inf'\)/);
   assert.match(copied, /# \[0\.5, 0\.5\]$/);
@@ -245,10 +296,11 @@ test('attn-code copies the code with the current values and never turns params i
     code.template = 'name = {{name}}\nmissing = {{nothing}}';
     code.params = { name: '<img src=x onerror="window.pwned=1">&amp;' };
   });
-  await page.waitForFunction(() => document.getElementById('softmax-code').shadowRoot.textContent.includes('name ='));
+  await settled(code);
+  assert.match(await code.getByRole('region', { name: 'NumPy' }).innerText(), /^name = /);
   assert.equal(await page.locator('#softmax-code img').count(), 0);
   await copy.click();
-  await page.waitForFunction(async () => (await navigator.clipboard.readText()).startsWith('name ='));
+  await settled(code);
   copied = await clipboard();
   assert.equal(copied, 'name = \'\\x3cimg src=x onerror="window.pwned=1"\\x3e\\x26amp;\'\nmissing = {{nothing}}');
   assert.equal(await page.evaluate(() => window.pwned), undefined);
@@ -266,6 +318,7 @@ test('attn-code falls back to selecting the text when the clipboard is refused',
   });
   await page.getByRole('button', { name: 'Copy NumPy' }).click();
   await page.locator('#softmax-code .copy-status', { hasText: /Copied|Ctrl\+C/ }).waitFor();
+  await settled(page.locator('#softmax-code'));
   const selected = await page.evaluate(() => String(window.getSelection()));
   assert.match(selected, /logits = np\.array\(\[1\.2, 4\.5, 2, 0\.8\]\)\ntau = 1 /);
   assert.deepEqual(problems, []);
@@ -280,26 +333,24 @@ test('the exercise says Not yet, then Correct, and remembers it across a reload 
   assert.equal(await exercise.getAttribute('data-status'), 'pending');
 
   await exercise.getByRole('button', { name: 'Check' }).click();
-  await exercise
-    .locator('[data-status="fail"]')
-    .or(page.locator('#convex-weights[data-status="fail"]'))
-    .first()
-    .waitFor();
+  await allSettled(page);
+  assert.equal(await exercise.getAttribute('data-status'), 'fail');
   assert.equal(await verdict.innerText(), 'Not yet — weight 3 is -0.2; no weight may be negative.');
   assert.equal(await verdict.getAttribute('role'), 'status');
 
   await page.getByRole('textbox', { name: 'Weights w' }).fill('0.5, 0.3, 0.1');
+  await allSettled(page);
   await exercise.getByRole('button', { name: 'Check' }).click();
-  await page.waitForFunction(() =>
-    /sum to 0\.9/.test(document.getElementById('convex-weights').shadowRoot.textContent),
-  );
+  await allSettled(page);
   assert.equal(await verdict.innerText(), 'Not yet — the weights sum to 0.9, not 1.');
   assert.equal(await exercise.getAttribute('data-status'), 'fail');
   assert.equal(await page.evaluate((k) => localStorage.getItem(k), key), null);
 
   await page.getByRole('textbox', { name: 'Weights w' }).fill('0.5, 0.3, 0.2');
+  await allSettled(page);
   await exercise.getByRole('button', { name: 'Check' }).click();
-  await page.locator('#convex-weights[data-status="pass"]').waitFor();
+  await allSettled(page);
+  assert.equal(await exercise.getAttribute('data-status'), 'pass');
   assert.match(await verdict.innerText(), /^Correct — no weight is negative/);
   assert.equal(await page.evaluate((k) => localStorage.getItem(k), key), 'solved');
 
@@ -308,22 +359,24 @@ test('the exercise says Not yet, then Correct, and remembers it across a reload 
   assert.equal(await hint.getAttribute('aria-expanded'), 'false');
   assert.equal(await exercise.getByText('Make every weight zero or more').isVisible(), false);
   await hint.click();
+  await allSettled(page);
   assert.equal(await exercise.getByRole('button', { name: 'Hide hint' }).getAttribute('aria-expanded'), 'true');
   assert.equal(await exercise.getByText('Make every weight zero or more').isVisible(), true);
 
   await page.reload();
-  await page.locator('body[data-ready="true"]').waitFor();
+  await loadGallery(page);
   assert.equal(await exercise.getAttribute('data-status'), 'pass');
   assert.equal(await verdict.innerText(), 'Correct — you solved this exercise before.');
   assert.equal(await exercise.getByText('✓ Solved').isVisible(), true);
 
   await exercise.getByRole('button', { name: 'Reset Exercise: a convex combination' }).click();
+  await allSettled(page);
   assert.equal(await exercise.getAttribute('data-status'), 'pending');
   assert.equal(await verdict.innerText(), '');
   assert.equal(await page.evaluate((k) => localStorage.getItem(k), key), null);
   assert.deepEqual(await prop(page, 'mix-weights', 'values'), [0.5, 0.7, -0.2]); // the attempt's editor is reset too
   await page.reload();
-  await page.locator('body[data-ready="true"]').waitFor();
+  await loadGallery(page);
   assert.equal(await exercise.getAttribute('data-status'), 'pending');
   assert.deepEqual(problems, []);
   await page.close();
@@ -333,13 +386,16 @@ test('multiple-choice and number exercises judge answers with the built-in modes
   const { page, problems } = await openGallery({ init: clearStorageOnce });
   const choice = page.locator('#uniform-limit');
   await choice.getByRole('button', { name: 'Check' }).click();
+  await allSettled(page);
   assert.equal(await choice.locator('.verdict').innerText(), 'Not yet — choose one of the answers first.');
   await choice.getByRole('radio', { name: 'τ → 0' }).check();
   await choice.getByRole('button', { name: 'Check' }).click();
+  await allSettled(page);
   assert.match(await choice.locator('.verdict').innerText(), /^Not yet — τ → 0 does the opposite/);
   assert.equal(await choice.getAttribute('data-status'), 'fail');
   await choice.getByRole('radio', { name: 'τ → ∞' }).check();
   await choice.getByRole('button', { name: 'Check' }).click();
+  await allSettled(page);
   assert.match(await choice.locator('.verdict').innerText(), /^Correct — every logit divided by ∞ is 0/);
   assert.equal(await choice.getAttribute('data-status'), 'pass');
 
@@ -347,14 +403,17 @@ test('multiple-choice and number exercises judge answers with the built-in modes
   const answer = number.getByRole('textbox', { name: 'Your answer' });
   await answer.fill('zero point eight');
   await number.getByRole('button', { name: 'Check' }).click();
+  await allSettled(page);
   assert.equal(await answer.getAttribute('aria-invalid'), 'true');
   assert.equal(await number.locator('.field-error').innerText(), 'Your answer is “zero point eight”, not a number.');
   assert.equal(await number.getAttribute('data-status'), 'pending');
   await answer.fill('0.87');
   await answer.press('Enter');
+  await allSettled(page);
   assert.equal(await number.locator('.verdict').innerText(), 'Not yet — 0.87 is not it; try again.');
   await answer.fill('0.874');
   await answer.press('Enter');
+  await allSettled(page);
   assert.equal(await number.locator('.verdict').innerText(), 'Correct — 0.874 matches the answer to within 0.0006.');
   assert.equal(await number.getAttribute('data-status'), 'pass');
   assert.deepEqual(problems, []);
@@ -374,8 +433,10 @@ test('progress falls back to memory when localStorage throws (sandboxed iframe, 
   const exercise = page.locator('#uniform-limit');
   await exercise.getByRole('radio', { name: 'τ → ∞' }).check();
   await exercise.getByRole('button', { name: 'Check' }).click();
+  await allSettled(page);
   assert.equal(await exercise.getAttribute('data-status'), 'pass');
   await exercise.getByRole('button', { name: /^Reset/ }).click();
+  await allSettled(page);
   assert.equal(await exercise.getAttribute('data-status'), 'pending');
   assert.deepEqual(problems, []);
   await page.close();
@@ -388,6 +449,7 @@ test('the gallery has no axe-core accessibility violations (light DOM and shadow
   // an invalid entry and an open hint are part of what must be accessible
   await page.getByRole('textbox', { name: 'Logits s' }).fill('1, x');
   await page.locator('#convex-weights').getByRole('button', { name: 'Show hint' }).click();
+  await allSettled(page);
   for (const colorScheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme });
     const { violations, passes } = await page.evaluate(async () => {

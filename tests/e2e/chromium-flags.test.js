@@ -11,7 +11,9 @@ test('Chromium gets one --disable-features: playwright-core’s list and the omn
   t.after(() => browser.close());
   const page = await browser.context.newPage();
   await page.goto('chrome://version');
-  const commandLine = (await page.locator('#command_line').textContent()).split(/\s+/);
+  const line = page.locator('#command_line', { hasText: /\S/ }); // filled in once the page has the browser's data
+  await line.waitFor();
+  const commandLine = (await line.textContent()).split(/\s+/);
   const switches = commandLine.filter((arg) => arg.startsWith('--disable-features='));
   assert.equal(
     switches.length,

@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
-import { lessonList, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { lessonList, settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 const TITLES = new Map((await lessonList()).map((lesson) => [lesson.id, lesson.title]));
@@ -52,18 +52,11 @@ function hashFor(entry, lesson) {
 /**
  * Installed in the page before its scripts (a test helper, not part of the app):
  * window.__hostile.inspect() reads what the test compares before and after each
- * entry; window.__hostile.apply(hash) sets the hash, waits until the app has
- * rendered that route and returns inspect(), in one round trip.
+ * entry; window.__hostile.apply(hash) sets the hash and resolves once its
+ * hashchange has been dispatched (the app handles the new route, and stops being
+ * settled, only then: a task after the hash is set).
  */
 function installHelpers() {
-  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
-  async function until(predicate, what) {
-    const start = performance.now();
-    while (!predicate()) {
-      if (performance.now() - start > 20000) throw new Error(`timed out waiting for ${what}`);
-      await frame();
-    }
-  }
   function inspect() {
     const all = [];
     const walk = (root) => {
@@ -104,33 +97,35 @@ function installHelpers() {
       polluted: [{}.polluted, {}.x, [].polluted].filter((v) => v !== undefined).length,
     };
   }
-  async function apply(hash, { lesson }) {
-    if (!lesson) {
-      // "Lesson not found" to "Lesson not found" changes nothing visible: pass by the lesson list.
-      location.hash = '#/';
-      await until(() => document.querySelector('.lesson-card'), 'the lesson list');
+  function apply(hash) {
+    const before = location.href;
+    return new Promise((resolve, reject) => {
+      window.addEventListener('hashchange', () => resolve(), { once: true });
       location.hash = hash;
-      await until(() => document.querySelector('.not-found'), '"Lesson not found"');
-      return inspect();
-    }
-    // The lesson's body is rebuilt on every navigation: wait for children not marked stale.
-    for (const el of document.querySelectorAll('.lesson-body > *')) el.setAttribute('data-stale', '');
-    location.hash = hash;
-    await until(() => {
-      const first = document.querySelector('.lesson-body > *');
-      return first && !first.hasAttribute('data-stale');
-    }, 'the lesson');
-    return inspect();
+      // the same URL again fires no hashchange (nor makes the app draw anything anew)
+      if (location.href === before) reject(new Error(`the link is the page's current one: ${hash.slice(0, 60)}`));
+    });
   }
   window.__hostile = { inspect, apply };
+}
+
+/** What the test compares, once the app has drawn the route (its notice and its cells' states). */
+async function inspectSettled(page) {
+  await settled(page.locator('attn-app'));
+  return page.evaluate(() => window.__hostile.inspect());
 }
 
 /** A fresh page load of `url` in `page` (a new document, not a same-document hash change). */
 async function freshLoad(page, url) {
   await page.goto('about:blank');
   await page.goto(url);
-  await page.locator(':is(.lesson-body > *, .not-found)').first().waitFor();
-  return page.evaluate(() => window.__hostile.inspect());
+  return inspectSettled(page);
+}
+
+/** `hash` applied by hashchange on the page as it is. */
+async function hashChange(page, hash) {
+  await page.evaluate((h) => window.__hostile.apply(h), hash);
+  return inspectSettled(page);
 }
 
 function check(seen, baseline, lesson, entry, problems) {
@@ -195,18 +190,12 @@ for (const [t, [name, base]] of targets.entries()) {
         });
         await page.addInitScript(installHelpers);
         await page.goto(`${base()}#/${lesson.id}`);
-        await page.locator('.lesson-body > *').first().waitFor();
-        const baseline = await page.evaluate(() => window.__hostile.inspect());
+        const baseline = await inspectSettled(page);
         assert.equal(baseline.notice, '', 'a clean link has no notice');
         assert.ok(Object.keys(baseline.states).length > 0, 'the lesson has cells');
         for (const { entry, fresh } of mine) {
           const hash = hashFor(entry, lesson);
-          const seen = fresh
-            ? await freshLoad(page, `${base()}${hash}`)
-            : await page.evaluate(
-                ([h, isLesson]) => window.__hostile.apply(h, { lesson: isLesson }),
-                [hash, !entry.startsWith('#/')],
-              );
+          const seen = fresh ? await freshLoad(page, `${base()}${hash}`) : await hashChange(page, hash);
           check(seen, baseline, lesson, entry, problems);
         }
         await page.close();

@@ -3,7 +3,7 @@
 // have a font face, and it must load.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lessonIds, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { lessonIds, settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 
@@ -12,17 +12,26 @@ for (const id of await lessonIds()) {
     const page = await site.browser.context.newPage();
     const { problems } = watch(page);
     await page.goto(`${singleFileUrl}#/${id}`);
-    await page.locator('.lesson-body .katex').first().waitFor();
+    await settled(page.locator('attn-app')); // the lesson is drawn, its maths included
     const { used, missing, failed } = await page.evaluate(async () => {
       const familyOf = (el) => getComputedStyle(el).fontFamily.split(',')[0].trim().replace(/"/g, '');
       const used = new Set();
+      const faces = new Set(); // each face the maths is set in, as a CSS font shorthand
       for (const el of document.querySelectorAll('.lesson-body .katex-html *')) {
         const hasText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
-        if (hasText && familyOf(el).startsWith('KaTeX_')) used.add(familyOf(el));
+        if (hasText && familyOf(el).startsWith('KaTeX_')) {
+          used.add(familyOf(el));
+          const { fontStyle, fontWeight } = getComputedStyle(el);
+          faces.add(`${fontStyle} ${fontWeight} 16px "${familyOf(el)}"`);
+        }
       }
+      // Off-screen parts of a lesson are laid out only near the viewport (content-visibility: auto),
+      // so a font only they use need not have been asked for yet: ask for every face used, and
+      // wait until each has loaded or failed (document.fonts.ready alone may come before the asking).
+      await Promise.all([...faces].map((face) => document.fonts.load(face).catch(() => [])));
       await document.fonts.ready;
-      const faces = [...document.fonts];
-      const facesOf = (family) => faces.filter((f) => f.family.replace(/"/g, '') === family);
+      const all = [...document.fonts];
+      const facesOf = (family) => all.filter((f) => f.family.replace(/"/g, '') === family);
       return {
         used: [...used],
         missing: [...used].filter((family) => facesOf(family).length === 0),

@@ -59,6 +59,40 @@ function assertClose(actual, expected, tol, what) {
 
 const focusedText = (page) => page.evaluate(() => document.activeElement?.textContent.trim());
 
+/** Waits until the app in `scope` (a page or frame locator) has drawn its route as far as it is shown. */
+const appSettled = (scope) => settled(scope.locator('attn-app'));
+
+/**
+ * Waits until every figure the reader can reach (not inside something hidden) has been reported near
+ * the viewport (data-shown). A figure scrolled to is reported a frame and a task later, and only from
+ * then on does the app wait for it: right after a scroll through, the app can still be settled.
+ */
+const everyFigureShown = (page) =>
+  page.waitForFunction(() => {
+    const figures = [];
+    const visit = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.localName.startsWith('attn-') && 'figureStyles' in (customElements.get(el.localName) ?? {})) {
+          figures.push(el);
+        }
+        if (el.shadowRoot) visit(el.shadowRoot);
+      }
+    };
+    visit(document);
+    return figures.every((el) => el.hasAttribute('data-shown') || !el.checkVisibility());
+  });
+
+/**
+ * Sets location.hash in the page or frame it is evaluated in and resolves once its hashchange event has been dispatched: the
+ * app handles that event (and stops being settled) only then, a task after the hash is set.
+ */
+function setHash(hash) {
+  return new Promise((resolve) => {
+    window.addEventListener('hashchange', () => resolve(), { once: true });
+    location.hash = hash;
+  });
+}
+
 const targets = [
   ['the static site over http', () => server.url],
   ['dist/attnbook.html from file://', () => singleFileUrl],
@@ -71,7 +105,7 @@ for (const [name, base] of targets) {
       await page.evaluate(() => localStorage.clear());
       await page.reload();
       const cards = page.locator('.lesson-card');
-      await cards.first().waitFor();
+      await appSettled(page);
       assert.deepEqual(await cards.locator('h2').allTextContents(), LESSON_TITLES);
       assert.match(await cards.first().locator('.progress').textContent(), /Not started · no exercises yet/);
       assert.equal(await page.title(), 'attnbook — how attention works');
@@ -79,7 +113,8 @@ for (const [name, base] of targets) {
       await page.getByRole('link', { name: LESSON_TITLES[0] }).click();
       await page.getByRole('heading', { level: 1, name: LESSON_TITLES[0] }).waitFor();
       await page.goBack();
-      await cards.first().waitFor();
+      await cards.first().waitFor(); // the home page is back
+      await appSettled(page);
       assert.match(await cards.first().locator('.progress').textContent(), /^Visited/);
       assert.match(await cards.nth(1).locator('.progress').textContent(), /^Not started/);
       assert.deepEqual(problems, []);
@@ -88,8 +123,10 @@ for (const [name, base] of targets) {
 
     test('a lesson page shows KaTeX maths, the bars, a table of contents, and moves focus', async () => {
       const { page, problems } = await open(base());
+      await appSettled(page);
       await page.getByRole('link', { name: 'Softmax temperature' }).click();
       await showFigure(page, 'attn-softmax-temperature');
+      await appSettled(page); // the route's title and focus are set once the lesson is drawn
       assert.ok(page.url().endsWith('#/softmax-temperature'));
       assert.equal(await page.title(), 'Softmax temperature — attnbook');
       assert.equal(await focusedText(page), 'Softmax temperature', 'focus moves to the page heading');
@@ -121,8 +158,10 @@ for (const [name, base] of targets) {
       // The pager is at the bottom: every figure on the way draws first (a figure drawing as the
       // page scrolls there changes its height and would move the link under the pointer).
       const drawn = async () => {
+        await appSettled(page); // the route is drawn (and scrolled to the top)
         await scrollThrough(page);
-        await settled(page.locator('attn-app'));
+        await everyFigureShown(page);
+        await appSettled(page);
       };
       await drawn();
       await pager.getByRole('link', { name: /Previous/ }).click();
@@ -138,6 +177,7 @@ for (const [name, base] of targets) {
 
       await page.goto(`${base()}#/no-such-lesson`);
       await page.getByRole('heading', { level: 1, name: 'Lesson not found' }).waitFor();
+      await appSettled(page);
       assert.match(await page.locator('.not-found').textContent(), /no lesson called “no-such-lesson”/);
       await page.getByRole('link', { name: 'See all lessons' }).click();
       await page.locator('.lesson-card').first().waitFor();
@@ -150,6 +190,7 @@ for (const [name, base] of targets) {
       await showFigure(page, 'attn-softmax-temperature');
       await page.locator('attn-softmax-temperature').getByRole('slider', { name: 'Temperature' }).focus();
       await page.keyboard.press('PageUp'); // a tenth of the range: log10 τ from 0 to 0.4
+      await settled(page.locator('attn-softmax-temperature'));
       await page.getByText('τ = 2.51').first().waitFor();
       await page.waitForFunction(() => location.hash.includes('t.temperature=2.51'));
       const link = page.url();
@@ -159,6 +200,7 @@ for (const [name, base] of targets) {
 
       const restored = await open(link);
       await showFigure(restored.page, 'attn-softmax-temperature');
+      await appSettled(restored.page); // the link's settings are applied and any notice is drawn
       const slider = restored.page.locator('attn-softmax-temperature').getByRole('slider', { name: 'Temperature' });
       assert.equal(Number(await slider.inputValue()).toFixed(2), '0.40');
       await restored.page.getByText('τ = 2.51').first().waitFor();
@@ -172,9 +214,11 @@ for (const [name, base] of targets) {
     test('Copy link copies the permalink and says so', async () => {
       const { page, problems } = await open(`${base()}#/softmax-temperature?t.temperature=0.25`);
       await showFigure(page, 'attn-softmax-temperature');
+      await appSettled(page);
       await page.getByText('τ = 0.250').first().waitFor();
       await page.getByRole('button', { name: 'Copy link' }).click();
       await page.getByText('Copied', { exact: true }).waitFor();
+      await settled(page.locator('attn-copy-link'));
       const copied = await page.evaluate(async () => {
         // Clipboard access may be refused (file://); the fallback field then holds the link.
         const field = document.querySelector('.copy-field input');
@@ -190,6 +234,7 @@ for (const [name, base] of targets) {
       await showFigure(page, 'attn-softmax-temperature');
       const notice = page.getByRole('status').filter({ hasText: 'Some settings in this link were ignored' });
       await notice.waitFor();
+      await appSettled(page); // the issues found while applying the settings are drawn after the link's own
       const text = await notice.textContent();
       assert.match(text, /t\.temperature: "<script>alert\(1\)<\/script>" is not a number/);
       assert.match(text, /nope: no such cell in this lesson/);
@@ -210,12 +255,13 @@ for (const [name, base] of targets) {
         ['#/softmax-temperature?t.temperature=0', /t\.temperature: 0 is outside \[0\.01, 100\]/],
       ];
       for (const [hash, expected] of cases) {
-        await page.evaluate((h) => (location.hash = h), hash);
-        await page.waitForFunction(
-          (h) => document.querySelector('.link-notice')?.textContent.includes('ignored') && location.hash === h,
-          hash.replace('<', '%3C'),
-        );
-        assert.match(await page.locator('.link-notice').textContent(), expected, hash.slice(0, 60));
+        // The previous link's notice says "ignored" too: wait for the app to handle this hash.
+        await page.evaluate(setHash, hash);
+        await appSettled(page);
+        assert.equal(await page.evaluate(() => location.hash), hash, hash.slice(0, 60));
+        const shown = await page.locator('.link-notice').textContent();
+        assert.match(shown, /ignored/, hash.slice(0, 60));
+        assert.match(shown, expected, hash.slice(0, 60));
         await showFigure(page, 'attn-softmax-temperature');
         await page.getByText('τ = 1.00').first().waitFor();
       }
@@ -228,6 +274,7 @@ for (const [name, base] of targets) {
       const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       const theme = () => page.evaluate(() => document.documentElement.dataset.theme ?? null);
       const group = page.getByRole('group', { name: 'Colour theme' });
+      const toggle = page.locator('attn-theme-toggle');
       await group.getByRole('button', { name: 'System' }).click();
       assert.equal(await theme(), null);
       const light = await background();
@@ -235,9 +282,10 @@ for (const [name, base] of targets) {
       await group.getByRole('button', { name: 'Dark' }).click();
       assert.equal(await theme(), 'dark');
       assert.notEqual(await background(), light, 'dark colours apply');
+      await settled(toggle);
       assert.equal(await group.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed'), 'true');
       await page.reload();
-      await group.waitFor();
+      await settled(toggle); // the stored theme is applied before the toggle first draws
       assert.equal(await theme(), 'dark', 'the choice is stored');
       assert.equal(await group.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed'), 'true');
 
@@ -270,17 +318,26 @@ for (const [name, base] of targets) {
       const frame = page.frameLocator('iframe');
       await showFigure(frame, 'attn-softmax-temperature');
       await frame.getByText('τ = 5.00').first().waitFor();
+      await appSettled(frame);
       assert.equal(await frame.locator('.site-header').isHidden(), true);
       assert.equal(await frame.locator('.site-footer').isHidden(), true);
       assert.equal(await frame.getByRole('navigation').count(), 0, 'no TOC, no previous/next');
       assert.equal(await frame.getByRole('button', { name: 'Copy link' }).count(), 0);
-      await page.waitForFunction(() => window.heights.length > 0 && window.heights.at(-1) > 500);
+      // The lesson is drawn as far as it is shown; once its fonts have loaded its height is final,
+      // and the last height reported to the parent must come to be that one.
+      const actual = await frame.locator('body').evaluate(async (b) => {
+        b.getBoundingClientRect(); // lay out, so every font the text needs starts loading
+        await document.fonts.ready;
+        return Math.ceil(b.getBoundingClientRect().height);
+      });
+      assert.ok(actual > 500, `the lesson is ${actual} px tall`);
+      await page.waitForFunction((h) => window.heights.at(-1) === h, actual);
       const reported = await page.evaluate(() => window.heights.at(-1));
-      const actual = await frame.locator('body').evaluate((b) => Math.ceil(b.getBoundingClientRect().height));
       assert.equal(reported, actual);
 
       // The height follows the content: a hostile link adds a notice and a new report.
-      await frame.locator('body').evaluate(() => (location.hash = '#/softmax-temperature?embed=1&bad.x=1'));
+      await page.mainFrame().childFrames()[0].evaluate(setHash, '#/softmax-temperature?embed=1&bad.x=1');
+      await appSettled(frame); // the new route is drawn (its figure is a fresh one)
       await showFigure(frame, 'attn-softmax-temperature'); // the fresh figure draws once scrolled to
       await page.waitForFunction((h) => window.heights.at(-1) > h, reported);
       assert.deepEqual(problems, []);

@@ -17,13 +17,12 @@ test('start serves dist/site on 127.0.0.1 and prints the URL and the single-file
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
+  // Started once the single file's whole line is out (the URL's comes before it), or exited.
   const started = await new Promise((resolve) => {
-    const poll = setInterval(() => {
-      if (/offline single file:/.test(output) || child.exitCode !== null) {
-        clearInterval(poll);
-        resolve(child.exitCode === null);
-      }
-    }, 50);
+    const onData = () => /offline single file:\s+\S+\n/.test(output) && resolve(true);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('close', () => resolve(false));
   });
   assert.ok(started, `start exited early:\n${output}`);
 
