@@ -3,7 +3,15 @@
 // scrolled through first, so every figure has drawn (they draw when visible).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { axeViolations, lessonIds, scrollThrough, settled, useBrowserAndSite, watch } from './browser.js';
+import {
+  axeViolations,
+  everyFigureShown,
+  lessonIds,
+  scrollThrough,
+  settled,
+  useBrowserAndSite,
+  watch,
+} from './browser.js';
 
 /** Waits until every attn-* cell of the page has drawn its current state (data-settled). */
 const everyCellSettled = (page) =>
@@ -15,26 +23,6 @@ const everyCellSettled = (page) =>
 
 /** The app (a lesson, the list, not found) has drawn its route as far as it is shown. */
 const app = (page) => settled(page.locator('attn-app'));
-
-/**
- * Waits until every figure the reader can reach (not inside something hidden) has been reported near
- * the viewport (data-shown). A figure scrolled to is reported a frame and a task later, and only from
- * then on does the app wait for it: right after a scroll through, the app can still be settled.
- */
-const everyFigureShown = (page) =>
-  page.waitForFunction(() => {
-    const figures = [];
-    const visit = (root) => {
-      for (const el of root.querySelectorAll('*')) {
-        if (el.localName.startsWith('attn-') && 'figureStyles' in (customElements.get(el.localName) ?? {})) {
-          figures.push(el);
-        }
-        if (el.shadowRoot) visit(el.shadowRoot);
-      }
-    };
-    visit(document);
-    return figures.every((el) => el.hasAttribute('data-shown') || !el.checkVisibility());
-  });
 
 /** After the scroll through: every figure reached has started drawing, and the app has settled. */
 async function appDrawn(page) {

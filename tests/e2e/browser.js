@@ -140,6 +140,26 @@ export async function showFigure(scope, selector, state = '') {
   return figure;
 }
 
+/**
+ * Waits until every figure the reader can reach (not inside something hidden) has been reported near
+ * the viewport (data-shown). A figure scrolled to is reported a frame and a task later, and only from
+ * then on does the app wait for it: right after a scroll through, the app can still be settled.
+ */
+export const everyFigureShown = (page) =>
+  page.waitForFunction(() => {
+    const figures = [];
+    const visit = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.localName.startsWith('attn-') && 'figureStyles' in (customElements.get(el.localName) ?? {})) {
+          figures.push(el);
+        }
+        if (el.shadowRoot) visit(el.shadowRoot);
+      }
+    };
+    visit(document);
+    return figures.every((el) => el.hasAttribute('data-shown') || !el.checkVisibility());
+  });
+
 /** Scrolls down through the whole page (figures draw only when visible), then back to the top. */
 export async function scrollThrough(page) {
   await page.evaluate(async () => {

@@ -8,7 +8,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { launch, lessonList, scrollThrough, serveSite, settled, showFigure, singleFileUrl, watch } from './browser.js';
+import {
+  everyFigureShown,
+  launch,
+  lessonList,
+  scrollThrough,
+  serveSite,
+  settled,
+  showFigure,
+  singleFileUrl,
+  watch,
+} from './browser.js';
 
 const LESSONS = await lessonList();
 const LESSON_TITLES = LESSONS.map((lesson) => lesson.title);
@@ -61,26 +71,6 @@ const focusedText = (page) => page.evaluate(() => document.activeElement?.textCo
 
 /** Waits until the app in `scope` (a page or frame locator) has drawn its route as far as it is shown. */
 const appSettled = (scope) => settled(scope.locator('attn-app'));
-
-/**
- * Waits until every figure the reader can reach (not inside something hidden) has been reported near
- * the viewport (data-shown). A figure scrolled to is reported a frame and a task later, and only from
- * then on does the app wait for it: right after a scroll through, the app can still be settled.
- */
-const everyFigureShown = (page) =>
-  page.waitForFunction(() => {
-    const figures = [];
-    const visit = (root) => {
-      for (const el of root.querySelectorAll('*')) {
-        if (el.localName.startsWith('attn-') && 'figureStyles' in (customElements.get(el.localName) ?? {})) {
-          figures.push(el);
-        }
-        if (el.shadowRoot) visit(el.shadowRoot);
-      }
-    };
-    visit(document);
-    return figures.every((el) => el.hasAttribute('data-shown') || !el.checkVisibility());
-  });
 
 /**
  * Sets location.hash in the page or frame it is evaluated in and resolves once its hashchange event has been dispatched: the
