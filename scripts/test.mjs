@@ -27,7 +27,12 @@ async function timed(layer) {
   console.log(`\n  (${list.map((r) => r.layer).join(', ')}: ${formatDuration(seconds)})`);
 }
 
-const formatDuration = (s) => (s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${s.toFixed(1)} s`);
+/** 59.6 -> '59.6 s', 839.6 -> '14 min 0 s' (whole seconds past a minute, rounded first). */
+function formatDuration(s) {
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const whole = Math.round(s);
+  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+}
 
 async function ctest(preset) {
   step(`testing: GoogleTest via ctest (${preset})`);
