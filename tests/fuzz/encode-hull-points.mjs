@@ -9,10 +9,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 
 const [source, target] = process.argv.slice(2);
-if (!source || !target) {
-  console.error('usage: node tests/fuzz/encode-hull-points.mjs <points.txt> <corpus file>');
-  process.exit(2);
-}
+if (!source || !target) throw new Error('usage: node tests/fuzz/encode-hull-points.mjs <points.txt> <corpus file>');
 const values = (await readFile(source, 'utf8'))
   .split('\n')
   .filter((line) => line.trim() && !line.startsWith('#'))
