@@ -91,11 +91,12 @@ inline int orientation(Point o, Point a, Point b) {
                            exact_product(a.y, b.x)};
   FixedSum positive;
   FixedSum negative;
-  for (const double* terms : {plus, minus}) {
-    for (int i = 0; i < 3; ++i) {
-      const double t = terms == plus ? terms[i] : -terms[i];
-      (t > 0 ? positive : negative).add(std::abs(t));
-    }
+  const auto add = [&](double t) { (t > 0 ? positive : negative).add(std::abs(t)); };
+  for (const double t : plus) {
+    add(t);
+  }
+  for (const double t : minus) {
+    add(-t);
   }
   return positive.compare(negative);
 }
