@@ -3,7 +3,7 @@
 // site root as sw.js at build time, with VERSION (a hash of the file list and
 // every file's contents) and FILES (every file the build wrote, as URLs
 // relative to this script, so the site works under any sub-path) filled in.
-// It is registered by web/src/app/offline.js, over http(s) only.
+// It is registered by web/src/shell/offline.js, over http(s) only.
 //
 //   install   precache FILES into the cache `attnbook-<VERSION>`
 //   activate  delete every older attnbook-* cache, take control of open pages

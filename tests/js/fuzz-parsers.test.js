@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { FieldError, formatField, parseField } from '../../web/src/app/state-fields.js';
-import { parseNumberList, parseNumberText } from '../../web/src/components/cell-support.js';
-import { buildHash, parseHash } from '../../web/src/app/route.js';
-import { applyState } from '../../web/src/app/permalink.js';
+import { FieldError, formatField, parseField } from '../../web/src/cells/base/state-fields.js';
+import { parseNumberList, parseNumberText } from '../../web/src/cells/base/cell-support.js';
+import { buildHash, parseHash } from '../../web/src/shell/route.js';
+import { applyState } from '../../web/src/shell/permalink.js';
 
 const RUNS = 400;
 const MAX_MS = 50;

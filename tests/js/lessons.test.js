@@ -1,11 +1,11 @@
 // The lesson authoring pipeline (scripts/vite-lessons-plugin.mjs) and the
-// permalink route parser (web/src/app/route.js), in Node.
+// permalink route parser (web/src/shell/route.js), in Node.
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import lessonsPlugin, { compileLesson, dropUnusedFonts, woff2Only } from '../../scripts/vite-lessons-plugin.mjs';
-import { buildHash, parseHash } from '../../web/src/app/route.js';
+import { buildHash, parseHash } from '../../web/src/shell/route.js';
 
 /** The course of issue 5: lesson ids in order. */
 const COURSE = [

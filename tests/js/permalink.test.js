@@ -1,10 +1,10 @@
-// Permalink state (web/src/app/permalink.js) without a browser: cells are stand-ins
+// Permalink state (web/src/shell/permalink.js) without a browser: cells are stand-ins
 // with the same interface as AttnCell (a state table, getState, setStateFromText).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { applyState, collectState } from '../../web/src/app/permalink.js';
-import { parseHash } from '../../web/src/app/route.js';
-import { parseField } from '../../web/src/app/state-fields.js';
+import { applyState, collectState } from '../../web/src/shell/permalink.js';
+import { parseHash } from '../../web/src/shell/route.js';
+import { parseField } from '../../web/src/cells/base/state-fields.js';
 
 class FakeHeatmap {
   static stateFields = {

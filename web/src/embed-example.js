@@ -1,7 +1,7 @@
 // The embedding example page (embed-example.html): the colour theme, and the iframe sized from the
-// lesson's { type: 'attnbook:height', height } messages (web/src/app/embed.js posts them). The
+// lesson's { type: 'attnbook:height', height } messages (web/src/shell/embed.js posts them). The
 // script-tag figure on the page needs nothing from here: attn-widgets.js registers the elements.
-import { applyTheme, storedTheme } from './app/theme.js';
+import { applyTheme, storedTheme } from './shell/theme.js';
 
 const MAX_HEIGHT = 20000; // CSS px; a bound, whatever a frame says
 

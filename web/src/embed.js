@@ -1,5 +1,5 @@
 // Entry of the embeddable widgets (vite build --mode embed -> dist/embed/attn-widgets.js):
-// one classic script, wasm inlined, that registers every attn-* cell element (components/cells.js:
+// one classic script, wasm inlined, that registers every attn-* cell element (cells/register.js:
 // not the app shell), so any page can show a
 // figure with
 //   <script src="attn-widgets.js"></script>
@@ -9,4 +9,4 @@
 //
 // A page that loads the script twice (two blocks of a course page, say) keeps the first copy's
 // elements: defining them again would throw. The import is inlined into the one file.
-if (!customElements.get('attn-softmax-temperature')) import('./components/cells.js');
+if (!customElements.get('attn-softmax-temperature')) import('./cells/register.js');

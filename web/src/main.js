@@ -2,8 +2,8 @@
 // every attn-* element, then the shell (theme, skip link); <attn-app> in
 // index.html routes and renders the lessons.
 import 'katex/dist/katex.min.css';
-import './components/index.js';
-import { startApp } from './app/start.js';
+import './shell/register.js';
+import { startApp } from './shell/start.js';
 import { getEngine } from './runtime.js';
 
 // Start fetching and compiling the wasm now, in parallel with the first render;

@@ -44,7 +44,7 @@ export function linearScale([d0, d1], [r0, r1]) {
 /**
  * Shortest text for a number rounded to `places` decimal places (no trailing
  * zeros, no "-0"): 0.8744 -> "0.874", 2 -> "2". For significant digits (1.2e-7)
- * see formatNumber in components/cell-support.js.
+ * see formatNumber in cells/base/cell-support.js.
  */
 export function formatDecimals(v, places = 3) {
   if (!Number.isFinite(v)) return String(v);

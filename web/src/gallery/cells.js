@@ -3,7 +3,7 @@
 // core, whose weights are printed (attn-output), checked (attn-check) and
 // written as NumPy (attn-code); the matrix editor drives a row-sum check; the
 // first exercise checks the weights typed into its own vector editor.
-import '../components/index.js';
+import '../shell/register.js';
 import { getEngine } from '../runtime.js';
 
 const $ = (id) => document.getElementById(id);

@@ -1,11 +1,11 @@
 // The figure gallery (gallery/figures.html): registers the figure elements and
 // gives the two figures whose data comes from the attention core their data:
 // 500 Dirichlet mixtures of the hull's four points and a 256 × 256 heatmap.
-import '../components/attn-bars.js';
-import '../components/attn-heatmap.js';
-import '../components/attn-matrix.js';
-import '../components/attn-scatter-hull.js';
-import '../components/attn-shape-diagram.js';
+import '../cells/figures/attn-bars.js';
+import '../cells/figures/attn-heatmap.js';
+import '../cells/figures/attn-matrix.js';
+import '../cells/figures/attn-scatter-hull.js';
+import '../cells/figures/attn-shape-diagram.js';
 import { getEngine } from '../runtime.js';
 
 const rows = ({ data, shape }) =>

@@ -1,0 +1,135 @@
+/**
+ * <attn-bars values="0.1,0.6,0.3" labels="the,cat,sat" max="1" editable>
+ *
+ * A bar chart of a vector. With `editable`, each bar is a slider: drag it
+ * (mouse, pen, touch) or focus it and use ArrowUp/ArrowDown, PageUp/PageDown,
+ * Home/End. Edits fire `input` (while dragging), `change` (detail { values },
+ * when an edit is complete) and `attn-state-change`.
+ *
+ * State fields: values (numbers), max (number, optional: otherwise a round
+ * number above the largest value), editable (boolean).
+ * Attributes: labels (comma-separated text), label (accessible name), caption.
+ * data-settled (AttnCell) once the bars show the current values.
+ */
+import { css, html } from 'lit';
+import { createBarChart } from '../../charts/bar-chart.js';
+import { svgDocument } from '../../charts/export.js';
+import { formatDecimals, niceDomain } from '../../charts/scale.js';
+import { AttnFigure, listConverter } from '../base/figure-base.js';
+
+export class AttnBars extends AttnFigure {
+  static stateFields = {
+    values: { type: 'numbers', default: [0.2, 0.5, 0.3], minLength: 1, maxLength: 256, min: -1e9, max: 1e9 },
+    max: { type: 'number', default: null, min: -1e9, max: 1e9 },
+    editable: { type: 'boolean', default: false },
+  };
+
+  static properties = { ...super.properties, labels: { converter: listConverter } };
+
+  static styles = [
+    AttnFigure.baseStyles,
+    AttnFigure.figureStyles,
+    css`
+      .chart {
+        max-width: 36rem;
+      }
+      .bar {
+        fill: var(--accent, #3b5bdb);
+      }
+      .editable .bar,
+      .editable .hit {
+        cursor: ns-resize;
+        touch-action: none;
+      }
+      .hit {
+        fill: transparent;
+      }
+      .value {
+        font-size: 11px;
+      }
+    `,
+  ];
+
+  defaultLabel = 'Bar chart';
+
+  constructor() {
+    super();
+    this.labels = null;
+    this._chart = null;
+    this._chartKey = '';
+    this._domain = [0, 1];
+    this._fromEdit = false;
+  }
+
+  get barLabels() {
+    return this.values.map((_, i) => this.labels?.[i] ?? String(i));
+  }
+
+  willUpdate(changed) {
+    if ((changed.has('values') || changed.has('max')) && !this._fromEdit) {
+      const values = this.values;
+      const [lo, hi] = niceDomain(Math.min(0, ...values), Math.max(0, ...values));
+      this._domain = [lo, this.max ?? (hi > lo ? hi : lo + 1)];
+    }
+    this._fromEdit = false;
+  }
+
+  updated() {
+    const labels = this.barLabels;
+    const key = JSON.stringify([labels, this._domain, this.editable, this.accessibleName]);
+    if (!this._chart || key !== this._chartKey) {
+      const container = this.renderRoot.querySelector('.chart');
+      container.replaceChildren();
+      this._chart = createBarChart(container, {
+        labels,
+        min: this._domain[0],
+        max: this._domain[1],
+        title: this.accessibleName,
+        editable: this.editable,
+        format: (v) => formatDecimals(v, 3),
+        onInput: (values) => this._edit(values, false),
+        onChange: (values) => this._edit(values, true),
+      });
+      this._chartKey = key;
+    }
+    this._chart.update(this.values);
+  }
+
+  _edit(values, done) {
+    this.beginEdit();
+    if (values.some((v, i) => v !== this.values[i])) {
+      this._fromEdit = true;
+      this.values = values;
+      this.dispatchEvent(new CustomEvent('input', { detail: { values }, bubbles: true, composed: true }));
+    }
+    if (done) {
+      this.dispatchEvent(new CustomEvent('change', { detail: { values }, bubbles: true, composed: true }));
+      this.stateChanged();
+    }
+  }
+
+  describe() {
+    const items = this.barLabels.map((label, i) => `${label}: ${formatDecimals(this.values[i], 3)}`);
+    return `${this.accessibleName}, ${items.length} bars from ${this._domain[0]} to ${this._domain[1]}. ${items.join('; ')}.${
+      this.editable ? ' Each bar is a slider you can drag or adjust with the arrow keys.' : ''
+    }`;
+  }
+
+  renderFigure() {
+    return html`<div class="chart"></div>`;
+  }
+
+  exportSvgText() {
+    return svgDocument(this._chart.svg);
+  }
+
+  exportRows() {
+    return [['label', 'value'], ...this.barLabels.map((label, i) => [label, this.values[i]])];
+  }
+
+  exportObject() {
+    return { labels: this.barLabels, values: this.values, min: this._domain[0], max: this._domain[1] };
+  }
+}
+
+customElements.define('attn-bars', AttnBars);

@@ -1,0 +1,138 @@
+/**
+ * <attn-check label="max |row sum − 1|" threshold="1e-6" comparison="le"></attn-check>
+ *
+ * A live assertion, like a notebook's "[OK] …" line. A figure sets `value`
+ * (the measured quantity) from JS; the check compares it with `threshold`
+ * (comparison: le ≤, lt <, ge ≥, gt >, eq = within `tolerance`, default 0)
+ * and shows "✓ label = value ≤ threshold" or "✗ label = value, not ≤ threshold".
+ * Setting `pass` (true/false) from JS overrides the comparison.
+ * The host reflects data-status="pass" | "fail" | "pending" (no value yet),
+ * for CSS and tests; the verdict is a status region with icon, word and colour.
+ */
+import { css, html } from 'lit';
+import { AttnCell } from '../base/attn-cell.js';
+import { cellStyles, formatNumber } from '../base/cell-support.js';
+
+const COMPARISONS = {
+  le: ['≤', (v, t) => v <= t],
+  lt: ['<', (v, t) => v < t],
+  ge: ['≥', (v, t) => v >= t],
+  gt: ['>', (v, t) => v > t],
+  eq: ['=', (v, t, tol) => Math.abs(v - t) <= tol || v === t],
+};
+
+const optionalNumber = {
+  fromAttribute: (text) => (text === null || text.trim() === '' ? undefined : Number(text)),
+};
+const optionalBoolean = {
+  fromAttribute: (text) => (text === null ? undefined : text !== 'false' && text !== '0'),
+};
+
+export class AttnCheck extends AttnCell {
+  static properties = {
+    ...super.properties,
+    label: { type: String },
+    value: { converter: optionalNumber },
+    threshold: { converter: optionalNumber },
+    tolerance: { converter: optionalNumber },
+    comparison: { type: String },
+    pass: { converter: optionalBoolean },
+    status: { type: String, reflect: true, attribute: 'data-status' },
+  };
+
+  static styles = [
+    AttnCell.baseStyles,
+    cellStyles,
+    css`
+      :host {
+        margin: 0.5rem 0;
+      }
+      .check {
+        display: flex;
+        align-items: baseline;
+        gap: 0.5rem;
+        margin: 0;
+        padding: 0.3rem 0.6rem;
+        border-radius: 6px;
+        border: 1px solid var(--border, #d0d4dc);
+        border-left-width: 4px;
+        font: 0.9rem/1.45 var(--font-mono, ui-monospace, monospace);
+        overflow-wrap: anywhere;
+      }
+      .icon {
+        font-weight: 700;
+        flex: none;
+      }
+      :host([data-status='pass']) .check {
+        border-left-color: var(--pass, #1b7f3b);
+      }
+      :host([data-status='pass']) .icon {
+        color: var(--pass, #1b7f3b);
+      }
+      :host([data-status='fail']) .check {
+        border-left-color: var(--danger, #b3261e);
+      }
+      :host([data-status='fail']) .icon {
+        color: var(--danger, #b3261e);
+      }
+      :host([data-status='pending']) .check {
+        color: var(--muted, #555d6b);
+      }
+      @media (prefers-color-scheme: dark) {
+        :host {
+          --pass: #6fd08c;
+        }
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.label = 'check';
+    this.value = undefined;
+    this.threshold = undefined;
+    this.tolerance = 0;
+    this.comparison = 'le';
+    this.pass = undefined;
+    this.status = 'pending';
+  }
+
+  /** { status, text } for the current inputs. */
+  #verdict() {
+    const [symbol, test] = COMPARISONS[this.comparison] ?? COMPARISONS.le;
+    const hasValue = typeof this.value === 'number';
+    const measured = hasValue ? `${this.label} = ${formatNumber(this.value)}` : this.label;
+    if (typeof this.pass === 'boolean') return { status: this.pass ? 'pass' : 'fail', text: measured };
+    if (!hasValue) return { status: 'pending', text: `${this.label} (not measured yet)` };
+    if (typeof this.threshold !== 'number' || Number.isNaN(this.threshold)) {
+      return { status: 'fail', text: `${measured} (no threshold to compare with)` };
+    }
+    const ok = !Number.isNaN(this.value) && test(this.value, this.threshold, this.tolerance || 0);
+    const bound = formatNumber(this.threshold);
+    return {
+      status: ok ? 'pass' : 'fail',
+      text: ok ? `${measured} ${symbol} ${bound}` : `${measured}, not ${symbol} ${bound}`,
+    };
+  }
+
+  willUpdate(changed) {
+    if (changed.has('comparison') && !COMPARISONS[this.comparison]) {
+      this._notice = `Attribute comparison: "${String(this.comparison).slice(0, 20)}" is not le, lt, ge, gt or eq; using le.`;
+      this.comparison = 'le';
+    }
+    this._verdict = this.#verdict();
+    this.status = this._verdict.status;
+  }
+
+  renderCell() {
+    const { status, text } = this._verdict;
+    const icon = { pass: '✓', fail: '✗', pending: '…' }[status];
+    const word = { pass: 'Passed:', fail: 'Failed:', pending: 'Pending:' }[status];
+    return html`<p class="check" role="status">
+      <span class="icon" aria-hidden="true">${icon}</span>
+      <span><span class="visually-hidden">${word} </span>${text}</span>
+    </p>`;
+  }
+}
+
+customElements.define('attn-check', AttnCheck);

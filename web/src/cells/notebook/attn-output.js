@@ -1,0 +1,66 @@
+/**
+ * <attn-output label="Output"></attn-output>
+ *
+ * Printed output, as under a notebook cell: `text` (a multi-line string, set
+ * from JS by a figure, or the `text` attribute) shown in monospace with its
+ * line breaks and spaces kept. Text is always text, never HTML. The lines are
+ * a polite live region, so screen readers hear what changed.
+ *
+ * Properties/attributes: text, label. No state of its own (reset() is a no-op
+ * beyond the base class).
+ */
+import { css, html } from 'lit';
+import { AttnCell } from '../base/attn-cell.js';
+import { cellStyles } from '../base/cell-support.js';
+
+export class AttnOutput extends AttnCell {
+  static properties = {
+    ...super.properties,
+    text: { type: String },
+    label: { type: String },
+  };
+
+  static styles = [
+    AttnCell.baseStyles,
+    cellStyles,
+    css`
+      :host {
+        margin: 0.75rem 0;
+      }
+      .output {
+        border-left: 3px solid var(--border, #d0d4dc);
+        padding: 0.35rem 0 0.35rem 0.75rem;
+      }
+      .label {
+        display: block;
+        color: var(--muted, #555d6b);
+        font-size: 0.8rem;
+        font-weight: 500;
+        text-transform: uppercase;
+        letter-spacing: 0.04em;
+      }
+      pre {
+        margin: 0.2rem 0 0;
+        font: 0.9rem/1.45 var(--font-mono, ui-monospace, monospace);
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+        color: var(--text, #1b1e24);
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.text = '';
+    this.label = 'Output';
+  }
+
+  renderCell() {
+    return html`<section class="output" aria-labelledby="label">
+      <span class="label" id="label">${this.label}</span>
+      <pre aria-live="polite">${String(this.text ?? '')}</pre>
+    </section>`;
+  }
+}
+
+customElements.define('attn-output', AttnOutput);

@@ -1,0 +1,6 @@
+// Registers every cell element: the generic cells (base classes define none; figures,
+// controls, notebook cells) and every lesson's labs. Each attn-*.js file under cells/ and
+// labs/ defines one element; adding a cell is adding a file. The app shell's elements
+// (shell/register.js) are not cells: only the site and the single file need them. The
+// embeddable widgets (src/embed.js) register these.
+import.meta.glob(['./*/attn-*.js', '../labs/*/attn-*.js'], { eager: true });

@@ -1,0 +1,258 @@
+/**
+ * <attn-app>: the app shell's main outlet. Reads the hash route (app/route.js)
+ * and shows the lesson list, a lesson, or "not found"; keeps the permalink in
+ * the URL up to date as cells change; applies a permalink's settings on load.
+ *
+ * Renders into the light DOM (not a shadow root) so the lesson HTML gets the
+ * page's styles and KaTeX's stylesheet and fonts.
+ *
+ * Lesson HTML comes from web/lessons/*.md, compiled at build time: it is the
+ * course author's markup, never text from the URL. Everything taken from the URL
+ * is shown only through Lit text bindings (escaped).
+ */
+import { html } from 'lit';
+import { keyed } from 'lit/directives/keyed.js';
+import { startHeightReports } from './embed.js';
+import { findLesson, lessonHtml, lessons, neighbours } from './lessons.js';
+import { applyState, collectState } from './permalink.js';
+import { markVisited } from './progress.js';
+import { buildHash, clip, parseHash } from './route.js';
+import { prefersReducedMotion } from './theme.js';
+import { AttnCell } from '../cells/base/attn-cell.js';
+
+const HOME_TITLE = 'attnbook — how attention works';
+const PERMALINK_DELAY = 250; // ms after the last change before the URL is rewritten
+const MAX_ISSUES_SHOWN = 8;
+
+export class AttnApp extends AttnCell {
+  static properties = {
+    ...super.properties,
+    _route: { state: true },
+    _issues: { state: true },
+    _defaulted: { state: true },
+  };
+
+  constructor() {
+    super();
+    this._route = { page: 'home', lessonId: null, params: [], embed: false, issues: [] };
+    this._issues = [];
+    this._defaulted = [];
+    this._visit = 0;
+    this._html = '';
+    this._timer = 0;
+    this._stopHeightReports = null;
+    this._onHashChange = () => this.settleAfter(this._navigate(location.hash, { initial: false }));
+    this._onStateChange = () => this._schedulePermalink();
+  }
+
+  createRenderRoot() {
+    return this;
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    window.addEventListener('hashchange', this._onHashChange);
+    this.addEventListener('attn-state-change', this._onStateChange);
+    this.settleAfter(this._navigate(location.hash, { initial: true }));
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    window.removeEventListener('hashchange', this._onHashChange);
+    this.removeEventListener('attn-state-change', this._onStateChange);
+    clearTimeout(this._timer);
+    this._stopHeightReports?.();
+  }
+
+  get _lesson() {
+    return this._route.page === 'lesson' ? findLesson(this._route.lessonId) : null;
+  }
+
+  async _navigate(hash, { initial }) {
+    let route = parseHash(hash);
+    if (!route) {
+      if (!initial) return; // an in-page fragment such as #main: not a route
+      route = parseHash('');
+    }
+    clearTimeout(this._timer);
+    this._timer = 0;
+    const next = route.page === 'lesson' ? findLesson(route.lessonId) : null;
+    let body;
+    try {
+      body = next ? lessonHtml(next) : '';
+    } catch (error) {
+      this.fail(new Error(`the lesson could not be unpacked: ${error.message}`));
+      return;
+    }
+    this._html = body;
+    this._route = route;
+    this._visit += 1; // a fresh copy of the lesson: cells start from the lesson's settings
+    this._issues = [...route.issues];
+    this._defaulted = [];
+    document.documentElement.toggleAttribute('data-embed', route.embed);
+    await this.updateComplete;
+
+    const lesson = this._lesson;
+    if (lesson) {
+      const { issues, defaulted } = applyState(this.querySelector('.lesson-body'), route.params);
+      this._issues = [...this._issues, ...issues];
+      this._defaulted = defaulted;
+      markVisited(lesson.meta.id);
+      document.title = `${lesson.meta.title} — attnbook`;
+    } else {
+      document.title = route.page === 'home' ? HOME_TITLE : 'Lesson not found — attnbook';
+    }
+
+    if (route.embed && !this._stopHeightReports) this._stopHeightReports = startHeightReports();
+    if (!initial) {
+      window.scrollTo({ top: 0, behavior: 'instant' });
+      this.querySelector('h1')?.focus({ preventScroll: true });
+    }
+  }
+
+  /** The URL of the current lesson with every cell's current state. */
+  permalink() {
+    const lesson = this._lesson;
+    if (!lesson) return location.href;
+    const params = collectState(this.querySelector('.lesson-body'));
+    const hash = buildHash(lesson.meta.id, params, { embed: this._route.embed });
+    return new URL(hash, location.href).href;
+  }
+
+  _schedulePermalink() {
+    if (!this._lesson) return;
+    clearTimeout(this._timer);
+    this._timer = setTimeout(() => this._writePermalink(), PERMALINK_DELAY);
+  }
+
+  _writePermalink() {
+    clearTimeout(this._timer);
+    this._timer = 0;
+    if (!this._lesson) return location.href;
+    const url = this.permalink();
+    if (url !== location.href) history.replaceState(history.state, '', url);
+    return url;
+  }
+
+  _scrollToHeading(event, id) {
+    const target = this.querySelector(`.lesson-body [id="${CSS.escape(id)}"]`);
+    if (!target) return;
+    event.preventDefault();
+    target.setAttribute('tabindex', '-1');
+    target.scrollIntoView({ behavior: prefersReducedMotion() ? 'auto' : 'smooth', block: 'start' });
+    target.focus({ preventScroll: true });
+  }
+
+  renderCell() {
+    const { page } = this._route;
+    if (page === 'home') return keyed(this._visit, this._renderHome());
+    const lesson = this._lesson;
+    return lesson ? this._renderLesson(lesson) : this._renderNotFound();
+  }
+
+  _renderHome() {
+    return html`
+      <div class="home">
+        <h1 tabindex="-1">How attention works</h1>
+        <p class="lede">
+          Short, hands-on lessons on the attention mechanism of transformers. Every number is computed live in your
+          browser; drag the controls and watch the maths respond.
+        </p>
+        <attn-lesson-list .lessons=${lessons}></attn-lesson-list>
+      </div>
+    `;
+  }
+
+  _renderNotFound() {
+    return html`
+      <div class="not-found">
+        <h1 tabindex="-1">Lesson not found</h1>
+        <p>There is no lesson called “${clip(this._route.lessonId)}”. It may have been renamed.</p>
+        <p><a href="#/">See all lessons</a></p>
+      </div>
+    `;
+  }
+
+  _renderNotice() {
+    const issues = this._issues;
+    if (issues.length === 0) return '';
+    const shown = issues.slice(0, MAX_ISSUES_SHOWN);
+    return html`
+      <p class="link-notice-title">Some settings in this link were ignored:</p>
+      <ul>
+        ${shown.map((issue) => html`<li>${issue}</li>`)}
+        ${issues.length > shown.length ? html`<li>and ${issues.length - shown.length} more</li>` : ''}
+      </ul>
+      ${
+        this._defaulted.length
+          ? html`<p>
+              Shown with the lesson's own settings instead: ${this._defaulted.map((id) => clip(id)).join(', ')}.
+            </p>`
+          : ''
+      }
+    `;
+  }
+
+  _renderLesson(lesson) {
+    const { meta, headings } = lesson;
+    const embed = this._route.embed;
+    const position = lessons.indexOf(lesson) + 1;
+    const { previous, next } = neighbours(meta.id);
+    return html`
+      <article class="lesson-page${embed ? ' embed' : ''}" aria-labelledby="lesson-title">
+        <header class="lesson-head">
+          ${embed ? '' : html`<p class="kicker">Lesson ${position} of ${lessons.length}</p>`}
+          <h1 id="lesson-title" tabindex="-1">${meta.title}</h1>
+          ${embed ? '' : html`<attn-copy-link .getUrl=${() => this._writePermalink()}></attn-copy-link>`}
+          <div class="link-notice" role="status">${this._renderNotice()}</div>
+        </header>
+        ${
+          embed || headings.length === 0
+            ? ''
+            : html`<attn-toc
+                class="lesson-toc"
+                .headings=${headings}
+                .lessonId=${meta.id}
+                .onJump=${(event, id) => this._scrollToHeading(event, id)}
+              ></attn-toc>`
+        }
+        <!-- this._html is the lesson's Markdown compiled at build time (trusted authored
+             content, lessonHtml()); nothing from the URL or the user ever reaches it. Set as
+             innerHTML: parsed once, where unsafeHTML parses into a template and then copies it. -->
+        ${keyed(this._visit, html`<div class="lesson-body" .innerHTML=${this._html}></div>`)}
+        <footer class="lesson-foot">
+          <section class="sources" aria-labelledby="sources-title">
+            <h2 id="sources-title">Sources</h2>
+            <ul>
+              ${meta.sources.map((source) => html`<li>${source}</li>`)}
+            </ul>
+          </section>
+          ${
+            embed
+              ? ''
+              : html`<nav class="pager" aria-label="Previous and next lesson">
+                  ${
+                    previous
+                      ? html`<a class="pager-previous" rel="prev" href="#/${previous.meta.id}"
+                          ><span class="pager-label">Previous</span> ${previous.meta.title}</a
+                        >`
+                      : html`<a class="pager-previous" href="#/"
+                          ><span class="pager-label">Back to</span> all lessons</a
+                        >`
+                  }
+                  ${
+                    next
+                      ? html`<a class="pager-next" rel="next" href="#/${next.meta.id}"
+                          ><span class="pager-label">Next</span> ${next.meta.title}</a
+                        >`
+                      : html`<a class="pager-next" href="#/"><span class="pager-label">Back to</span> all lessons</a>`
+                  }
+                </nav>`
+          }
+        </footer>
+      </article>
+    `;
+  }
+}
+
+customElements.define('attn-app', AttnApp);
