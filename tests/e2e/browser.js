@@ -208,3 +208,15 @@ export function useBrowserAndSite() {
   });
   return shared;
 }
+
+/**
+ * Exports from a figure's Export menu as a learner does: opens the menu that holds the item named
+ * `name` (its aria-label, e.g. 'Export the data as CSV') and clicks the item. Resolves to the
+ * Playwright download.
+ * @param {import('playwright-core').Page} page @param {import('playwright-core').Locator} figure
+ */
+export async function exportFrom(page, figure, name) {
+  await figure.locator(`details.export-menu:has(button[aria-label="${name}"]) > summary`).click();
+  const [download] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name }).click()]);
+  return download;
+}

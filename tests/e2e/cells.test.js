@@ -273,7 +273,7 @@ test('attn-code copies the code with the current values and never turns params i
   // "Copied" shows for 2.5 s: the status and the button's word are read in the frame that shows it
   const button = await page.waitForFunction(() => {
     const root = document.getElementById('softmax-code').shadowRoot;
-    return root.querySelector('.copy-status').textContent === 'Copied' && root.querySelector('button').innerText;
+    return root.querySelector('.copy-status').textContent === 'Copied' && root.querySelector('button.copy').innerText;
   });
   assert.equal((await button.jsonValue()).trim(), 'Copied');
   await settled(code); // the clipboard write is done
@@ -297,6 +297,8 @@ test('attn-code copies the code with the current values and never turns params i
     code.params = { name: '<img src=x onerror="window.pwned=1">&amp;' };
   });
   await settled(code);
+  await code.getByRole('button', { name: 'NumPy', exact: true }).click(); // unfold the code
+  assert.equal(await code.getAttribute('open'), '');
   assert.match(await code.getByRole('region', { name: 'NumPy' }).innerText(), /^name = /);
   assert.equal(await page.locator('#softmax-code img').count(), 0);
   await copy.click();

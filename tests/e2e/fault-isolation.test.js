@@ -172,7 +172,7 @@ for (const [name, url] of targets) {
       await othersStillWork(page, ['attn-softmax-lab']);
 
       // Keyboard: from the figure before it, Tab reaches Retry; Enter with the fault gone restores the lab.
-      await page.locator('attn-temperature-compare').getByRole('button', { name: /JSON/ }).focus();
+      await page.locator('attn-temperature-compare details.export-menu > summary').last().focus();
       await tabTo(page, retry);
       await setFaults(page, {});
       await page.keyboard.press('Enter');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { settled, showFigure, useBrowserAndSite, watch } from './browser.js';
+import { exportFrom, settled, showFigure, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 
@@ -26,10 +26,7 @@ const barValues = (page) =>
 
 /** Clicks an export button of `figure` and returns the downloaded file's name and bytes. */
 async function exportFile(page, figure, name) {
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.locator(figure).getByRole('button', { name }).click(),
-  ]);
+  const download = await exportFrom(page, page.locator(figure), name);
   return { filename: download.suggestedFilename(), bytes: await readFile(await download.path()) };
 }
 

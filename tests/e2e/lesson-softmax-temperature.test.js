@@ -106,7 +106,7 @@ for (const [name, url] of targets) {
       const all = await checks(page);
       assert.equal(all.length, 8, `8 checks: ${JSON.stringify(all)}`);
       for (const [status, text] of all) assert.equal(status, 'pass', text);
-      assert.match(all.map((c) => c[1]).join('\n'), /float64 reference/);
+      assert.match(all.map((c) => c[1]).join('\n'), /float64 formula/);
       assert.deepEqual(problems, []);
     });
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
-import { showFigure, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { exportFrom, showFigure, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const EXPECTED_AT_TAU_1 = [0.0322492, 0.8743615, 0.071772, 0.0216173];
 
@@ -92,10 +92,7 @@ test('Reset restores τ = 1 after a change, and CSV export holds the logits and 
   await drawnAt(page, '1.00');
   assertClose(await barValues(page), EXPECTED_AT_TAU_1, 1e-5, 'after Reset');
 
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.locator('attn-softmax-temperature').getByRole('button', { name: 'Export the data as CSV' }).click(),
-  ]);
+  const download = await exportFrom(page, page.locator('attn-softmax-temperature'), 'Export the data as CSV');
   const rows = (await readFile(await download.path(), 'utf8')).trim().split(/\r?\n/);
   assert.equal(rows[0], 'position,logit,weight');
   assert.equal(rows.length, 5);

@@ -51,6 +51,17 @@ export class AttnCell extends LitElement {
     return props;
   }
 
+  /**
+   * Every state field is a reactive property, also in a subclass that declares no
+   * `static properties` of its own (Lit reads only a class's own `properties`).
+   */
+  static finalize() {
+    super.finalize();
+    for (const name of Object.keys(this.stateFields)) {
+      if (!this.elementProperties.has(name)) this.createProperty(name, { attribute: false });
+    }
+  }
+
   static get observedAttributes() {
     return [...super.observedAttributes, ...Object.keys(this.stateFields)];
   }

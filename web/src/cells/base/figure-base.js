@@ -2,7 +2,7 @@
  * AttnFigure: what every figure cell (attn-bars, attn-heatmap, …) shares on
  * top of AttnCell: a <figure> frame with an accessible name (`label`), a
  * caption (`caption`), a text alternative, and a toolbar with Reset and
- * exports (SVG, PNG, CSV, JSON). Not registered itself.
+ * one Export menu (SVG, PNG, CSV, JSON; closed until opened, Escape closes it). Not registered itself.
  *
  * A subclass implements:
  *   renderFigure()      the figure's content (Lit template)
@@ -39,6 +39,42 @@ export const listConverter = {
   toAttribute: (list) => (list ? list.join(',') : null),
 };
 
+/** Escape in an open <details> menu closes it and puts focus back on its summary. */
+function closeOnEscape(event) {
+  const menu = event.currentTarget;
+  if (event.key !== 'Escape' || !menu.open) return;
+  menu.open = false;
+  menu.querySelector('summary').focus();
+  event.stopPropagation();
+}
+
+/**
+ * Keeps SVG text readable: a chart drawn in a viewBox is scaled to its box, and so is its text
+ * (12 px in a 480-unit viewBox drawn 300 px wide is 7.5 px). Each <svg viewBox> in `root` gets
+ * --units-per-px (viewBox units per CSS pixel, from a ResizeObserver, set before paint), which
+ * figureStyles uses to keep the text at least 11.5 px as rendered. Returns the observer, which
+ * the next call reuses.
+ */
+const watchedCharts = new WeakSet();
+
+function readableText(root, observer) {
+  const charts = root.querySelectorAll('svg[viewBox]');
+  if (!charts.length || typeof ResizeObserver === 'undefined') return observer;
+  observer ??= new ResizeObserver((entries) => {
+    for (const { target, contentRect } of entries) {
+      const units = target.viewBox.baseVal?.width;
+      if (units && contentRect.width)
+        target.style.setProperty('--units-per-px', (units / contentRect.width).toFixed(3));
+    }
+  });
+  for (const svg of charts) {
+    if (watchedCharts.has(svg)) continue;
+    watchedCharts.add(svg);
+    observer.observe(svg);
+  }
+  return observer;
+}
+
 export class AttnFigure extends AttnCell {
   // A getter, so subclasses' `static properties = { ...super.properties }` see their own stateFields.
   static get properties() {
@@ -70,6 +106,42 @@ export class AttnFigure extends AttnCell {
       gap: 0.35rem;
       margin-top: 0.5rem;
     }
+    .export-menu {
+      display: inline-flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: 0.35rem;
+    }
+    .export-menu > summary {
+      list-style: none;
+      cursor: pointer;
+      font-size: 0.85rem;
+      padding: 0.2rem 0.6rem;
+      border-radius: 4px;
+      border: 1px solid var(--border, #d0d4dc);
+      background: var(--surface, #fff);
+    }
+    .export-menu > summary::-webkit-details-marker {
+      display: none;
+    }
+    .export-menu > summary::after {
+      content: ' ▸';
+    }
+    .export-menu[open] > summary::after {
+      content: ' ◂';
+    }
+    .export-menu > summary:focus-visible {
+      outline: 2px solid var(--accent, #3b5bdb);
+      outline-offset: 2px;
+    }
+    .export-menu .menu {
+      display: inline-flex;
+      flex-wrap: wrap;
+      gap: 0.35rem;
+    }
+    .export-menu .menu button {
+      text-align: left;
+    }
     .toolbar .status {
       color: var(--muted, #555d6b);
       font-size: 0.85rem;
@@ -97,6 +169,8 @@ export class AttnFigure extends AttnCell {
       width: 100%;
       height: auto;
       font: 12px var(--font-sans, system-ui, sans-serif);
+      /* at least 11.5 px as rendered, however far the viewBox is scaled down (readableText) */
+      font-size: max(12px, calc(11.5px * var(--units-per-px, 1)));
       overflow: visible;
     }
     svg text {
@@ -111,11 +185,6 @@ export class AttnFigure extends AttnCell {
     }
     svg .tick {
       fill: var(--muted, #555d6b);
-    }
-    @media (max-width: 480px) {
-      svg {
-        font-size: 15px;
-      }
     }
     svg [tabindex]:focus {
       outline: none;
@@ -155,6 +224,14 @@ export class AttnFigure extends AttnCell {
     }
     super.scheduleUpdate();
   }
+
+  /** After each update, the figure's charts keep their text readable (see readableText). */
+  performUpdate() {
+    super.performUpdate();
+    this.#textObserver = readableText(this.renderRoot, this.#textObserver);
+  }
+
+  #textObserver = null;
 
   /** An enclosing cell waits for a figure unless it was found away from the viewport and not shown since. */
   get drawsNow() {
@@ -197,6 +274,14 @@ export class AttnFigure extends AttnCell {
     return fileStem(this.id || this.accessibleName);
   }
 
+  /** A menu item: closes the menu (focus back on its summary) and exports. */
+  #exportFrom(event, kind) {
+    const menu = event.target.closest('details');
+    menu.open = false;
+    menu.querySelector('summary').focus();
+    return this._export(kind);
+  }
+
   _export(kind) {
     return this.settleAfter(this.#exportNow(kind)); // settled once the status says how it went
   }
@@ -230,10 +315,23 @@ export class AttnFigure extends AttnCell {
         <p class="sr-only alt" id="alt">${this.describe()}</p>
         <div class="toolbar" role="group" aria-label=${`${name}: tools`}>
           <button type="button" @click=${() => this.reset()}>Reset</button>
-          <button type="button" aria-label="Export the figure as SVG" @click=${() => this._export('svg')}>SVG</button>
-          <button type="button" aria-label="Export the figure as PNG" @click=${() => this._export('png')}>PNG</button>
-          <button type="button" aria-label="Export the data as CSV" @click=${() => this._export('csv')}>CSV</button>
-          <button type="button" aria-label="Export the data as JSON" @click=${() => this._export('json')}>JSON</button>
+          <details class="export-menu" @keydown=${closeOnEscape}>
+            <summary>Export</summary>
+            <div class="menu">
+              <button type="button" aria-label="Export the figure as SVG" @click=${(e) => this.#exportFrom(e, 'svg')}>
+                SVG image
+              </button>
+              <button type="button" aria-label="Export the figure as PNG" @click=${(e) => this.#exportFrom(e, 'png')}>
+                PNG image
+              </button>
+              <button type="button" aria-label="Export the data as CSV" @click=${(e) => this.#exportFrom(e, 'csv')}>
+                CSV data
+              </button>
+              <button type="button" aria-label="Export the data as JSON" @click=${(e) => this.#exportFrom(e, 'json')}>
+                JSON data
+              </button>
+            </div>
+          </details>
           <span class="status" role="status">${this._status}</span>
         </div>
       </figure>

@@ -15,11 +15,18 @@
  * Prefer <pre> in .html files: prettier reflows a <template>'s text (keeps a
  * <pre>'s), and the <pre> doubles as the text shown before scripts run.
  *
- * Properties: language (python), template, params, label. `code` is the filled-in text.
+ * The code is folded to its one-line header (title, Show/Hide, Copy) until the reader opens it,
+ * unless the course-wide "show code" preference (preferences.js) is on; the header's "Always
+ * show code" box sets that preference for every lesson. Folded, the code stays in the page
+ * (hidden), so `code` and copying work either way.
+ *
+ * Properties: language (python), template, params, label, open (reflected). `code` is the
+ * filled-in text.
  */
 import { css, html } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, pythonLiteral } from '../base/cell-support.js';
+import { showCode } from '../base/preferences.js';
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w]*)\s*\}\}/g;
 const PYTHON_TOKENS =
@@ -41,6 +48,8 @@ export class AttnCode extends AttnCell {
     template: { type: String },
     params: { attribute: false },
     label: { type: String },
+    open: { type: Boolean, reflect: true },
+    _always: { state: true },
     _copyStatus: { state: true },
   };
 
@@ -68,6 +77,24 @@ export class AttnCode extends AttnCell {
       }
       .copy-status {
         margin-left: auto;
+      }
+      :host(:not([open])) .bar {
+        border-bottom: 0;
+      }
+      .fold {
+        border: 0;
+        background: none;
+        padding: 0.2rem 0.25rem;
+        font-weight: 600;
+        color: var(--text, #1b1e24);
+      }
+      .always {
+        display: inline-flex;
+        align-items: center;
+        gap: 0.25rem;
+      }
+      pre[hidden] {
+        display: none;
       }
       pre {
         margin: 0;
@@ -103,10 +130,16 @@ export class AttnCode extends AttnCell {
     this.label = '';
     this._copyStatus = '';
     this._timer = 0;
+    this._always = showCode.get();
+    this.open = this._always;
   }
 
   connectedCallback() {
     super.connectedCallback();
+    this._unsubscribe = showCode.subscribe((on) => {
+      this._always = on;
+      this.open = on;
+    });
     if (!this.template) {
       const source = this.querySelector(':scope > template, :scope > pre');
       if (source) {
@@ -117,6 +150,7 @@ export class AttnCode extends AttnCell {
 
   disconnectedCallback() {
     super.disconnectedCallback();
+    this._unsubscribe?.();
     clearTimeout(this._timer);
   }
 
@@ -151,6 +185,8 @@ export class AttnCode extends AttnCell {
       await navigator.clipboard.writeText(text);
       this._copyStatus = 'Copied';
     } catch {
+      this.open = true; // the code is selected for Ctrl+C: show it
+      await this.updateComplete;
       const pre = this.renderRoot.querySelector('pre');
       const selection = window.getSelection();
       selection.removeAllRanges();
@@ -186,14 +222,26 @@ export class AttnCode extends AttnCell {
     const title = this.label || `${language} code`;
     return html`<div class="code">
       <div class="bar">
-        <span>${title}</span>
+        <button
+          type="button"
+          class="fold"
+          aria-expanded=${this.open ? 'true' : 'false'}
+          aria-controls="code"
+          @click=${() => (this.open = !this.open)}
+        >
+          <span aria-hidden="true">${this.open ? '▾' : '▸'}</span> ${title}
+        </button>
+        <label class="always"
+          ><input type="checkbox" .checked=${this._always} @change=${(e) => showCode.set(e.target.checked)} /> Always
+          show code</label
+        >
         <span class="copy-status" role="status">${this._copyStatus}</span>
-        <button type="button" @click=${() => this.settleAfter(this.#copy())} aria-label=${`Copy ${title}`}>
+        <button type="button" class="copy" @click=${() => this.settleAfter(this.#copy())} aria-label=${`Copy ${title}`}>
           ${this._copyStatus === 'Copied' ? 'Copied' : 'Copy'}
         </button>
       </div>
-      <pre tabindex="0" role="region" aria-label=${title}><code>${this.#pieces().map((p) =>
-        p.name ? html`<span class="param" title=${p.name}>${p.text}</span>` : this.#highlight(p.text),
+      <pre id="code" ?hidden=${!this.open} tabindex="0" role="region" aria-label=${title}><code>${this.#pieces().map(
+        (p) => (p.name ? html`<span class="param" title=${p.name}>${p.text}</span>` : this.#highlight(p.text)),
       )}</code></pre>
     </div>`;
   }

@@ -1,106 +1,47 @@
 /**
  * <attn-softmax-lab id="lab" logits="1.2,4.5,2,0.8" temperature="1">
  *
- * The softmax-temperature lab, a fuller sibling of attn-softmax-temperature.
- * Logits are an editable bar chart (drag a bar, or focus it and use the arrow
- * keys, PageUp/PageDown, Home/End); a
- * log-scale temperature slider runs from τ = 0.01 to 100 and has buttons for
- * the exact limits τ → 0 (argmax, ties share) and τ → ∞ (uniform). Every
- * change recomputes softmax(logits / τ) in the wasm core and shows:
- * - the weights as bars and as numbers, with their sum;
- * - the entropy H = −Σ α log α (nats) and the effective number of positions
- *   exp(H), both from the core (engine.entropy / effectivePositions);
- * - three live checks: the core's float32 softmax against a float64 reference
- *   (the formula evaluated with the browser's Math.exp on the same
- *   float32-rounded logits, max-subtracted; at τ = 0 or ∞ the exact limit),
- *   max |diff| ≤ 1e-6; and, for the current logits, that the core's τ = 0
- *   result is the one-hot of the argmax and its τ = ∞ result is uniform 1/T;
- * - the PyTorch code with the current logits and τ.
+ * The softmax-temperature lab. The figure: the logits as an editable bar chart (drag a bar, or
+ * focus it and use the arrow keys, PageUp/PageDown, Home/End) above the weights they give.
+ * Beside it: a log-scale temperature slider from τ = 0.01 to 100 with buttons for the exact
+ * limits τ → 0 (argmax, ties share) and τ → ∞ (uniform), the formula, and the entropy
+ * H = −Σ α log α (nats) with the effective number of positions exp(H) (engine.entropy,
+ * effectivePositions). Every change recomputes softmax(logits / τ) in the wasm core.
+ * Verified (one line, opens on demand): the core's float32 softmax against a float64 oracle,
+ * max |diff| ≤ 1e-6, and that its τ = 0 and τ = ∞ results are the argmax one-hot and 1/T.
+ * The PyTorch code with the current logits and τ.
  *
- * State (permalink): logits (comma-separated numbers), temperature (0 to
- * Infinity; 0 and Infinity are the limits). Attributes: label, caption.
- * A figure (AttnFigure): Reset, and export of the weight bars as SVG/PNG and
- * of logits and weights as CSV/JSON. data-settled (AttnCell) once the bars are drawn.
+ * State (permalink): logits (comma-separated numbers), temperature (0 to Infinity; 0 and
+ * Infinity are the limits). Attributes: label, caption. An AttnLab: Reset, Export (the weight
+ * bars as SVG/PNG, logits and weights as CSV/JSON), data-settled once drawn.
  */
 import { css, html } from 'lit';
+import { AttnLab } from '../../cells/base/lab.js';
+import { LabTask } from '../../cells/base/lab-task.js';
 import { createBarChart } from '../../charts/bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
-import { niceDomain } from '../../charts/scale.js';
 import { formatNumber } from '../../cells/base/cell-support.js';
-import { AttnFigure } from '../../cells/base/figure-base.js';
+import {
+  computeSoftmaxLab,
+  describeSoftmaxLab,
+  formatTau,
+  logitDomain,
+  positionLabels,
+  SOFTMAX_LAB_CODE,
+} from './softmax-lab-model.js';
 
-const formatTau = (tau) => (tau === Infinity ? '∞' : formatNumber(tau, 3));
-
-const CODE = `import torch
-
-logits = torch.tensor({{logits}})
-tau = {{tau}}
-
-def softmax_t(s, tau):
-    if tau == 0:  # the limit tau -> 0: argmax, ties share
-        top = (s == s.max()).float()
-        return top / top.sum()
-    return torch.softmax(s / tau, dim=-1)  # tau = inf: uniform
-
-alpha = softmax_t(logits, tau)
-H = -(alpha * torch.log(alpha)).nan_to_num().sum()  # nats
-print("alpha =", alpha)
-print("entropy H =", H.item())
-print("effective positions exp(H) =", torch.exp(H).item())`;
-
-/**
- * The comparison oracle for the core's softmax: the formula in float64 with
- * Math.exp, on the float32 values of the logits (what the core receives). At
- * τ = 0 and τ = ∞ it is the exact limit: the argmax one-hot (ties share) and 1/T.
- */
-function referenceSoftmax(logits, tau) {
-  const s = logits.map((x) => Math.fround(x));
-  const max = Math.max(...s);
-  if (tau === Infinity) return s.map(() => 1 / s.length);
-  if (tau === 0) {
-    const ties = s.filter((x) => x === max).length;
-    return s.map((x) => (x === max ? 1 / ties : 0));
-  }
-  const e = s.map((x) => Math.exp((x - max) / tau));
-  const total = e.reduce((a, b) => a + b, 0);
-  return e.map((x) => x / total);
-}
-
-const maxAbsDiff = (a, b) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
-
-/** The editable range of the logit bars: at least [−2, 6], wider when the logits need it. */
-function logitDomain(logits) {
-  const lo = Math.min(-2, Math.floor(Math.min(...logits)));
-  const hi = Math.max(6, Math.ceil(Math.max(...logits)));
-  return niceDomain(lo, hi);
-}
-
-export class AttnSoftmaxLab extends AttnFigure {
+export class AttnSoftmaxLab extends AttnLab {
   static stateFields = {
     logits: { type: 'numbers', default: [1.2, 4.5, 2.0, 0.8], minLength: 1, maxLength: 16, min: -1e4, max: 1e4 },
     temperature: { type: 'number', default: 1, min: 0, max: Infinity },
   };
 
-  static properties = { ...super.properties, _result: { state: true }, _error: { state: true } };
-
   static styles = [
-    AttnFigure.baseStyles,
-    AttnFigure.figureStyles,
+    AttnLab.labStyles,
     css`
-      .formula {
-        margin: 0.25rem 0 0;
-      }
-      .chart {
-        max-width: 36rem;
-      }
       h3 {
         font-size: 0.95rem;
-        margin: 0.75rem 0 0.25rem;
-      }
-      .hint {
-        color: var(--muted, #555d6b);
-        font-size: 0.85rem;
-        margin: 0;
+        margin: 0.25rem 0;
       }
       .bar {
         fill: var(--accent, #3b5bdb);
@@ -115,34 +56,23 @@ export class AttnSoftmaxLab extends AttnFigure {
         cursor: ns-resize;
         touch-action: none;
       }
-      .value {
-        font-size: 11px;
-      }
       .readout {
         white-space: normal;
         overflow-wrap: anywhere;
       }
       dl.stats {
         display: grid;
-        grid-template-columns: max-content 1fr;
-        gap: 0.15rem 0.75rem;
+        grid-template-columns: 1fr;
+        gap: 0.1rem;
         margin: 0.5rem 0 0;
-        font-family: var(--font-mono, ui-monospace, monospace);
         font-size: 0.9rem;
       }
       dl.stats dt {
         color: var(--muted, #555d6b);
       }
       dl.stats dd {
-        margin: 0;
-      }
-      @media (max-width: 480px) {
-        dl.stats {
-          grid-template-columns: 1fr;
-        }
-        dl.stats dd {
-          margin-bottom: 0.25rem;
-        }
+        margin: 0 0 0.35rem;
+        font-family: var(--font-mono, ui-monospace, monospace);
       }
     `,
   ];
@@ -151,63 +81,27 @@ export class AttnSoftmaxLab extends AttnFigure {
 
   constructor() {
     super();
-    this._result = null;
-    this._error = '';
-    this._engine = null;
     this._chart = null;
     this._logitChart = null;
     this._logitKey = '';
     this._domain = logitDomain(this.logits);
     this._fromEdit = false;
-  }
-
-  async connectedCallback() {
-    super.connectedCallback();
-    try {
-      this._engine = await this.engine();
-      this._compute();
-    } catch (error) {
-      this.fail(new Error(`the attention core could not be loaded: ${error.message}`));
-    }
+    this.task = new LabTask(this, {
+      args: () => [this.logits, this.temperature],
+      run: ([logits, tau], { engine }) => computeSoftmaxLab(engine, logits, tau),
+    });
   }
 
   willUpdate(changed) {
     if (changed.has('logits') && !this._fromEdit) this._domain = logitDomain(this.logits);
     this._fromEdit = false;
-    if (this._engine && (changed.has('logits') || changed.has('temperature'))) this._compute();
-  }
-
-  /** Everything the figure shows, from the core: weights, entropy, the limits and the reference gap. */
-  _compute() {
-    const engine = this._engine;
-    try {
-      const logits = this.logits;
-      const tau = this.temperature;
-      const weights = engine.softmax(logits, { temperature: tau }).data;
-      const entropy = engine.entropy(weights).data[0];
-      const effective = engine.effectivePositions(weights).data[0];
-      const cold = Array.from(engine.softmax(logits, { temperature: 0 }).data);
-      const hot = Array.from(engine.softmax(logits, { temperature: Infinity }).data);
-      this._result = {
-        weights,
-        entropy,
-        effective,
-        sum: weights.reduce((a, b) => a + b, 0),
-        referenceGap: maxAbsDiff(Array.from(weights), referenceSoftmax(logits, tau)),
-        coldGap: maxAbsDiff(cold, referenceSoftmax(logits, 0)),
-        hotGap: maxAbsDiff(hot, referenceSoftmax(logits, Infinity)),
-      };
-      this._error = '';
-    } catch (error) {
-      this._error = error.message;
-    }
   }
 
   updated() {
-    const result = this._result;
+    const result = this.task.value;
     if (!result) return;
     const values = this.logits;
-    const labels = values.map((_, j) => `Pos ${j}`);
+    const labels = positionLabels(values.length);
     const logitBox = this.renderRoot.querySelector('.chart.logits');
     const weightBox = this.renderRoot.querySelector('.chart.weights');
     if (!logitBox || !weightBox) return; // the cell is showing an error
@@ -252,13 +146,7 @@ export class AttnSoftmaxLab extends AttnFigure {
   }
 
   describe() {
-    const r = this._result;
-    if (!r) return `Softmax of the logits ${this.logits.join(', ')}: not computed yet.`;
-    const weights = Array.from(r.weights, (w) => w.toFixed(3)).join(', ');
-    return (
-      `Softmax of the logits ${this.logits.join(', ')} at temperature ${formatTau(this.temperature)}: ` +
-      `weights ${weights}; entropy ${r.entropy.toFixed(3)} nats, ${r.effective.toFixed(2)} effective positions.`
-    );
+    return describeSoftmaxLab(this.logits, this.temperature, this.task.value);
   }
 
   exportSvgText() {
@@ -266,12 +154,12 @@ export class AttnSoftmaxLab extends AttnFigure {
   }
 
   exportRows() {
-    const w = this._result?.weights;
+    const w = this.task.value?.weights;
     return [['position', 'logit', 'weight'], ...this.logits.map((s, j) => [j, s, w?.[j] ?? ''])];
   }
 
   exportObject() {
-    const r = this._result;
+    const r = this.task.value;
     return {
       logits: this.logits,
       temperature: this.temperature,
@@ -283,17 +171,16 @@ export class AttnSoftmaxLab extends AttnFigure {
 
   renderFigure() {
     const tau = this.temperature;
-    const r = this._result;
+    const r = this.task.value;
     const authoredTau = (this._baseline ?? this).temperature;
     const T = this.logits.length;
-    const weightsText =
-      r && `α = [${Array.from(r.weights, (w) => w.toFixed(4)).join(', ')}]  sum = ${r.sum.toFixed(6)}`;
-    return html`
-      <h3 id="logits-title">Logits</h3>
-      <p class="hint" id="logits-hint">
-        Drag a bar, or focus it (Tab) and press ↑/↓ (±0.1), PageUp/PageDown, Home/End.
-      </p>
+    const figure = html`
+      <h3 id="logits-title">Logits s (drag a bar)</h3>
       <div class="chart logits" aria-describedby="logits-hint"></div>
+      <h3>Weights α</h3>
+      <div class="chart weights"></div>
+    `;
+    const controls = html`
       <attn-slider
         label="Temperature"
         symbol="τ"
@@ -306,14 +193,17 @@ export class AttnSoftmaxLab extends AttnFigure {
         .value=${tau}
         @change=${(e) => this._setTemperature(e.detail.value)}
       ></attn-slider>
-      <h3>Weights</h3>
-      <div class="chart weights"></div>
+      <p class="hint" id="logits-hint">
+        Drag a logit bar, or focus it (Tab) and press ↑/↓ (±0.1), PageUp/PageDown, Home/End.
+      </p>
       <p class="formula">
-        α<sub>j</sub> = exp(s<sub>j</sub>/τ) / Σ<sub>k</sub> exp(s<sub>k</sub>/τ) with τ = ${formatTau(tau)}
+        α<sub>j</sub> = exp(s<sub>j</sub>/τ) / Σ<sub>k</sub> exp(s<sub>k</sub>/τ), τ = ${formatTau(tau)}
       </p>
       ${
         r
-          ? html`<p class="readout" data-weights=${Array.from(r.weights).join(',')}>${weightsText}</p>
+          ? html`<p class="readout mono" data-weights=${Array.from(r.weights).join(',')}>
+                α = [${Array.from(r.weights, (w) => w.toFixed(4)).join(', ')}], sum = ${r.sum.toFixed(6)}
+              </p>
               <dl class="stats">
                 <dt>entropy H = −Σ α log α</dt>
                 <dd class="entropy" data-value=${String(r.entropy)}>
@@ -324,10 +214,11 @@ export class AttnSoftmaxLab extends AttnFigure {
               </dl>`
           : html`<p class="readout">Loading the attention core…</p>`
       }
-      ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
+    `;
+    const checks = html`
       <attn-check
         id="check-reference"
-        label="max |α (wasm, float32) − α (float64 reference)|"
+        label="max |α (computed here, float32) − α (float64 formula)|"
         threshold="1e-6"
         .value=${r?.referenceGap}
       ></attn-check>
@@ -338,8 +229,13 @@ export class AttnSoftmaxLab extends AttnFigure {
         .value=${r?.coldGap}
       ></attn-check>
       <attn-check id="check-hot" label=${`τ → ∞: max |α − 1/${T}|`} threshold="1e-7" .value=${r?.hotGap}></attn-check>
-      <attn-code label="PyTorch" .template=${CODE} .params=${{ logits: this.logits, tau }}></attn-code>
     `;
+    const code = html`<attn-code
+      label="PyTorch"
+      .template=${SOFTMAX_LAB_CODE}
+      .params=${{ logits: this.logits, tau }}
+    ></attn-code>`;
+    return this.renderLab({ figure, controls, checks, code });
   }
 }
 

@@ -1,0 +1,138 @@
+/**
+ * Shared CSS modules for the cells and labs (Lit `css`), so no component copies them:
+ * - labLayout: the explorable-figure layout of AttnLab (lab.js). The host is a size container, so
+ *   the layout follows the width the lab is given (a wide course page, a narrow column, a scaled
+ *   slide), not the window: from 40rem the figure and its controls sit side by side, and the
+ *   figure stays in view (sticky) while a tall column of controls scrolls; below, they stack with
+ *   the controls directly under the figure. Below 600 px of window, cards are flat.
+ * - controlStyles: rows of labelled controls, range inputs, selects, number and text fields.
+ * - textStyles: notes, hints, errors, monospace numbers, boxes that scroll sideways on their own.
+ * - tableStyles: compact numeric tables (they scroll inside their own box).
+ */
+import { css } from 'lit';
+
+export const labLayout = css`
+  :host {
+    container-type: inline-size;
+  }
+  .lab {
+    display: grid;
+    grid-template-columns: minmax(0, 1fr);
+    gap: 0.75rem 1.25rem;
+    align-items: start;
+  }
+  .lab-figure,
+  .lab-side {
+    min-width: 0;
+  }
+  @container (min-width: 40rem) {
+    .lab.split {
+      grid-template-columns: minmax(0, 3fr) minmax(14rem, 2fr);
+    }
+    .lab.split > .lab-figure {
+      position: sticky;
+      top: 0.5rem;
+    }
+  }
+  .lab-error {
+    color: var(--danger, #b3261e);
+    margin: 0.25rem 0;
+  }
+  details.hood {
+    margin-top: 0.5rem;
+    color: var(--muted, #555d6b);
+    font-size: 0.9rem;
+  }
+  details.hood > summary {
+    cursor: pointer;
+    min-height: 1.5rem;
+  }
+  details.hood[open] {
+    color: var(--text, #1b1e24);
+  }
+`;
+
+export const controlStyles = css`
+  .controls {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem 0.75rem;
+    margin: 0.5rem 0;
+  }
+  .controls input[type='text'] {
+    width: 7.5rem;
+  }
+  input[type='range'] {
+    width: 100%;
+    min-height: 2.75rem;
+    accent-color: var(--accent, #3b5bdb);
+  }
+  select,
+  input[type='number'],
+  input[type='text'] {
+    font: inherit;
+    color: var(--text, #1b1e24);
+    background: var(--bg, #f7f8fa);
+    border: 1px solid var(--border, #d0d4dc);
+    border-radius: 4px;
+    padding: 0.2rem 0.3rem;
+  }
+  select:focus-visible,
+  input:focus-visible {
+    outline: 2px solid var(--accent, #3b5bdb);
+    outline-offset: 2px;
+  }
+  .field-error {
+    color: var(--danger, #b3261e);
+    font-size: 0.85rem;
+    margin: 0.25rem 0;
+  }
+`;
+
+export const textStyles = css`
+  .note,
+  .hint {
+    color: var(--muted, #555d6b);
+    font-size: 0.85rem;
+    margin: 0.25rem 0;
+  }
+  .error {
+    color: var(--danger, #b3261e);
+    margin: 0.25rem 0;
+  }
+  .mono,
+  output {
+    font-family: var(--font-mono, ui-monospace, monospace);
+    font-variant-numeric: tabular-nums;
+  }
+  .scroll {
+    overflow-x: auto;
+    max-width: 100%;
+  }
+`;
+
+export const tableStyles = css`
+  table {
+    border-collapse: collapse;
+    font-size: 0.85rem;
+    margin: 0.5rem 0;
+    display: block;
+    overflow-x: auto;
+    max-width: 100%;
+  }
+  th,
+  td {
+    border-bottom: 1px solid var(--border, #d0d4dc);
+    padding: 0.2rem 0.6rem;
+    text-align: right;
+  }
+  th {
+    color: var(--muted, #555d6b);
+    font-weight: 600;
+  }
+  td:first-child,
+  th:first-child {
+    text-align: left;
+  }
+`;

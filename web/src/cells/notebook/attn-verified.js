@@ -1,0 +1,144 @@
+/**
+ * <attn-verified>
+ *   <attn-check label="max |row sum − 1|" threshold="1e-6"></attn-check>
+ *   …
+ * </attn-verified>
+ *
+ * One quiet line for a lab's checks: "Verified ✓ (3 checks)" once every check has passed,
+ * "Checking… (1 of 3 done)" while some have no value yet, and "✗ 1 of 3 checks failed" when one
+ * fails. The line is a disclosure (<details>): closed, the checks are not shown; opened (click,
+ * Enter or Space), they are. A check that fails opens it and is announced (role="alert"); the
+ * learner's own choice to close it again stands until another check fails.
+ *
+ * The checks are its children (any depth), so they stay in the page for tests and assistive
+ * technology even while closed. Reflects data-status="pass" | "fail" | "pending" and
+ * data-count (the number of checks).
+ */
+import { css, html } from 'lit';
+import { AttnCell } from '../base/attn-cell.js';
+
+export class AttnVerified extends AttnCell {
+  static properties = {
+    ...super.properties,
+    _summary: { state: true },
+    _open: { state: true },
+  };
+
+  static styles = [
+    AttnCell.baseStyles,
+    css`
+      :host {
+        margin: 0.5rem 0 0;
+      }
+      summary {
+        cursor: pointer;
+        display: flex;
+        align-items: center;
+        gap: 0.4rem;
+        min-height: 1.75rem;
+        color: var(--muted, #555d6b);
+        font-size: 0.875rem;
+        list-style-position: inside;
+      }
+      summary::-webkit-details-marker {
+        display: none;
+      }
+      summary::before {
+        content: '▸';
+        font-size: 0.75rem;
+      }
+      details[open] > summary::before {
+        content: '▾';
+      }
+      summary:focus-visible {
+        outline: 2px solid var(--accent, #3b5bdb);
+        outline-offset: 2px;
+      }
+      .mark-pass {
+        color: var(--pass, #2b8a3e);
+        font-weight: 600;
+      }
+      .mark-fail {
+        color: var(--danger, #b3261e);
+        font-weight: 600;
+      }
+      .sr-only {
+        position: absolute;
+        width: 1px;
+        height: 1px;
+        overflow: hidden;
+        clip: rect(0 0 0 0);
+        white-space: nowrap;
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this._summary = { status: 'pending', total: 0, passed: 0, failed: 0, failing: [] };
+    this._open = false;
+    this._announced = '';
+  }
+
+  /** Every nested check's status, counted. Checks reflect data-status before they settle. */
+  _count() {
+    const checks = [...this.querySelectorAll('attn-check')];
+    const failing = checks.filter((c) => c.getAttribute('data-status') === 'fail');
+    const passed = checks.filter((c) => c.getAttribute('data-status') === 'pass').length;
+    const status = failing.length ? 'fail' : passed === checks.length ? 'pass' : 'pending';
+    return { status, total: checks.length, passed, failed: failing.length, failing: failing.map((c) => c.label) };
+  }
+
+  _recount() {
+    const next = this._count();
+    const last = this._summary;
+    if (JSON.stringify(next) === JSON.stringify(last)) return;
+    if (next.failed > last.failed) this._open = true; // a newly failing check opens the list
+    this._summary = next;
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    this._recount();
+  }
+
+  _nestedSettled(cell) {
+    this._recount();
+    super._nestedSettled(cell);
+  }
+
+  _nestedGone(cell) {
+    if (this.isConnected) this._recount();
+    super._nestedGone(cell);
+  }
+
+  updated() {
+    this.dataset.status = this._summary.status;
+    this.dataset.count = String(this._summary.total);
+  }
+
+  _line() {
+    const { status, total, passed, failed } = this._summary;
+    const checks = `${total} ${total === 1 ? 'check' : 'checks'}`;
+    if (status === 'fail') return html`<span class="mark-fail">✗</span> ${failed} of ${checks} failed`;
+    if (status === 'pending') return html`Checking… (${passed} of ${checks} done)`;
+    return html`Verified <span class="mark-pass">✓</span> (${checks})`;
+  }
+
+  renderCell() {
+    const { status, failing } = this._summary;
+    const alert = status === 'fail' ? `Check failed: ${failing.join('; ')}` : '';
+    return html`<details
+        ?open=${this._open}
+        @toggle=${(e) => {
+          this._open = e.target.open;
+        }}
+      >
+        <summary>${this._line()}</summary>
+        <slot></slot>
+      </details>
+      <p class="sr-only" role="alert">${alert}</p>`;
+  }
+}
+
+customElements.define('attn-verified', AttnVerified);

@@ -1,0 +1,87 @@
+/**
+ * The softmax lab's model: what it derives from the core's results for display and checking.
+ * No DOM, no maths of its own beyond the comparison oracle; unit-tested in Node
+ * (tests/js/labs-softmax-temperature.test.js).
+ */
+import { formatNumber } from '../../cells/base/cell-support.js';
+import { niceDomain } from '../../charts/scale.js';
+
+export const formatTau = (tau) => (tau === Infinity ? '∞' : formatNumber(tau, 3));
+
+/**
+ * The comparison oracle for the core's softmax: the formula in float64 with Math.exp, on the
+ * float32 values of the logits (what the core receives). At τ = 0 and τ = ∞ it is the exact
+ * limit: the argmax one-hot (ties share) and 1/T.
+ */
+export function referenceSoftmax(logits, tau) {
+  const s = logits.map((x) => Math.fround(x));
+  const max = Math.max(...s);
+  if (tau === Infinity) return s.map(() => 1 / s.length);
+  if (tau === 0) {
+    const ties = s.filter((x) => x === max).length;
+    return s.map((x) => (x === max ? 1 / ties : 0));
+  }
+  const e = s.map((x) => Math.exp((x - max) / tau));
+  const total = e.reduce((a, b) => a + b, 0);
+  return e.map((x) => x / total);
+}
+
+export const maxAbsDiff = (a, b) => Array.from(a).reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
+
+/** The editable range of the logit bars: at least [−2, 6], wider when the logits need it. */
+export function logitDomain(logits) {
+  const lo = Math.min(-2, Math.floor(Math.min(...logits)));
+  const hi = Math.max(6, Math.ceil(Math.max(...logits)));
+  return niceDomain(lo, hi);
+}
+
+/** Bar labels, counted from 0 as the code counts. */
+export const positionLabels = (n) => Array.from({ length: n }, (_, j) => `Pos ${j}`);
+
+/**
+ * Everything the lab shows, from the engine: the weights, entropy and effective positions, and
+ * the three checks' measured gaps (the core against the float64 oracle at τ, and at the two limits).
+ * @param {import('../../engine/index.js').Attention} engine
+ */
+export function computeSoftmaxLab(engine, logits, tau) {
+  const weights = engine.softmax(logits, { temperature: tau }).data;
+  const cold = engine.softmax(logits, { temperature: 0 }).data;
+  const hot = engine.softmax(logits, { temperature: Infinity }).data;
+  return {
+    weights,
+    entropy: engine.entropy(weights).data[0],
+    effective: engine.effectivePositions(weights).data[0],
+    sum: weights.reduce((a, b) => a + b, 0),
+    referenceGap: maxAbsDiff(weights, referenceSoftmax(logits, tau)),
+    coldGap: maxAbsDiff(cold, referenceSoftmax(logits, 0)),
+    hotGap: maxAbsDiff(hot, referenceSoftmax(logits, Infinity)),
+  };
+}
+
+/** The text alternative. */
+export function describeSoftmaxLab(logits, tau, result) {
+  if (!result) return `Softmax of the logits ${logits.join(', ')}: not computed yet.`;
+  const weights = Array.from(result.weights, (w) => w.toFixed(3)).join(', ');
+  return (
+    `Softmax of the logits ${logits.join(', ')} at temperature ${formatTau(tau)}: ` +
+    `weights ${weights}; entropy ${result.entropy.toFixed(3)} nats, ${result.effective.toFixed(2)} effective positions.`
+  );
+}
+
+/** The PyTorch code cell, with {{logits}} and {{tau}} filled in by attn-code. */
+export const SOFTMAX_LAB_CODE = `import torch
+
+logits = torch.tensor({{logits}})
+tau = {{tau}}
+
+def softmax_t(s, tau):
+    if tau == 0:  # the limit tau -> 0: argmax, ties share
+        top = (s == s.max()).float()
+        return top / top.sum()
+    return torch.softmax(s / tau, dim=-1)  # tau = inf: uniform
+
+alpha = softmax_t(logits, tau)
+H = -(alpha * torch.log(alpha)).nan_to_num().sum()  # nats
+print("alpha =", alpha)
+print("entropy H =", H.item())
+print("effective positions exp(H) =", torch.exp(H).item())`;
