@@ -177,13 +177,16 @@ export class AttnQueryBuilder extends AttnLab {
         ${PRESETS.map((p) => html`<button type="button" @click=${() => this.setField('mix', [...p.mix])}>${p.name}</button>`)}
       </div>
       <p class="mono readout">
-        q = Σ c<sub>t</sub> · vocab[t] = [${queryVector(this.mix)
+        q = Σ c<sub>t</sub> · vocab[t] =
+        [${queryVector(this.mix)
           .map((x) => formatNumber(x, 4))
           .join(', ')}]
       </p>
       ${
         r
-          ? html`<p class="mono readout">y = Σ α<sub>j</sub> v<sub>j</sub> = [${r.output.map((x) => x.toFixed(4)).join(', ')}]</p>
+          ? html`<p class="mono readout">
+                y = Σ α<sub>j</sub> v<sub>j</sub> = [${r.output.map((x) => x.toFixed(4)).join(', ')}]
+              </p>
               <p class="mono readout retrieved">retrieved token id = argmax(y) = ${r.retrieved}</p>`
           : ''
       }`;

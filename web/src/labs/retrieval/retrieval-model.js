@@ -73,7 +73,10 @@ export function computeQuery(engine, mix) {
  * and their largest difference from the one-hot of the queried position (the first check).
  */
 export function computeRetrieval(engine, token) {
-  const r = computeQuery(engine, embedding(token).map((x) => x / SCALE));
+  const r = computeQuery(
+    engine,
+    embedding(token).map((x) => x / SCALE),
+  );
   const rounded = r.weights.map((x) => Number(x.toFixed(3)));
   const oneHotGap = rounded.reduce((m, x, j) => Math.max(m, Math.abs(x - (j === token ? 1 : 0))), 0);
   return { ...r, token, rounded, oneHotGap };
