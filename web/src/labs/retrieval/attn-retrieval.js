@@ -17,7 +17,6 @@
  * itself. Export: the weights heatmap as SVG/PNG, the scores and weights as CSV/JSON.
  */
 import { css, html } from 'lit';
-import { cellStyles } from '../../cells/base/cell-support.js';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { touchTargets } from '../../cells/base/styles.js';
@@ -42,7 +41,6 @@ export class AttnRetrieval extends AttnLab {
 
   static styles = [
     AttnLab.labStyles,
-    cellStyles,
     touchTargets,
     css`
       h3 {

@@ -26,7 +26,7 @@ import { tableSvgDocument } from '../../charts/table-svg.js';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
-import { touchTargets } from '../../cells/base/styles.js';
+import { tableStyles, touchTargets } from '../../cells/base/styles.js';
 import { fixed, vector } from '../common/qkv-lab.js';
 import { STEPS_NUMPY } from './sdpa-code.js';
 import { B, D, PASSES, T, clampStep, computeSdpa, queryRow, stepAfterKey, stepsTable } from './sdpa-model.js';
@@ -50,6 +50,7 @@ export class AttnSdpaSteps extends AttnLab {
   static styles = [
     AttnLab.labStyles,
     cellStyles,
+    tableStyles,
     touchTargets,
     css`
       ol.passes {
@@ -85,21 +86,8 @@ export class AttnSdpaSteps extends AttnLab {
         color: var(--text, #1b1e24);
         font-weight: 600;
       }
-      table.steps {
-        border-collapse: collapse;
-        margin-top: 0.35rem;
-        font-size: 0.9rem;
-      }
-      table.steps th,
       table.steps td {
-        padding: 0.2rem 0.55rem;
-        text-align: right;
         white-space: nowrap;
-      }
-      table.steps thead th {
-        border-bottom: 1px solid var(--border, #d0d4dc);
-        color: var(--muted, #555d6b);
-        font-weight: 600;
       }
       table.steps tfoot th,
       table.steps tfoot td {

@@ -154,14 +154,13 @@ export class AttnSdpa extends AttnLab {
       .pair.wide {
         grid-template-columns: repeat(auto-fit, minmax(min(100%, 34rem), 1fr));
       }
+      /* a panel lit by the term of the formula under the pointer or focus */
       .panel {
         border-radius: 8px;
-        outline: 2px solid transparent;
-        outline-offset: 2px;
         min-width: 0;
       }
       .panel.linked {
-        outline-color: var(--accent, #3b5bdb);
+        box-shadow: 0 0 0 3px var(--accent, #3b5bdb);
         background: color-mix(in srgb, var(--accent, #3b5bdb) 8%, transparent);
       }
       .panel > * {
@@ -169,9 +168,7 @@ export class AttnSdpa extends AttnLab {
       }
       @media (prefers-reduced-motion: no-preference) {
         .panel {
-          transition:
-            outline-color 0.15s,
-            background 0.15s;
+          transition: box-shadow 0.15s;
         }
       }
       ul.gaps {
