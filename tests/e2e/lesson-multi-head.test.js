@@ -312,3 +312,34 @@ for (const [width, height] of [
     await page.close();
   });
 }
+
+test('the lab’s one Export menu saves the grid as SVG and PNG and every weight as CSV and JSON', async () => {
+  const page = await site.browser.context.newPage();
+  const { problems } = watch(page);
+  await open(page, `${site.server.url}#/multi-head`);
+  const lab = page.locator(LAB);
+  const name = await lab.evaluate((el) => el.accessibleName);
+  const menu = lab.locator(`.toolbar[aria-label="${name}: tools"] details.export-menu`);
+  for (const [kind, label] of [
+    ['svg', 'Export the figure as SVG'],
+    ['png', 'Export the figure as PNG'],
+    ['csv', 'Export the data as CSV'],
+    ['json', 'Export the data as JSON'],
+  ]) {
+    await menu.locator('summary').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      menu.getByRole('button', { name: label }).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), `mh.${kind}`);
+    const text =
+      kind === 'png'
+        ? ''
+        : await (await download.createReadStream()).toArray().then((b) => Buffer.concat(b).toString());
+    if (kind === 'svg') assert.match(text, /<svg[^>]*viewBox/);
+    if (kind === 'csv') assert.equal(text.trim().split('\n').length, 1 + 2 * 3 * 5 * 5);
+    if (kind === 'json') assert.deepEqual(JSON.parse(text).shapes.A, [2, 3, 5, 5]);
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -241,3 +241,38 @@ for (const [width, height] of [
     await page.close();
   });
 }
+
+test('each lab’s one Export menu saves a picture and the scores and weights', async () => {
+  const page = await site.browser.context.newPage();
+  const { problems } = watch(page);
+  await page.goto(`${site.server.url}#/retrieval`);
+  for (const [tag, stem] of [
+    ['attn-retrieval', 'retrieve'],
+    ['attn-query-builder', 'builder'],
+  ]) {
+    const lab = page.locator(tag);
+    await lab.scrollIntoViewIfNeeded();
+    await settled(lab);
+    const name = await lab.evaluate((el) => el.accessibleName);
+    const menu = lab.locator(`.toolbar[aria-label="${name}: tools"] details.export-menu`);
+    for (const [kind, label] of [
+      ['svg', 'Export the figure as SVG'],
+      ['png', 'Export the figure as PNG'],
+      ['csv', 'Export the data as CSV'],
+      ['json', 'Export the data as JSON'],
+    ]) {
+      await menu.locator('summary').click();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        menu.getByRole('button', { name: label }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), `${stem}.${kind}`);
+      const text = kind === 'png' ? '' : Buffer.concat(await (await download.createReadStream()).toArray()).toString();
+      if (kind === 'svg') assert.match(text, /<svg[^>]*viewBox/, `${tag} svg`);
+      if (kind === 'csv') assert.equal(text.trim().split('\n').length, 6, `${tag} csv`);
+      if (kind === 'json') assert.equal(JSON.parse(text).retrieved, 2, `${tag} json`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -294,3 +294,34 @@ for (const [width, height] of [
     await page.close();
   });
 }
+
+test('each lab’s one Export menu saves a picture and its numbers', async () => {
+  const { page, problems } = await open(`${site.server.url}#/scaled-dot-product`);
+  for (const [tag, stem, rows] of [
+    ['attn-sdpa', 'sdpa', 1 + 4 * 5 * 8 + 3 * 5 * 5],
+    ['attn-sdpa-steps', 'steps', 1 + 5],
+  ]) {
+    const lab = page.locator(tag);
+    const name = await lab.evaluate((el) => el.accessibleName);
+    const menu = lab.locator(`.toolbar[aria-label="${name}: tools"] details.export-menu`);
+    for (const [kind, label] of [
+      ['svg', 'Export the figure as SVG'],
+      ['png', 'Export the figure as PNG'],
+      ['csv', 'Export the data as CSV'],
+      ['json', 'Export the data as JSON'],
+    ]) {
+      await menu.locator('summary').click();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        menu.getByRole('button', { name: label }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), `${stem}.${kind}`);
+      const text = kind === 'png' ? '' : Buffer.concat(await (await download.createReadStream()).toArray()).toString();
+      if (kind === 'svg') assert.match(text, /<svg[^>]*viewBox/, `${tag} svg`);
+      if (kind === 'csv') assert.equal(text.trim().split('\n').length, rows, `${tag} csv`);
+      if (kind === 'json') assert.equal(JSON.parse(text).seed, 0, `${tag} json`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
