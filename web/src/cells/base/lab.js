@@ -32,14 +32,24 @@ export class AttnLab extends AttnFigure {
    * The lab's layout. Every part is optional (a Lit template or ''):
    * figure and controls side by side (or stacked), `after` below them both, then the error line,
    * the checks inside one attn-verified line, the code, and `hood` inside "Under the hood".
+   * `error` is the task's error line by default; a lab whose controls cause the errors may show
+   * this.task.errorLine() among them instead and pass error: ''.
    */
-  renderLab({ figure = '', controls = '', after = '', checks = '', code = '', hood = '' }) {
+  renderLab({
+    figure = '',
+    controls = '',
+    after = '',
+    checks = '',
+    code = '',
+    hood = '',
+    error = this.task?.errorLine() ?? '',
+  }) {
     return html`
       <div class=${controls ? 'lab split' : 'lab'}>
         <div class="lab-figure">${figure}</div>
         ${controls ? html`<div class="lab-side">${controls}</div>` : ''}
       </div>
-      ${after} ${this.task?.errorLine() ?? ''} ${checks ? html`<attn-verified>${checks}</attn-verified>` : ''} ${code}
+      ${after} ${error} ${checks ? html`<attn-verified>${checks}</attn-verified>` : ''} ${code}
       ${
         hood
           ? html`<details class="hood">
