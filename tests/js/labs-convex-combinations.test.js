@@ -13,6 +13,7 @@ import {
   exportRows,
   keepSumEdit,
   loopTerms,
+  mixChecks,
   normaliseWeights,
   printout,
   stripRows,
@@ -77,6 +78,12 @@ test('y comes from the core and agrees with the loop; the rules are the core’s
   assert.ok(rules.okNonNegative && rules.okSum);
   assert.match(printout([0.4, 0.1, 0.2, 0.3], V, rules, mix), /\[OK\] Loop sum and matrix multiplication verified\./);
   assert.match(describeMix([0.4, 0.1, 0.2, 0.3], V, rules, mix), /y = α V = \(0\.7, 0\.5, 0\.9\)/);
+  const checks = mixChecks(rules, mix);
+  assert.deepEqual(
+    checks.map((c) => c.name),
+    ['check-nonnegative', 'check-sum', 'check-agree'],
+  );
+  assert.ok(checks[0].value >= 0 && checks[1].value <= checks[1].threshold && checks[2].value <= checks[2].threshold);
   // a drag in keep Σα = 1 mode gives weights the core accepts, and y moves towards the value pushed up
   const dragged = keepSumEdit([0.4, 0.1, 0.2, 0.3], 2, 0.8);
   const moved = computeMix(engine, dragged, V);
@@ -106,6 +113,12 @@ test('a refused α: the core throws, the lab says why in the learner’s words, 
   assert.match(printout([0.4, -0.1, 0.2, 0.3], V, rules, null), /AssertionError: Weights must be non-negative!/);
   assert.equal(weightsReport(engine, [0.5, 0.5], V), null);
   assert.equal(yAttribute(null), '');
+  // the checks: Rule 1's measured minimum is below its threshold, the agreement waits for a y
+  const [nonNegative, sumsToOne, agree] = mixChecks(rules, null);
+  assert.ok(nonNegative.value < nonNegative.threshold && nonNegative.comparison === 'ge');
+  assert.ok(sumsToOne.value > sumsToOne.threshold, `|Σα − 1| = ${sumsToOne.value}`);
+  assert.equal(agree.value, undefined);
+  assert.deepEqual(mixChecks(null, null), []);
 });
 
 test('the picture: one row per coordinate, identical entries share a label, y and a stray sum marked', () => {

@@ -9,6 +9,7 @@ import {
   describeHull,
   explainHullError,
   HULL_CODE,
+  hullChecks,
   hullExportObject,
   hullExportRows,
   hullPrintout,
@@ -47,6 +48,15 @@ test('the notebook’s example: 1000 Dirichlet(1) mixtures, none outside the hul
   assert.equal(view.path.length, PATH_STEPS + 2);
   assert.deepEqual(view.path[0], [1.5, 4], 'the path starts at τ = 0, on v1');
   assert.deepEqual(view.path.at(-1), [2.875, 2.5], 'and ends at τ = ∞, on the mean');
+  const checks = hullChecks(view, 1);
+  assert.deepEqual(
+    checks.map((c) => c.name),
+    ['check-outside', 'check-rows', 'check-nonnegative', 'check-highlight'],
+  );
+  assert.equal(checks[0].value, 0);
+  assert.ok(checks[1].value <= checks[1].threshold && checks[2].value >= 0 && checks[3].pass === true);
+  assert.equal(checks[3].label, 'y(τ) inside the hull at τ = 1');
+  assert.deepEqual(hullChecks(null, 1), []);
   assert.equal(pathTaus()[0], 0);
   assert.equal(pathTaus().at(-1), Infinity);
 });

@@ -16,9 +16,27 @@
  * renderFigure(). The host gets data-lab, which the lesson page uses to let a lab use the margin
  * of a wide screen.
  */
-import { html } from 'lit';
+import { html, nothing } from 'lit';
 import { AttnFigure } from './figure-base.js';
 import { controlStyles, labLayout, textStyles } from './styles.js';
+
+/**
+ * Checks written as data (a lab model's check logic) as attn-check cells, for renderLab's
+ * `checks`: each { name (its class), label, comparison ('le' by default), threshold, value } or,
+ * for a yes/no check, { name, label, pass }.
+ */
+export const checkCells = (checks) =>
+  checks.map(
+    (c) =>
+      html`<attn-check
+        class=${c.name}
+        label=${c.label}
+        comparison=${c.comparison ?? 'le'}
+        threshold=${c.threshold ?? nothing}
+        .value=${c.value}
+        .pass=${c.pass}
+      ></attn-check>`,
+  );
 
 export class AttnLab extends AttnFigure {
   static labStyles = [AttnFigure.baseStyles, AttnFigure.figureStyles, labLayout, controlStyles, textStyles];

@@ -22,6 +22,14 @@ import { createScatterHull, scatterDomain } from '../../charts/scatter-hull.js';
 import { formatDecimals } from '../../charts/scale.js';
 import { AttnFigure, listConverter } from '../base/figure-base.js';
 
+/** The source notebook's four values in the plane: this figure's default points, and the convex-hull lab's. */
+export const NOTEBOOK_POINTS = [
+  [1, 1],
+  [1.5, 4],
+  [5, 4.5],
+  [4, 0.5],
+];
+
 /** The plot's CSS, shared with the labs that draw createScatterHull themselves. */
 export const scatterHullStyles = css`
   .chart {
@@ -84,12 +92,7 @@ export class AttnScatterHull extends AttnFigure {
   static stateFields = {
     points: {
       type: 'matrix',
-      default: [
-        [1, 1],
-        [1.5, 4],
-        [5, 4.5],
-        [4, 0.5],
-      ],
+      default: NOTEBOOK_POINTS,
       minRows: 1,
       maxRows: 64,
       min: -1e6,

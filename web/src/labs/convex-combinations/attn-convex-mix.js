@@ -24,7 +24,7 @@
  * significant digits; empty while the core refuses α).
  */
 import { html } from 'lit';
-import { AttnLab } from '../../cells/base/lab.js';
+import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { tableStyles } from '../../cells/base/styles.js';
 import { formatField } from '../../cells/base/state-fields.js';
@@ -43,6 +43,7 @@ import {
   exportRows,
   fmt,
   keepSumEdit,
+  mixChecks,
   normaliseWeights,
   printout,
   ROW_SUM_TOLERANCE,
@@ -375,31 +376,7 @@ export class AttnConvexMix extends AttnLab {
           : ''
       }
     `;
-    const checks = r
-      ? html`
-          <attn-check
-            class="check-nonnegative"
-            label="min α_j (all weights ≥ 0)"
-            comparison="ge"
-            threshold="0"
-            .value=${r.report.minEntry}
-          ></attn-check>
-          <attn-check
-            class="check-sum"
-            label="|Σ α_j − 1|"
-            comparison="le"
-            threshold=${ROW_SUM_TOLERANCE}
-            .value=${r.report.maxRowSumError}
-          ></attn-check>
-          <attn-check
-            class="check-agree"
-            label=${mix ? 'max |loop sum − α @ V|' : 'max |loop sum − α @ V| (there is no α @ V while a rule is broken)'}
-            comparison="le"
-            threshold=${AGREEMENT}
-            .value=${mix ? mix.diff : undefined}
-          ></attn-check>
-        `
-      : '';
+    const checks = checkCells(mixChecks(r, mix));
     const params = { V: this.values, alpha: this.weights, y: mix?.y ?? r?.loop ?? [] };
     const code = r
       ? html`

@@ -102,6 +102,31 @@ export function computeMix(engine, alpha, V) {
   return { weights: alpha.slice(), y, loop, diff: Math.max(...y.map((v, c) => Math.abs(v - loop[c]))) };
 }
 
+/**
+ * The notebook's three asserts as checks (attn-check as data): every weight ≥ 0, the weights sum
+ * to 1, and the loop agrees with α @ V (pending while the core refuses the weights). None while
+ * α and V do not match.
+ */
+export function mixChecks(rules, mix) {
+  if (!rules) return [];
+  return [
+    {
+      name: 'check-nonnegative',
+      label: 'min α_j (all weights ≥ 0)',
+      comparison: 'ge',
+      threshold: 0,
+      value: rules.report.minEntry,
+    },
+    { name: 'check-sum', label: '|Σ α_j − 1|', threshold: ROW_SUM_TOLERANCE, value: rules.report.maxRowSumError },
+    {
+      name: 'check-agree',
+      label: mix ? 'max |loop sum − α @ V|' : 'max |loop sum − α @ V| (there is no α @ V while a rule is broken)',
+      threshold: AGREEMENT,
+      value: mix ? mix.diff : undefined,
+    },
+  ];
+}
+
 /** Why y cannot be computed, in the learner's words (never the engine's message). */
 export function explainMixError(error, alpha, V) {
   const keep = 'The picture keeps the last y that was a mixture.';

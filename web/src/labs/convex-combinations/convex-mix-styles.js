@@ -6,26 +6,11 @@
 import { css } from 'lit';
 
 export const mixStyles = css`
-  h3 {
-    font-size: 0.95rem;
-    margin: 0.6rem 0 0.2rem;
-  }
-  .lab-figure > h3:first-child {
-    margin-top: 0;
-  }
   .bar {
     fill: var(--accent, #3b5bdb);
   }
   .bar.negative {
     fill: var(--danger, #b3261e);
-  }
-  .editable .bar,
-  .editable .hit {
-    cursor: ns-resize;
-    touch-action: none;
-  }
-  .hit {
-    fill: transparent;
   }
   .value-strips .span {
     fill: var(--accent, #3b5bdb);

@@ -20,11 +20,11 @@
  * data-outside (mixtures outside the hull) and data-highlight ("x,y" of y(τ), 6 significant digits).
  */
 import { css, html } from 'lit';
-import { AttnLab } from '../../cells/base/lab.js';
+import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { formatField } from '../../cells/base/state-fields.js';
-import { scatterHullStyles } from '../../cells/figures/attn-scatter-hull.js';
+import { NOTEBOOK_POINTS, scatterHullStyles } from '../../cells/figures/attn-scatter-hull.js';
 import { createScatterHull, scatterDomain } from '../../charts/scatter-hull.js';
 import {
   computeHullView,
@@ -35,6 +35,7 @@ import {
   hullExportObject,
   hullExportRows,
   hullPrintout,
+  hullChecks,
   hullText,
   pair,
   ROW_SUM_TOLERANCE,
@@ -45,12 +46,7 @@ export class AttnHullMixtures extends AttnLab {
   static stateFields = {
     values: {
       type: 'matrix',
-      default: [
-        [1, 1],
-        [1.5, 4],
-        [5, 4.5],
-        [4, 0.5],
-      ],
+      default: NOTEBOOK_POINTS,
       minRows: 4,
       maxRows: 4,
       min: -100,
@@ -67,13 +63,6 @@ export class AttnHullMixtures extends AttnLab {
     AttnLab.labStyles,
     scatterHullStyles,
     css`
-      h3 {
-        font-size: 0.95rem;
-        margin: 0.75rem 0 0.1rem;
-      }
-      .lab-side > h3:first-child {
-        margin-top: 0;
-      }
       .chart {
         max-width: none;
       }
@@ -132,6 +121,21 @@ export class AttnHullMixtures extends AttnLab {
     this.stateChanged();
   }
 
+  /** A log-scale slider from 0.01 to 100 for a state field (with `limits`: buttons for 0 and ∞). */
+  _logSlider(field, label, symbol, limits = false) {
+    return html`<attn-slider
+      label=${label}
+      symbol=${symbol}
+      scale="log"
+      min="0.01"
+      max="100"
+      ?limits=${limits}
+      value=${this._authored(field)}
+      .value=${this[field]}
+      @change=${(e) => (e.stopPropagation(), this._set(field, e.detail.value))}
+    ></attn-slider>`;
+  }
+
   _authored(name) {
     const state = this._baseline ?? this.getState();
     return formatField(state[name], this.constructor.stateFields[name]);
@@ -151,16 +155,8 @@ export class AttnHullMixtures extends AttnLab {
         onChange: (points) => this._onDrag(points, true),
       });
     }
-    this._chart.update({
-      points: this.values,
-      hull: view.hull,
-      mixtures: view.mixtures,
-      inside: view.inside,
-      domain: this._domain,
-      path: view.path,
-      highlight: view.highlight,
-      highlightLabel: 'y(τ)',
-    });
+    // the view's hull, mixtures (inside or not), path and highlight, on the current values
+    this._chart.update({ ...view, points: this.values, domain: this._domain, highlightLabel: 'y(τ)' });
   }
 
   describe() {
@@ -196,17 +192,7 @@ export class AttnHullMixtures extends AttnLab {
     `;
     const controls = html`
       <h3>One mixture from scores: y(τ) = softmax(s/τ) V</h3>
-      <attn-slider
-        label="Temperature τ"
-        symbol="τ"
-        scale="log"
-        min="0.01"
-        max="100"
-        limits
-        value=${this._authored('temperature')}
-        .value=${this.temperature}
-        @change=${(e) => (e.stopPropagation(), this._set('temperature', e.detail.value))}
-      ></attn-slider>
+      ${this._logSlider('temperature', 'Temperature τ', 'τ', true)}
       <p class="mono alpha" aria-live="polite">
         ${v ? html`α(τ = ${tauText}) = [${v.alpha.map((a) => a.toFixed(3)).join(', ')}] → y(τ) = ${pair(v.highlight)}` : '…'}
       </p>
@@ -220,16 +206,7 @@ export class AttnHullMixtures extends AttnLab {
         @change=${(e) => (e.stopPropagation(), this._set('logits', [...e.detail.values]))}
       ></attn-vector-editor>
       <h3>How the random weights are drawn</h3>
-      <attn-slider
-        label="Concentration c"
-        symbol="c"
-        scale="log"
-        min="0.01"
-        max="100"
-        value=${this._authored('concentration')}
-        .value=${this.concentration}
-        @change=${(e) => (e.stopPropagation(), this._set('concentration', e.detail.value))}
-      ></attn-slider>
+      ${this._logSlider('concentration', 'Concentration c', 'c')}
       <p class="mono mean-effective" data-value=${v ? String(v.meanEffective) : ''}>
         mean exp(H) = ${v ? v.meanEffective.toFixed(2) : '…'} of 4 positions
       </p>
@@ -239,36 +216,7 @@ export class AttnHullMixtures extends AttnLab {
       </p>
       ${this.seeds.render()}
     `;
-    const checks = v
-      ? html`
-          <attn-check
-            class="check-outside"
-            label="mixtures outside the hull"
-            comparison="le"
-            threshold="0"
-            .value=${v.outside}
-          ></attn-check>
-          <attn-check
-            class="check-rows"
-            label="Dirichlet weights: max |row sum − 1|"
-            comparison="le"
-            threshold=${ROW_SUM_TOLERANCE}
-            .value=${v.report.maxRowSumError}
-          ></attn-check>
-          <attn-check
-            class="check-nonnegative"
-            label="Dirichlet weights: smallest entry"
-            comparison="ge"
-            threshold="0"
-            .value=${v.report.minEntry}
-          ></attn-check>
-          <attn-check
-            class="check-highlight"
-            label=${`y(τ) inside the hull at τ = ${tauText}`}
-            .pass=${v.highlightInside}
-          ></attn-check>
-        `
-      : '';
+    const checks = checkCells(hullChecks(v, this.temperature));
     const params = {
       V: this.values,
       c: this.concentration,

@@ -84,6 +84,31 @@ export function explainHullError(error) {
   return `The mixtures could not be drawn for these settings (${what}). The plot keeps the last ones that worked.`;
 }
 
+/**
+ * The lab's checks (attn-check as data): no mixture outside the hull, the Dirichlet rows sum to 1
+ * and are ≥ 0, and y(τ) lies inside the hull. None before the first view.
+ */
+export function hullChecks(view, tau) {
+  if (!view) return [];
+  return [
+    { name: 'check-outside', label: 'mixtures outside the hull', threshold: 0, value: view.outside },
+    {
+      name: 'check-rows',
+      label: 'Dirichlet weights: max |row sum − 1|',
+      threshold: ROW_SUM_TOLERANCE,
+      value: view.report.maxRowSumError,
+    },
+    {
+      name: 'check-nonnegative',
+      label: 'Dirichlet weights: smallest entry',
+      comparison: 'ge',
+      threshold: 0,
+      value: view.report.minEntry,
+    },
+    { name: 'check-highlight', label: `y(τ) inside the hull at τ = ${formatTau(tau)}`, pass: view.highlightInside },
+  ];
+}
+
 /** The hull's corners in order, by name: "v0 → v3 → v2 → v1". */
 export const hullText = (hull) => hull.map((i) => `v${i}`).join(' → ');
 
