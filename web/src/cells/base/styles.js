@@ -6,7 +6,8 @@
  *   figure stays in view (sticky) while a tall column of controls scrolls; below, they stack with
  *   the controls directly under the figure. Below 600 px of window, cards are flat.
  * - controlStyles: rows of labelled controls, range inputs, selects, number and text fields.
- * - textStyles: notes, hints, errors, monospace numbers, boxes that scroll sideways on their own.
+ * - textStyles: headings inside a lab, notes, hints, errors, monospace numbers, boxes that scroll
+ *   sideways on their own.
  * - tableStyles: compact numeric tables (they scroll inside their own box).
  */
 import { css } from 'lit';
@@ -91,6 +92,10 @@ export const controlStyles = css`
 `;
 
 export const textStyles = css`
+  h3 {
+    font-size: 0.95rem;
+    margin: 0.75rem 0 0.2rem;
+  }
   .note,
   .hint {
     color: var(--muted, #555d6b);
