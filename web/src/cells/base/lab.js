@@ -46,6 +46,14 @@ export class AttnLab extends AttnFigure {
     this.toggleAttribute('data-lab', true);
   }
 
+  /** A learner's change of one state field: remembered for Reset (beginEdit), then announced. */
+  setField(name, value) {
+    if (Object.is(this[name], value)) return;
+    this.beginEdit();
+    this[name] = value;
+    this.stateChanged();
+  }
+
   /**
    * The lab's layout. Every part is optional (a Lit template or ''):
    * figure and controls side by side (or stacked), `after` below them both, then the error line,

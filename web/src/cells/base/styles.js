@@ -9,6 +9,8 @@
  * - textStyles: headings inside a lab, notes, hints, errors, monospace numbers, boxes that scroll
  *   sideways on their own.
  * - tableStyles: compact numeric tables (they scroll inside their own box).
+ * - touchTargets: buttons, selects and fields of a control row at least 44 px tall (a finger's
+ *   hit area).
  */
 import { css } from 'lit';
 
@@ -139,5 +141,17 @@ export const tableStyles = css`
   td:first-child,
   th:first-child {
     text-align: left;
+  }
+`;
+
+export const touchTargets = css`
+  .controls button,
+  .controls select,
+  .controls input[type='text'],
+  .controls input[type='number'] {
+    min-height: 2.75rem;
+  }
+  .controls button {
+    min-width: 2.75rem;
   }
 `;
