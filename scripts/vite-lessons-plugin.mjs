@@ -116,7 +116,12 @@ const DEFINE = /customElements\.define\(\s*(['"`])(attn-[a-z0-9-]+)\1/g;
 export async function registeredTags(dirs) {
   const tags = new Set();
   for (const dir of dirs) {
-    const files = (await readdir(dir, { recursive: true })).filter((name) => name.endsWith('.js'));
+    // a folder that is not there defines nothing (then every attn-* tag is refused, loudly)
+    const names = await readdir(dir, { recursive: true }).catch((error) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    const files = names.filter((name) => name.endsWith('.js'));
     for (const name of files) {
       for (const match of (await readFile(path.join(dir, name), 'utf8')).matchAll(DEFINE)) tags.add(match[2]);
     }

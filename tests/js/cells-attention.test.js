@@ -75,7 +75,10 @@ test('the mask attribute: none, causal or rows of 0/1, through the cell’s sett
   ]);
   assert.equal(formatField([[1, 0]], spec), '1,0');
   assert.equal(formatField('causal', spec), 'causal');
-  assert.throws(() => parseMask('1,0.5;1,1', 'mask'), (e) => e instanceof FieldError && /mask\[0\]\[1\]: 0\.5 is not 0/.test(e.message));
+  assert.throws(
+    () => parseMask('1,0.5;1,1', 'mask'),
+    (e) => e instanceof FieldError && /mask\[0\]\[1\]: 0\.5 is not 0/.test(e.message),
+  );
   assert.throws(() => parseMask('upper', 'mask'), /mask: "upper" is not none, causal or rows of 0 and 1/);
   assert.throws(() => parseMask('1,0;1', 'mask'), /mask: row 1 has 1 entries, row 0 has 2/);
   assert.throws(() => parseField('1,x;2,3', 'q', ATTENTION_FIELDS.q), /q\[0\]\[1\]: "x" is not a number/);
@@ -84,7 +87,10 @@ test('the mask attribute: none, causal or rows of 0/1, through the cell’s sett
 
 test('inputs that do not fit together are refused in words that name the attribute', () => {
   assert.equal(shapeProblem(state()), '');
-  assert.match(shapeProblem(state({ k: [[1, 0, 0]] })), /^Attribute k: each key has 3 numbers but each query in q has 2/);
+  assert.match(
+    shapeProblem(state({ k: [[1, 0, 0]] })),
+    /^Attribute k: each key has 3 numbers but each query in q has 2/,
+  );
   assert.match(shapeProblem(state({ v: [[1, 2]] })), /^Attribute v: 1 rows but k has 3 keys/);
   assert.match(
     shapeProblem(state({ mask: [[1, 0]] })),
@@ -192,10 +198,16 @@ test('value-of: a setting or a result of the cell, or one entry of it, counted f
 test('value-of that cannot be read says why, naming the attribute and what the cell has', () => {
   const cell = new FakeCell();
   const error = (read) => read.error ?? assert.fail(`no error: ${JSON.stringify(read)}`);
-  assert.match(error(readValue(cell, 'weight')), /^Attribute value-of: #att has no value "weight" \(it has temperature, mask, weights, maxRowSumError\)/);
+  assert.match(
+    error(readValue(cell, 'weight')),
+    /^Attribute value-of: #att has no value "weight" \(it has temperature, mask, weights, maxRowSumError\)/,
+  );
   assert.match(error(readValue(cell, '')), /^Attribute value-of is missing/);
   assert.match(error(readValue(cell, 'weights[-1]')), /^Attribute value-of: "weights\[-1\]" is not a name such as/);
-  assert.match(error(readValue(cell, 'weights[2]')), /^Attribute value-of: weights has entries \[0\] to \[1\], so no \[2\]/);
+  assert.match(
+    error(readValue(cell, 'weights[2]')),
+    /^Attribute value-of: weights has entries \[0\] to \[1\], so no \[2\]/,
+  );
   assert.match(error(readValue(cell, 'temperature[0]')), /temperature is a number, which has no entry \[0\]/);
   assert.match(error(readNumber(cell, 'weights')), /weights is a 2 × 2 matrix, not one number; try weights\[0\]\[0\]/);
   assert.match(error(readNumber(cell, 'weights[0]')), /is a list of 2 numbers, not one number; try weights\[0\]\[0\]/);

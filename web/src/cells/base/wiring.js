@@ -141,13 +141,16 @@ const KINDS = {
 
 /**
  * Links `host` (a cell with a `for` property) to the cell that names. `onSource(source)` runs once
- * linked and after every update of that cell; `onBroken()` when `for` names no cell.
+ * linked, after every update of that cell, and when one of the host's `watched` properties (its
+ * other wiring attributes, such as value-of) changes; `onBroken()` when `for` names no cell.
  */
 export class CellLink {
-  constructor(host, onSource, onBroken = () => {}) {
+  constructor(host, onSource, onBroken = () => {}, watched = []) {
     this.host = host;
     this.onSource = onSource;
     this.onBroken = onBroken;
+    this.watched = watched;
+    this._key = '';
     /** The linked cell, or null. */
     this.source = null;
     this._id = undefined; // the `for` linked (or being linked) to
@@ -156,10 +159,18 @@ export class CellLink {
     host.addController(this);
   }
 
-  /** Before each update of the host: a new or changed `for` links again. */
+  /** Before each update of the host: a new `for` links again, a new value-of (or field) reads again. */
   hostUpdate() {
     const id = this.host.for ?? '';
-    if (id === this._id) return;
+    const key = JSON.stringify(this.watched.map((name) => this.host[name]));
+    if (id === this._id && key === this._key) return;
+    this._key = key;
+    if (id === this._id) {
+      // after this update (a change made during it would miss the host's willUpdate)
+      const source = this.source;
+      if (source) this.host.settleAfter(Promise.resolve().then(() => this.source === source && this.onSource(source)));
+      return;
+    }
     this._unlink();
     this._id = id;
     this.report('');
@@ -224,6 +235,7 @@ export class FieldLink {
       host,
       (source) => this._pull(source),
       () => (this.ok = false),
+      ['field'],
     );
     host.addController(this);
   }

@@ -62,11 +62,16 @@ export class AttnBars extends AttnFigure {
     this._chartKey = '';
     this._domain = [0, 1];
     this._fromEdit = false;
-    this._link = new CellLink(this, (source) => {
-      const { value, error } = readList(source, this.valueOfPath);
-      this._link.report(error ?? '');
-      if (value) this.values = value;
-    });
+    this._link = new CellLink(
+      this,
+      (source) => {
+        const { value, error } = readList(source, this.valueOfPath);
+        this._link.report(error ?? '');
+        if (value) this.values = value;
+      },
+      undefined,
+      ['valueOfPath'],
+    );
   }
 
   get barLabels() {

@@ -104,6 +104,7 @@ export class AttnCheck extends AttnCell {
       this,
       (source) => this.#read(source),
       () => (this.value = NaN),
+      ['valueOfPath'],
     );
   }
 

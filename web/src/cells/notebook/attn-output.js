@@ -64,6 +64,7 @@ export class AttnOutput extends AttnCell {
       this,
       (source) => this.#read(source),
       () => (this.text = ''),
+      ['valueOfPath', 'precision'],
     );
   }
 
