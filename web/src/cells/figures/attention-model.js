@@ -168,9 +168,9 @@ export function describeAttention({ q, k, mask, temperature, scale }, result) {
 export const ATTENTION_CODE = `import math
 import torch
 
-q = torch.tensor({{q}})  # (L, E): a row per query
-k = torch.tensor({{k}})  # (S, E): a row per key
-v = torch.tensor({{v}})  # (S, Ev): a value row per key
+q = torch.tensor({{q}}, dtype=torch.float32)  # (L, E): a row per query
+k = torch.tensor({{k}}, dtype=torch.float32)  # (S, E): a row per key
+v = torch.tensor({{v}}, dtype=torch.float32)  # (S, Ev): a value row per key
 mask = {{mask}}  # 'none', 'causal' or rows of 0/1 (1 = may attend)
 tau = {{temperature}}  # temperature: 0 is the argmax limit, inf gives equal weights
 scale = {{scale}}  # None: 1/sqrt(E)
