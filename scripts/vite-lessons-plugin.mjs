@@ -184,6 +184,32 @@ function checkTags(tokens, firstLine, known, file) {
   }
 }
 
+/**
+ * Refuses an attn-* start tag that Markdown did not read as HTML and would print as text (a start
+ * tag that begins a block but spreads over several lines, one without its >). Tags in code are
+ * text on purpose and pass.
+ */
+function checkUnreadTags(tokens, firstLine, file) {
+  for (const token of tokens) {
+    if (token.type !== 'inline' || !token.map) continue;
+    let rest = token.content; // the paragraph's source, with its HTML and code blanked out (lines kept)
+    for (const child of token.children) {
+      if (child.type === 'html_inline' || child.type === 'code_inline') {
+        rest = rest.replace(child.content, child.content.replace(/[^\n]/g, ' '));
+      }
+    }
+    const match = rest.match(/<attn-[a-z0-9-]*/i);
+    if (!match) continue;
+    const line = firstLine + token.map[0] + rest.slice(0, match.index).split('\n').length - 1;
+    const error = new LessonError(
+      `${file}:${line}`,
+      null,
+      `${match[0]} … is not read as an element but as text: write its start tag on one line, from < to >`,
+    );
+    throw Object.assign(error, { file, line, tag: match[0].slice(1).toLowerCase() });
+  }
+}
+
 /** The attn-* elements written in `html`: [{ tag, id }]. */
 function attnElements(html) {
   return [...html.matchAll(ELEMENT_TAG)].map(([, tag, attributes]) => {
@@ -240,6 +266,7 @@ export function compileLesson(source, file, { knownTags = null } = {}) {
 
   // Maths: every formula must render; the error names the line and the formula.
   const bodyStart = source.split('\n').length - parsed.body.split('\n').length;
+  checkUnreadTags(tokens, bodyStart + 1, file);
   if (knownTags) checkTags(tokens, bodyStart + 1, knownTags, file);
   for (const block of tokens) {
     for (const token of block.type === 'inline' ? block.children : [block]) {

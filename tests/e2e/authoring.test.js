@@ -122,10 +122,13 @@ describe('a lesson written with generic cells and attributes only', () => {
     assert.deepEqual(await page.evaluate(() => document.querySelector('#row2').values), a.weights[2]);
     const printed = await page.locator('attn-output').evaluate((el) => el.text);
     assert.equal(printed.split('\n')[0], `[[${want.output[0].map((x) => x.toFixed(4)).join(', ')}],`);
-    const code = await page.locator('attn-code').evaluate((el) => el.code);
-    assert.match(code, /^q = torch\.tensor\(\[\[1, 0\], \[0, 2\], \[1, 1\]\]\)/m);
+    const [code, sums] = await page.locator('attn-code').evaluateAll((els) => els.map((el) => el.code));
+    assert.match(code, /^q = torch\.tensor\(\[\[1, 0\], \[0, 2\], \[1, 1\]\], dtype=torch\.float32\)/m);
     assert.match(code, /^mask = 'causal'/m);
     assert.match(code, /^tau = 1 /m);
+    // a template of the lesson's own, filled from the same cell
+    const filled = `weights = np.array([${a.weights.map((row) => `[${row.map((x) => Number(x.toPrecision(6))).join(', ')}]`).join(', ')}])`;
+    assert.equal(sums.split('\n')[1], filled);
     // two checks of the cell itself and the two the lesson wired, all passing
     const checks = await page.evaluate(() => {
       const found = [];
@@ -158,7 +161,13 @@ describe('a lesson written with generic cells and attributes only', () => {
     const a = await att(page);
     assert.deepEqual(a.weights[2], [0, 0, 1], 'τ = 0: query 2 puts all its weight on its best key');
     assert.deepEqual(await page.evaluate(() => document.querySelector('#row2').values), [0, 0, 1]);
-    assert.match(await page.locator('attn-code').evaluate((el) => el.code), /^tau = 0 /m);
+    assert.match(
+      await page
+        .locator('attn-code')
+        .first()
+        .evaluate((el) => el.code),
+      /^tau = 0 /m,
+    );
     await until(page, () => decodeURIComponent(location.hash).includes('att.temperature=0'));
 
     await slider.getByRole('button', { name: 'Reset Temperature' }).click();

@@ -45,9 +45,10 @@ export class AttnAttention extends AttnLab {
   static styles = [
     AttnLab.labStyles,
     css`
-      h3 {
+      .lab-figure h3,
+      .lab-side h3 {
         font-size: 0.95rem;
-        margin: 0.25rem 0;
+        margin: 0.5rem 0 0.25rem;
       }
       .formula {
         margin: 0.25rem 0 0.5rem;
@@ -115,15 +116,16 @@ export class AttnAttention extends AttnLab {
       </p>
       ${
         r
-          ? html`<attn-matrix
-              compact
-              label="Output A v"
-              caption="Row i: the output of query i, a mix of the value rows."
-              precision="3"
-              row-labels=${labels('y', L)}
-              col-labels=${labels('', Ev)}
-              .values=${r.output}
-            ></attn-matrix>`
+          ? html`<h3>Output A v</h3>
+              <attn-matrix
+                compact
+                label="Output A v"
+                caption="Row i: the output of query i, a mix of the value rows."
+                precision="3"
+                row-labels=${labels('y', L)}
+                col-labels=${labels('', Ev)}
+                .values=${r.output}
+              ></attn-matrix>`
           : ''
       }
       ${

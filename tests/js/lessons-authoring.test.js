@@ -1,6 +1,7 @@
-// The lessons plugin refuses an attn-* element that no cell defines (scripts/vite-lessons-plugin.mjs):
-// the known elements are read from the front end's files, the error names the file, line and tag,
-// and a real build of a fixture lesson with a misspelt tag fails.
+// Writing lessons (scripts/vite-lessons-plugin.mjs): the build refuses an attn-* element that no
+// cell defines (the known elements are read from the front end's files; the error names the file,
+// line and tag, and a real build of a fixture lesson with a misspelt tag fails) and a start tag that
+// Markdown would print as text; web/README's walk-through quotes the tested fixture lesson.
 import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -106,4 +107,33 @@ test('building a fixture lesson with a misspelt tag fails, naming the file, line
   } finally {
     await rm(out, { recursive: true, force: true });
   }
+});
+
+test('a start tag Markdown would print as text stops the lesson, naming the line', () => {
+  const spread = 'Intro.\n\n<attn-attention\n  id="att"\n>\n</attn-attention>\n';
+  assert.throws(
+    () => compile(spread),
+    (error) =>
+      error.message ===
+        `web/lessons/demo.md:${FRONT_LINES + 3}: <attn-attention … is not read as an element but as text: write its start tag on one line, from < to >` &&
+      error.tag === 'attn-attention',
+  );
+  assert.throws(() => compile('Text <attn-bars values="1"\n\nmore.\n'), /demo\.md:\d+: <attn-bars … is not read/);
+  // inline HTML may span lines, and code or an entity is text on purpose
+  assert.doesNotThrow(() => compile('A <attn-bars\nvalues="2"></attn-bars> inline.\n'));
+  assert.doesNotThrow(() => compile('Write `<attn-bars>` or &lt;attn-bars&gt; as text.\n'));
+});
+
+test('web/README’s walk-through quotes the fixture lesson that the browser tests run', async () => {
+  const readme = await readFile(path.join(root, 'web', 'README.md'), 'utf8');
+  const fixture = await readFile(path.join(root, 'tests', 'fixtures', 'lessons', 'authoring-fixture.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### A lesson from generic cells'), readme.indexOf('## Routes'));
+  const snippets = [...section.matchAll(/```markdown\n([\s\S]*?)```/g)].map((m) => m[1].trim());
+  assert.ok(snippets.length >= 6, `${snippets.length} snippets`);
+  for (const snippet of snippets) {
+    for (const part of snippet.split('\n\n')) assert.ok(fixture.includes(part), `the fixture has:\n${part}`);
+  }
+  // and the fixture uses only elements the front end defines
+  const tags = await registeredTags(CELL_DIRS);
+  assert.doesNotThrow(() => compileLesson(fixture, 'tests/fixtures/lessons/authoring-fixture.md', { knownTags: tags }));
 });
