@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildLessonsSite } from '../fixtures/build-site.mjs';
-import { everyFigureShown, launch, scrollThrough, serveDir, settled, watch } from './browser.js';
+import { everyFigureShown, launch, scrollThrough, serveDir, serveSite, settled, watch } from './browser.js';
 
 const Q = [
   [1, 0],
@@ -192,8 +192,11 @@ describe('a lesson written with generic cells and attributes only', () => {
     const want = attention(q, K, V);
     assertClose((await att(page)).weights, want.weights, 1e-6, 'weights with q2 = (3, 1)');
     assertClose(await page.evaluate(() => document.querySelector('#row2').values), want.weights[2], 1e-6, 'bars');
-    await page.locator('attn-matrix-editor').getByRole('button', { name: 'Reset Queries Q' }).click();
+    // the cell's own Reset puts back what the lesson wrote, and its editor follows
+    await page.locator('#att').getByRole('button', { name: 'Reset', exact: true }).click();
     await until(page, () => document.querySelector('#att').q[2][0] === 1);
+    const entry = page.getByRole('textbox', { name: 'Queries Q, row q2, column 0' });
+    await until(page, (input) => input.value === '1', await entry.elementHandle());
   });
 
   test('the vector editor drives the bar chart', async () => {
@@ -275,4 +278,29 @@ test('a permalink sets the attention cell, its slider follows, and a check it br
   );
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+test('the same wiring works on a plain page: the cell gallery of the site', async () => {
+  const site = await serveSite();
+  const page = await browser.context.newPage();
+  const { problems } = watch(page);
+  try {
+    await page.goto(`${site.url}gallery/cells.html`);
+    const cell = page.locator('#wired-attention');
+    await cell.scrollIntoViewIfNeeded();
+    await settled(cell);
+    assertClose(await cell.evaluate((el) => el.weights), attention(Q, K, V).weights, 1e-6, 'gallery weights');
+    await page.locator('#wired-check[data-status="pass"]').waitFor();
+    await cell.locator('attn-slider').getByRole('button', { name: 'τ → ∞' }).click();
+    await until(page, () => {
+      const a = document.querySelector('#wired-attention');
+      return a.temperature === Infinity && a.hasAttribute('data-settled');
+    });
+    assertClose((await cell.evaluate((el) => el.weights))[2], [1 / 3, 1 / 3, 1 / 3], 1e-6, 'τ = ∞');
+    assert.match(await page.locator('#wired-code').evaluate((el) => el.code), /^tau = float\('inf'\) /m);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+    await site.close();
+  }
 });
