@@ -6,12 +6,18 @@ import { test } from 'node:test';
 import { loadAttention } from '../../web/src/engine/index.js';
 import { emptyRows, maskFor } from '../../web/src/cells/figures/mask-presets.js';
 import {
+  CAUSAL_CHECKS,
   causalPrintout,
   computeCausal,
   describeCausal,
   TRIL,
 } from '../../web/src/labs/causal-masking/causal-attention-model.js';
-import { computeMaskLab, describeMaskLab, fullyMasked } from '../../web/src/labs/causal-masking/mask-lab-model.js';
+import {
+  computeMaskLab,
+  describeMaskLab,
+  fullyMasked,
+  MASK_CHECKS,
+} from '../../web/src/labs/causal-masking/mask-lab-model.js';
 import {
   BAND,
   checkWindow3,
@@ -27,7 +33,7 @@ import {
 } from '../../web/src/labs/causal-masking/band-conv-model.js';
 import { cellReadout, explainCoreError, maskStats, weightsCsv } from '../../web/src/labs/causal-masking/masks-model.js';
 import { codeParams } from '../../web/src/labs/causal-masking/causal-masking-code.js';
-import { rowOf } from '../../web/src/labs/common/qkv-lab.js';
+import { batchOf, rowOf } from '../../web/src/labs/common/qkv-lab.js';
 
 const T = 5;
 const engine = await loadAttention();
@@ -119,7 +125,7 @@ test('Exercise 3: only the width-3 band is correct; a wrong mask names its cells
   assert.match(checkWindow3(maskFor('none', T)).message, /^12 cells are wrong/);
   assert.match(checkWindow3([[1]]).message, /must be 5 × 5/);
   assert.match(checkWindow3('nonsense').message, /must be 5 × 5/);
-  const w = windowWeights(engine, BAND);
+  const w = batchOf(windowWeights(engine, BAND).weights, 0);
   assert.deepEqual(w.shape, [T, T]);
   assert.equal(rowOf(w, 0)[2], 0);
   assert.match(describeWindow(BAND, checkWindow3(BAND)), /13 of 25 cells; .*Correct/);
@@ -163,5 +169,20 @@ test('readouts, CSV rows, code parameters and errors in the learner’s words', 
     const text = explainCoreError({ kind, message: 'weights[1] is -0.200000003' });
     assert.doesNotMatch(text, /weights\[1\]|-0\.2/);
     assert.match(text, /last ones that were/);
+  }
+});
+
+test('every check reads a number the lab computes, and passes on the lesson’s defaults', () => {
+  const pass = (spec, x) => (spec.comparison === 'eq' ? x === spec.threshold : x <= spec.threshold);
+  const results = [
+    [CAUSAL_CHECKS, computeCausal(engine, 0)],
+    [MASK_CHECKS, computeMaskLab(engine, 0, TRIL)],
+  ];
+  for (const [specs, result] of results) {
+    assert.equal(specs.length, 3);
+    for (const spec of specs) {
+      assert.equal(typeof result[spec.value], 'number', `${spec.name} reads result.${spec.value}`);
+      assert.ok(pass(spec, result[spec.value]), `${spec.name}: ${result[spec.value]}`);
+    }
   }
 });

@@ -29,6 +29,7 @@ import { live } from 'lit/directives/live.js';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, readWholeNumber, resetToAuthored } from '../base/cell-support.js';
 import { listConverter } from '../base/figure-base.js';
+import { controlStyles } from '../base/styles.js';
 import { emptyRows, MASK_PRESETS as PRESETS, maskFor } from './mask-presets.js';
 
 export { maskFor };
@@ -64,6 +65,7 @@ export class AttnMaskPainter extends AttnCell {
   static styles = [
     AttnCell.baseStyles,
     cellStyles,
+    controlStyles,
     css`
       :host {
         margin: 0.5rem 0;
@@ -82,12 +84,6 @@ export class AttnMaskPainter extends AttnCell {
       }
       input[type='number'] {
         width: 3.5rem;
-        font: inherit;
-        color: var(--text, #1b1e24);
-        background: var(--bg, #f7f8fa);
-        border: 1px solid var(--border, #d0d4dc);
-        border-radius: 4px;
-        padding: 0.15rem 0.3rem;
       }
       .grid-box {
         /* a grid wider than its box scrolls here; the cells keep their 44 px */

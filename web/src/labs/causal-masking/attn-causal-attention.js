@@ -21,11 +21,11 @@
 import { html } from 'lit';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
-import { B, batchOf, batchSelect, rowsOf as weightRows, sci } from '../common/qkv-lab.js';
+import { B, batchSelect, rowsOf, sci } from '../common/qkv-lab.js';
 import { CausalLab } from './causal-lab.js';
-import { causalPrintout, computeCausal, describeCausal } from './causal-attention-model.js';
+import { CAUSAL_CHECKS, causalPrintout, computeCausal, describeCausal } from './causal-attention-model.js';
 import { CAUSAL_CODE, codeParams } from './causal-masking-code.js';
-import { explainCoreError, weightsCsv } from './masks-model.js';
+import { explainCoreError } from './masks-model.js';
 
 export class AttnCausalAttention extends CausalLab {
   static stateFields = {
@@ -47,20 +47,12 @@ export class AttnCausalAttention extends CausalLab {
     });
   }
 
-  updated() {
-    const r = this.task.value;
-    if (!r) return;
-    const b = this.batch;
-    this.drawHeatmap('weights', { title: `Causal attention weights, batch ${b}`, values: batchOf(r.weights, b) });
+  get weightsTitle() {
+    return `Causal attention weights, batch ${this.batch}`;
   }
 
   describe() {
     return describeCausal(this.task.value, this.batch);
-  }
-
-  exportRows() {
-    const r = this.task.value;
-    return weightsCsv(r && batchOf(r.weights, this.batch));
   }
 
   exportObject() {
@@ -68,7 +60,7 @@ export class AttnCausalAttention extends CausalLab {
     return {
       seed: this.seed,
       batch: this.batch,
-      weights: r ? weightRows(batchOf(r.weights, this.batch)) : null,
+      weights: r ? rowsOf(this.shownWeights) : null,
       futureWeight: r?.future ?? null,
       maxDifferenceFromReference: r?.diff ?? null,
     };
@@ -76,13 +68,11 @@ export class AttnCausalAttention extends CausalLab {
 
   renderFigure() {
     const r = this.task.value;
-    const b = this.batch;
     const figure = r
       ? this.heatmapBox('weights', 'Row i: query position i; column j: key position j. The upper triangle is 0.')
       : html`<p class="note">Loading the attention core…</p>`;
     const controls = html`
-      ${this.seeds.render(batchSelect(this, 'causal-batch'))}
-      ${r ? this.readoutLine('weights', batchOf(r.weights, b)) : ''}
+      ${this.seeds.render(batchSelect(this, 'causal-batch'))} ${r ? this.readoutLine('weights', this.shownWeights) : ''}
       ${
         r
           ? html`<p class="stat">
@@ -95,31 +85,8 @@ export class AttnCausalAttention extends CausalLab {
         Row i may use keys 0 to i: row 0 only itself, row 4 all five. Re-roll draws new Q, K and V; the triangle stays.
       </p>
     `;
-    const checks = html`<attn-check
-        class="future"
-        label="total weight from position 0 onto positions 1…4, both batches"
-        comparison="eq"
-        threshold="0"
-        .value=${r?.future}
-      ></attn-check>
-      <attn-check
-        class="above"
-        label="largest weight above the diagonal, any row"
-        comparison="eq"
-        threshold="0"
-        .value=${r?.above}
-      ></attn-check>
-      <attn-check
-        class="reference"
-        label="max |causal mask built in − float64 reference with the tril mask|"
-        threshold="1e-6"
-        .value=${r?.diff}
-      ></attn-check>`;
-    const code = html`<attn-code
-      label="PyTorch: the tril mask against is_causal=True"
-      .template=${CAUSAL_CODE}
-      .params=${codeParams(r)}
-    ></attn-code>`;
+    const checks = this.checkCells(CAUSAL_CHECKS, r);
+    const code = this.codeCell('PyTorch: the tril mask against is_causal=True', CAUSAL_CODE, codeParams(r));
     const hood = r
       ? html`<p>
             The core's float64 reference applies the tril mask explicitly. Largest difference from it:

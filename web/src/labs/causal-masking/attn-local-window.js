@@ -28,22 +28,14 @@ import { maskFor } from '../../cells/figures/mask-presets.js';
 import { T, rowsOf } from '../common/qkv-lab.js';
 import { CausalLab } from './causal-lab.js';
 import { checkWindow3, describeWindow, windowWeights } from './local-window-model.js';
-import { explainCoreError, weightsCsv } from './masks-model.js';
+import { explainCoreError, MASK_FIELD } from './masks-model.js';
 
 export { BAND, checkWindow3 } from './local-window-model.js';
 
 export class AttnLocalWindow extends CausalLab {
   static stateFields = {
     preset: { type: 'enum', default: 'none', values: ['none', 'causal', 'custom'] },
-    mask: {
-      type: 'matrix',
-      default: Array.from({ length: T }, () => Array(T).fill(1)),
-      minRows: T,
-      maxRows: T,
-      min: 0,
-      max: 1,
-      integer: true,
-    },
+    mask: MASK_FIELD,
   };
 
   static properties = { ...super.properties, _standalone: { state: true } };
@@ -100,12 +92,8 @@ export class AttnLocalWindow extends CausalLab {
     if (this._checked && this._exercise?.status !== 'pending') this._exercise?.submit(this.allowed);
   }
 
-  updated() {
-    this.drawHeatmap('weights', { title: 'Weights with your mask (seed 0, batch 0)', values: this.task.value });
-  }
-
-  exportRows() {
-    return weightsCsv(this.task.value);
+  get weightsTitle() {
+    return 'Weights with your mask (seed 0, batch 0)';
   }
 
   describe() {
@@ -113,11 +101,11 @@ export class AttnLocalWindow extends CausalLab {
   }
 
   exportObject() {
-    return { mask: this.allowed, weights: this.task.value ? rowsOf(this.task.value) : null };
+    return { mask: this.allowed, weights: this.task.value ? rowsOf(this.shownWeights) : null };
   }
 
   renderFigure() {
-    const weights = this.task.value;
+    const weights = this.shownWeights;
     const verdict = this._standalone ? checkWindow3(this.allowed) : null;
     const figure = html`<h3>The weights it gives</h3>
       ${

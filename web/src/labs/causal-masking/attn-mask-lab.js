@@ -21,11 +21,11 @@ import { html } from 'lit';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { maskFor, MASK_PRESETS } from '../../cells/figures/mask-presets.js';
-import { B, D, T, batchOf, batchSelect, rowsOf, sci, vector } from '../common/qkv-lab.js';
+import { B, D, T, batchSelect, rowsOf, sci, vector } from '../common/qkv-lab.js';
 import { CausalLab } from './causal-lab.js';
 import { MASK_CODE, codeParams } from './causal-masking-code.js';
-import { computeMaskLab, describeMaskLab, fullyMasked } from './mask-lab-model.js';
-import { explainCoreError, weightsCsv } from './masks-model.js';
+import { computeMaskLab, describeMaskLab, fullyMasked, MASK_CHECKS } from './mask-lab-model.js';
+import { explainCoreError, MASK_FIELD } from './masks-model.js';
 
 export class AttnMaskLab extends CausalLab {
   static stateFields = {
@@ -33,15 +33,7 @@ export class AttnMaskLab extends CausalLab {
     batch: { type: 'integer', default: 0, min: 0, max: B - 1 },
     preset: { type: 'enum', default: 'causal', values: MASK_PRESETS },
     window: { type: 'integer', default: 1, min: 0, max: T - 1 },
-    mask: {
-      type: 'matrix',
-      default: Array.from({ length: T }, () => Array(T).fill(1)),
-      minRows: T,
-      maxRows: T,
-      min: 0,
-      max: 1,
-      integer: true,
-    },
+    mask: MASK_FIELD,
   };
 
   static styles = CausalLab.causalStyles;
@@ -70,21 +62,12 @@ export class AttnMaskLab extends CausalLab {
     this.stateChanged();
   }
 
-  updated() {
-    const r = this.task.value;
-    if (!r) return;
-    const b = this.batch;
-    const title = `Attention weights with the painted mask, batch ${b}`;
-    this.drawHeatmap('weights', { title, values: batchOf(r.weights, b) });
+  get weightsTitle() {
+    return `Attention weights with the painted mask, batch ${this.batch}`;
   }
 
   describe() {
     return describeMaskLab(this.task.value, this.batch);
-  }
-
-  exportRows() {
-    const r = this.task.value;
-    return weightsCsv(r && batchOf(r.weights, this.batch));
   }
 
   exportObject() {
@@ -93,7 +76,7 @@ export class AttnMaskLab extends CausalLab {
       seed: this.seed,
       batch: this.batch,
       mask: this.allowed,
-      weights: r ? rowsOf(batchOf(r.weights, this.batch)) : null,
+      weights: r ? rowsOf(this.shownWeights) : null,
       fullyMaskedRows: r?.fullyMaskedRows ?? null,
     };
   }
@@ -134,12 +117,11 @@ export class AttnMaskLab extends CausalLab {
 
   renderFigure() {
     const r = this.task.value;
-    const b = this.batch;
     const figure = html`<h3>The weights it gives</h3>
       ${
         r
           ? html`${this.heatmapBox('weights', 'Row i: query i; column j: key j. Blocked cells are 0.')}
-            ${this.readoutLine('weights', batchOf(r.weights, b))}`
+            ${this.readoutLine('weights', this.shownWeights)}`
           : html`<p class="note">Loading the attention core…</p>`
       }`;
     const controls = html`
@@ -157,30 +139,8 @@ export class AttnMaskLab extends CausalLab {
       ></attn-mask-painter>
       ${this.seeds.render(batchSelect(this, 'mask-batch'))}
     `;
-    const checks = html`<attn-check
-        class="blocked"
-        label="largest weight on a blocked cell"
-        comparison="eq"
-        threshold="0"
-        .value=${r?.blocked}
-      ></attn-check>
-      <attn-check
-        class="row-sums"
-        label="max |row sum − 1| over rows with an allowed key"
-        threshold="1e-6"
-        .value=${r?.rowError}
-      ></attn-check>
-      <attn-check
-        class="reference"
-        label="max |ours − float64 reference| for this mask"
-        threshold="1e-6"
-        .value=${r?.diff}
-      ></attn-check>`;
-    const code = html`<attn-code
-      label="PyTorch: the painted mask"
-      .template=${MASK_CODE}
-      .params=${codeParams(r)}
-    ></attn-code>`;
+    const checks = this.checkCells(MASK_CHECKS, r);
+    const code = this.codeCell('PyTorch: the painted mask', MASK_CODE, codeParams(r));
     const hood = r
       ? html`<p>
           D = ${D}; the mask is the same for both batches (it broadcasts over B). Largest difference from the core's

@@ -48,6 +48,30 @@ export function computeCausal(engine, seed) {
   };
 }
 
+/** The lab's checks (attn-check class `name`: the result's `value` field against `threshold`). */
+export const CAUSAL_CHECKS = [
+  {
+    name: 'future',
+    value: 'future',
+    label: 'total weight from position 0 onto positions 1…4, both batches',
+    comparison: 'eq',
+    threshold: 0,
+  },
+  {
+    name: 'above',
+    value: 'above',
+    label: 'largest weight above the diagonal, any row',
+    comparison: 'eq',
+    threshold: 0,
+  },
+  {
+    name: 'reference',
+    value: 'diff',
+    label: 'max |causal mask built in − float64 reference with the tril mask|',
+    threshold: 1e-6,
+  },
+];
+
 /** The notebook's printout, with this page's numbers. */
 export const causalPrintout = (r) =>
   [

@@ -4,7 +4,8 @@
  * attributes), also after a permalink set others; the T × T matrices are heatmaps drawn by
  * charts/heatmap.js straight into the lab (one frame, one Export menu: the lab's), their cells a
  * keyboard grid, their text at least 11.5 px as rendered however far the chart is scaled down;
- * hovering or focusing a cell reports it to the lab (`cell`, { name, row, col }); the lab's
+ * hovering or focusing a cell reports it to the lab (`cell`, { name, row, col }); a lab with a
+ * result { weights: (B, T, T) } gets its heatmap 'weights' drawn, read out and exported; the lab's
  * headings, readouts and notes; below 600 px of window the lab's card is flat.
  */
 import { css, html } from 'lit';
@@ -12,7 +13,8 @@ import { AttnLab } from '../../cells/base/lab.js';
 import { resetToAuthored } from '../../cells/base/cell-support.js';
 import { tableStyles } from '../../cells/base/styles.js';
 import { createHeatmap } from '../../charts/heatmap.js';
-import { cellReadout, POSITIONS } from './masks-model.js';
+import { batchOf } from '../common/qkv-lab.js';
+import { cellReadout, POSITIONS, weightsCsv } from './masks-model.js';
 
 const LABELS = POSITIONS.split(',');
 
@@ -137,12 +139,46 @@ export class CausalLab extends AttnLab {
     </p>`;
   }
 
+  /** attn-check cells for `specs` ({ name, value, label, threshold, comparison }), valued from result[value]. */
+  checkCells(specs, result) {
+    return specs.map(
+      ({ name, value, label, threshold, comparison = 'le' }) =>
+        html`<attn-check
+          class=${name}
+          label=${label}
+          comparison=${comparison}
+          threshold=${threshold}
+          .value=${result?.[value]}
+        ></attn-check>`,
+    );
+  }
+
+  /** The PyTorch code cell: `template` filled in with `params`. */
+  codeCell(label, template, params) {
+    return html`<attn-code label=${label} .template=${template} .params=${params}></attn-code>`;
+  }
+
   /** The heatmap drawn in box `name` (its svg, exportSvg()), if any. */
   chart(name) {
     return this._charts.get(name);
   }
 
+  /** The weights the heatmap 'weights' shows: batch `batch` (or 0) of the result's (B, T, T) weights, or null. */
+  get shownWeights() {
+    const r = this.task?.value;
+    return r?.weights ? batchOf(r.weights, this.batch ?? 0) : null;
+  }
+
+  /** Draws the heatmap 'weights' (titled by the lab's weightsTitle) once there is a result. */
+  updated() {
+    this.drawHeatmap('weights', { title: this.weightsTitle, values: this.shownWeights });
+  }
+
   exportSvgText() {
     return this._charts.values().next().value.exportSvg();
+  }
+
+  exportRows() {
+    return weightsCsv(this.shownWeights);
   }
 }

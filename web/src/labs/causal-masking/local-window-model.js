@@ -3,7 +3,7 @@
  * mask against it, and the weights a mask gives. No DOM; unit-tested in Node.
  */
 import { maskFor } from '../../cells/figures/mask-presets.js';
-import { T, batchOf, drawQKV } from '../common/qkv-lab.js';
+import { T, drawQKV } from '../common/qkv-lab.js';
 
 /** The width-3 band, |i − j| ≤ 1, as rows of 0/1. */
 export const BAND = maskFor('window', T, 1);
@@ -39,12 +39,13 @@ export function checkWindow3(allowed) {
 }
 
 /**
- * The weights (T, T) the mask `allowed` gives on the lesson's Q, K, V (seed 0, batch 0).
+ * The weights the mask `allowed` gives on the lesson's Q, K, V (seed 0): { weights } of shape
+ * (B, T, T); the lab shows batch 0.
  * @param {import('../../engine/index.js').Attention} engine
  */
 export function windowWeights(engine, allowed) {
   const { q, k, v } = drawQKV(engine, 0);
-  return batchOf(engine.attention(q, k, v, { mask: allowed, returnWeights: true }).weights, 0);
+  return { weights: engine.attention(q, k, v, { mask: allowed, returnWeights: true }).weights };
 }
 
 /** The text alternative. */

@@ -31,6 +31,13 @@ export function computeMaskLab(engine, seed, allowed) {
   };
 }
 
+/** The lab's checks (attn-check class `name`: the result's `value` field against `threshold`). */
+export const MASK_CHECKS = [
+  { name: 'blocked', value: 'blocked', label: 'largest weight on a blocked cell', comparison: 'eq', threshold: 0 },
+  { name: 'row-sums', value: 'rowError', label: 'max |row sum − 1| over rows with an allowed key', threshold: 1e-6 },
+  { name: 'reference', value: 'diff', label: 'max |ours − float64 reference| for this mask', threshold: 1e-6 },
+];
+
 /**
  * The fully masked rows and, for the first of them in batch `b`, its weights and output
  * (all zeros), or null when every row allows a key.

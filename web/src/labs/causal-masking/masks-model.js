@@ -5,6 +5,17 @@
  */
 import { B, T, rowOf, rowsOf, vector } from '../common/qkv-lab.js';
 
+/** The state field of a painted T × T mask: rows of 0/1 (1 = may attend); by default every key. */
+export const MASK_FIELD = {
+  type: 'matrix',
+  default: Array.from({ length: T }, () => Array(T).fill(1)),
+  minRows: T,
+  maxRows: T,
+  min: 0,
+  max: 1,
+  integer: true,
+};
+
 /** Heatmap row and column labels: positions counted from 0, as the code counts. */
 export const POSITIONS = Array.from({ length: T }, (_, i) => String(i)).join(',');
 
