@@ -5,7 +5,8 @@
 // marked correct only for the right mask.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { settled, singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
+import { readFile } from 'node:fs/promises';
+import { exportFrom, settled, singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
 
 const site = useBrowserAndSite();
 const T = 5;
@@ -493,6 +494,50 @@ test('one indexing convention: sums from 0 to T − 1, positions and labels coun
   assert.deepEqual(await painter.locator('[role="rowheader"]').allTextContents(), ['q0', 'q1', 'q2', 'q3', 'q4']);
   const ticks = await page.locator('attn-causal-attention .chart.weights .axes text').allTextContents();
   assert.deepEqual(ticks.slice(0, T), ['0', '1', '2', '3', '4']);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('one Export menu per lab: the weights as CSV, both band-versus-convolution matrices in one SVG', async () => {
+  const { page, problems } = await openAt(1280, 900);
+  const read = async (download) => readFile(await download.path(), 'utf8');
+  const lab = await labAtTop(page, 'attn-mask-lab');
+  assert.equal(await lab.locator('details.export-menu').count(), 1, 'one Export menu, the lab’s own');
+  const csv = await read(await exportFrom(page, lab, 'Export the data as CSV'));
+  assert.equal(csv.split('\r\n')[1], '0,1,0,0,0,0'); // query 0 under the causal mask
+  const band = await labAtTop(page, 'attn-band-conv');
+  const svg = await read(await exportFrom(page, band, 'Export the figure as SVG'));
+  assert.equal((svg.match(/<svg/g) ?? []).length, 3, 'one SVG holding the two matrices');
+  assert.match(svg, /Convolution kernel \[0\.25, 0\.5, 0\.25\]/);
+  const json = JSON.parse(await read(await exportFrom(page, band, 'Export the data as JSON')));
+  assert.deepEqual(json.convolution[0], [0.5, 0.25, 0, 0, 0]);
+  assert.equal(json.attention.length, T);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the convolution taps beside the band: typed taps redraw the matrix, bad text is refused beside the field', async () => {
+  const { page, problems } = await openAt(1280, 900);
+  const band = await labAtTop(page, 'attn-band-conv');
+  const convRow = (r) =>
+    band
+      .locator(`.chart.conv [data-row="${r}"][data-value]`)
+      .evaluateAll((cells) => cells.sort((a, b) => a.dataset.col - b.dataset.col).map((c) => Number(c.dataset.value)));
+  assert.deepEqual(await convRow(0), [0.5, 0.25, 0, 0, 0]);
+  const field = band.locator('attn-vector-editor input');
+  await field.fill('-1, 2, -1');
+  await settled(band);
+  assert.deepEqual(await convRow(0), [2, -1, 0, 0, 0]); // row 0 loses the tap for offset −1
+  assert.deepEqual(await convRow(2), [0, -1, 2, -1, 0]);
+  assert.deepEqual(await band.evaluate((el) => el.kernel), [-1, 2, -1]);
+  await field.fill('1, x, 1');
+  await settled(band);
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  assert.match(await band.locator('attn-vector-editor .field-error').textContent(), /Entry 2/);
+  assert.deepEqual(await band.evaluate((el) => el.kernel), [-1, 2, -1], 'the last valid taps stay');
+  await band.locator('figure > .toolbar').getByRole('button', { name: 'Reset', exact: true }).click();
+  await settled(band);
+  assert.deepEqual(await convRow(0), [0.5, 0.25, 0, 0, 0]);
   assert.deepEqual(problems, []);
   await page.close();
 });
