@@ -181,6 +181,10 @@ test('a fully masked row shows zero weights, a zero output and the explanation',
   assert.equal(await lab.locator('.fully-masked').count(), 0);
   for (const j of [0, 1, 2]) await cell(painter, 2, j).click(); // causal row 2 allowed k0..k2: block them
   await settled(lab);
+  // only row 2 changed: the first click turns the preset to Custom, which must not move the grid under the
+  // pressed pointer (it once did, and row 1 got painted too)
+  const expected = causal.map((row, i) => (i === 2 ? [0, 0, 0, 0, 0] : row));
+  assert.deepEqual(await painted(painter), expected);
   const box = lab.locator('.fully-masked');
   assert.equal(await box.getAttribute('data-rows'), '2');
   assert.equal(await box.getAttribute('data-count'), '2'); // row 2 in each of the B = 2 batches
@@ -538,6 +542,25 @@ test('the convolution taps beside the band: typed taps redraw the matrix, bad te
   await band.locator('figure > .toolbar').getByRole('button', { name: 'Reset', exact: true }).click();
   await settled(band);
   assert.deepEqual(await convRow(0), [0.5, 0.25, 0, 0, 0]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a pointer drag paints every cell it crosses, the same way as the first', async () => {
+  const { page, problems } = await open(`${site.server.url}#/causal-masking`);
+  const lab = page.locator('attn-mask-lab');
+  const painter = lab.locator('attn-mask-painter');
+  await painter.scrollIntoViewIfNeeded();
+  const from = await cell(painter, 0, 1).boundingBox();
+  const to = await cell(painter, 0, 4).boundingBox();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await settled(lab);
+  const expected = causal.map((row, i) => (i === 0 ? [1, 1, 1, 1, 1] : row));
+  assert.deepEqual(await painted(painter), expected);
+  assert.deepEqual(await heatmapRow(lab, 0).then((r) => r.every((w) => w > 0)), true);
   assert.deepEqual(problems, []);
   await page.close();
 });

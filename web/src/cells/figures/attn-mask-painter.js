@@ -77,10 +77,18 @@ export class AttnMaskPainter extends AttnCell {
         gap: 0.35rem;
         margin-bottom: 0.5rem;
       }
+      /* pressed is shown without a change of width, so nothing moves under a pointer that paints */
       button[aria-pressed='true'].preset {
         border-color: var(--accent, #3b5bdb);
+        box-shadow: inset 0 0 0 1px var(--accent, #3b5bdb);
         background: color-mix(in srgb, var(--accent, #3b5bdb) 18%, var(--surface, #fff));
-        font-weight: 600;
+      }
+      .window-field {
+        flex-basis: 100%;
+        display: flex;
+        flex-wrap: wrap;
+        align-items: center;
+        gap: 0.35rem;
       }
       input[type='number'] {
         width: 3.5rem;
@@ -149,7 +157,7 @@ export class AttnMaskPainter extends AttnCell {
     this.noReset = false;
     this._focus = [0, 0];
     this._windowDraft = null; // { text, error } while the window field holds bad text
-    this._paint = null; // { value } while a pointer drag paints
+    this._paint = null; // { value, x, y } while a pointer drag paints (x, y: where the pointer last was)
     this._endPaint = () => (this._paint = null);
   }
 
@@ -243,14 +251,26 @@ export class AttnMaskPainter extends AttnCell {
     event.preventDefault(); // no text selection, no focus ring jump while painting
     event.target.releasePointerCapture?.(event.pointerId); // touch: let other cells see the pointer
     const value = this.allowed[i][j] ? 0 : 1;
-    this._paint = { value };
+    this._paint = { value, x: event.clientX, y: event.clientY };
     this._focus = [i, j];
     this.#setCell(i, j, value);
     event.target.focus({ preventScroll: true });
   }
 
-  #onPointerEnter(i, j) {
-    if (this._paint) this.#setCell(i, j, this._paint.value);
+  /**
+   * A drag paints the cells the pointer moves into. A cell that comes under a pointer that did not
+   * move (the layout shifted) is left alone: the browser reports it at the pointer's last place.
+   */
+  #onPointerEnter(event, i, j) {
+    const paint = this._paint;
+    if (!paint || (event.clientX === paint.x && event.clientY === paint.y)) return;
+    this.#setCell(i, j, paint.value);
+  }
+
+  #onPointerMove(event) {
+    if (!this._paint) return;
+    this._paint.x = event.clientX;
+    this._paint.y = event.clientY;
   }
 
   #onClick(event, i, j) {
@@ -283,7 +303,8 @@ export class AttnMaskPainter extends AttnCell {
         )}
         ${
           shown.includes('window')
-            ? html`<label for="window">w</label>
+            ? html`<span class="window-field">
+                <label for="window">w</label>
                 <input
                   id="window"
                   type="number"
@@ -296,7 +317,8 @@ export class AttnMaskPainter extends AttnCell {
                   @change=${(e) => this.#onWindow(e)}
                 />
                 <span class="note" id="window-help">local window: |i − j| ≤ w (width ${2 * this.window + 1})</span>
-                ${this._windowDraft ? html`<p class="field-error" id="window-error">${this._windowDraft.error}</p>` : ''}`
+                ${this._windowDraft ? html`<p class="field-error" id="window-error">${this._windowDraft.error}</p>` : ''}
+              </span>`
             : ''
         }
         ${this.noReset ? '' : html`<button type="button" class="reset-mask" @click=${() => this.reset()}>Reset mask</button>`}
@@ -309,6 +331,7 @@ export class AttnMaskPainter extends AttnCell {
           aria-describedby="grid-help"
           style=${`grid-template-columns: auto repeat(${n}, auto)`}
           @keydown=${(e) => this.#onKey(e)}
+          @pointermove=${(e) => this.#onPointerMove(e)}
         >
           <div class="row" role="row">
             <div class="head" role="columnheader"><span class="visually-hidden">query \\ key</span>i\\j</div>
@@ -329,7 +352,7 @@ export class AttnMaskPainter extends AttnCell {
                         aria-pressed=${a ? 'true' : 'false'}
                         aria-label=${`query ${i}, key ${j}`}
                         @pointerdown=${(e) => this.#onPointerDown(e, i, j)}
-                        @pointerenter=${() => this.#onPointerEnter(i, j)}
+                        @pointerenter=${(e) => this.#onPointerEnter(e, i, j)}
                         @click=${(e) => this.#onClick(e, i, j)}
                         @focus=${() => (this._focus = [i, j])}
                       >
