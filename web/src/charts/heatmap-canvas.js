@@ -65,14 +65,15 @@ export function createCanvasLayer(wrap, { rows, cols, title, onCell, move }) {
     const context = lensCanvas.getContext('2d');
     context.clearRect(0, 0, nc, nr);
     context.drawImage(canvas, c0, r0, nc, nr, 0, 0, nc, nr);
-    const block = LENS_PX / Math.max(nr, nc);
+    const side = Math.min(LENS_PX, 0.45 * Math.min(g.plotW, g.plotH));
+    const block = side / Math.max(nr, nc);
     position(lensMark, (c - c0) * block, (r - r0) * block, block, block);
     // The lens sits in the plot's corner away from the current cell, so a finger does not hide it.
     const right = c < cols / 2;
     const below = r < rows / 2;
-    const x = right ? g.left + g.plotW - LENS_PX - 6 : g.left + 6;
-    const y = below ? g.top + g.plotH - LENS_PX - 6 : g.top + 6;
-    position(lens, x, y, (nc * LENS_PX) / Math.max(nr, nc), (nr * LENS_PX) / Math.max(nr, nc));
+    const x = right ? g.left + g.plotW - side - 6 : g.left + 6;
+    const y = below ? g.top + g.plotH - side - 6 : g.top + 6;
+    position(lens, x, y, nc * block, nr * block);
     lens.dataset.row = String(r);
     lens.dataset.col = String(c);
   }

@@ -108,7 +108,7 @@ export function createHeatmap(container, options) {
   const note = document.createElement('p');
   note.className = 'hint heatmap-note';
   note.hidden = true;
-  note.textContent = `The cells are under ${MIN_ANNOTATED_CELL} px here, too small for their numbers: hover or focus a cell, or open the data table, to read them.`;
+  note.textContent = `Numbers hidden: the cells are under ${MIN_ANNOTATED_CELL} px here.`;
   wrap.append(svg);
 
   const axes = svgElement('g', { class: 'axes', 'aria-hidden': 'true' }, svg);
