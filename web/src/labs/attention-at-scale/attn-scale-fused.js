@@ -19,8 +19,9 @@ import { css, html } from 'lit';
 import { styleMap } from 'lit/directives/style-map.js';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
-import { sizeSlider, sizeSliderStyles } from '../../cells/base/size-slider.js';
+import { sizeSliderStyles } from '../../cells/base/size-slider.js';
 import { tableStyles } from '../../cells/base/styles.js';
+import { lengthSlider } from './length-slider.js';
 import { formatBytes, weightsBytes } from './memory-model.js';
 import {
   BLOCK_ROWS,
@@ -166,15 +167,7 @@ export class AttnScaleFused extends AttnLab {
     const p = this.task.progress;
     const figure = r ? this._bars(r) : html`<p class="readout">Running the fused kernel…</p>`;
     const controls = html`
-      ${sizeSlider({
-        id: 't',
-        label: 'Sequence length T',
-        symbol: 'T',
-        value: this.T,
-        min: FUSED_SIZES[0],
-        max: FUSED_SIZES.at(-1),
-        onChange: (T) => this._setT(T),
-      })}
+      ${lengthSlider(FUSED_SIZES, this.T, (T) => this._setT(T))}
       ${
         p
           ? html`<p class="progress-line">

@@ -20,6 +20,7 @@ import { LabTask } from '../../cells/base/lab-task.js';
 import { seedField } from '../../cells/base/seeds.js';
 import { sizeSlider, sizeSliderStyles } from '../../cells/base/size-slider.js';
 import { COLOR_SCALES } from '../../charts/color-scale.js';
+import { lengthSlider } from './length-slider.js';
 import { formatBytes, weightsBytes } from './memory-model.js';
 import {
   computeScaleHeatmap,
@@ -156,15 +157,7 @@ export class AttnScaleHeatmap extends AttnLab {
         ></attn-heatmap>`
       : html`<p class="readout">Computing…</p>`;
     const controls = html`
-      ${sizeSlider({
-        id: 't',
-        label: 'Sequence length T',
-        symbol: 'T',
-        value: this.T,
-        min: HEATMAP_SIZES[0],
-        max: HEATMAP_SIZES.at(-1),
-        onChange: (T) => this._set('t', String(T)),
-      })}
+      ${lengthSlider(HEATMAP_SIZES, this.T, (T) => this._set('t', String(T)))}
       <label for="mask">Mask</label>
       <select id="mask" .value=${this.mask} @change=${(e) => this._set('mask', e.target.value)}>
         ${MASKS.map((m) => html`<option value=${m} ?selected=${this.mask === m}>${MASK_LABELS[m]}</option>`)}

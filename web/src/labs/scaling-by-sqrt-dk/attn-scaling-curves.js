@@ -25,6 +25,7 @@ import { lineChartStyles } from '../../cells/base/styles.js';
 import { svgDocument } from '../../charts/export.js';
 import { createLineChart } from '../../charts/line-chart.js';
 import {
+  CHECKS,
   checkValues,
   computeCurves,
   CURVES_CODE,
@@ -190,7 +191,6 @@ export class AttnScalingCurves extends AttnLab {
 
   renderFigure() {
     const a = this.task.value?.byDim.get(this.d);
-    const t = THRESHOLDS;
     const values = checkValues(this.task.value);
     const figure = html`<div class="chart-max"></div>
       <div class="chart-entropy"></div>`;
@@ -212,32 +212,15 @@ export class AttnScalingCurves extends AttnLab {
       ${this.seeds.render()}
       <p class="note where">${this.task.where}</p>
     `;
-    const checks = html`
-      <attn-check
-        label="unscaled mean largest weight at D = 128"
-        threshold=${t.unscaledMax}
-        comparison="ge"
-        .value=${values[0]}
-      ></attn-check>
-      <attn-check
-        label="unscaled − scaled mean largest weight at D = 128"
-        threshold=${t.gap}
-        comparison="ge"
-        .value=${values[1]}
-      ></attn-check>
-      <attn-check
-        label="|scaled mean largest weight at D = 128 − at D = 8|"
-        threshold=${t.scaledDrift}
-        comparison="le"
-        .value=${values[2]}
-      ></attn-check>
-      <attn-check
-        label="unscaled mean entropy at D = 128 (nats)"
-        threshold=${t.unscaledEntropy}
-        comparison="le"
-        .value=${values[3]}
-      ></attn-check>
-    `;
+    const checks = CHECKS.map(
+      (c, i) =>
+        html`<attn-check
+          label=${c.label}
+          threshold=${c.threshold}
+          comparison=${c.comparison}
+          .value=${values[i]}
+        ></attn-check>`,
+    );
     const code = html`<attn-code
       label="NumPy: the same experiment"
       .template=${CURVES_CODE}
