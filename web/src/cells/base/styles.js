@@ -155,3 +155,42 @@ export const touchTargets = css`
     min-width: 2.75rem;
   }
 `;
+
+/**
+ * lineChartStyles: the colours of charts/line-chart.js's series (series-0 red, series-1 blue,
+ * series-2 green; they differ by dash and marker shape too), its marker and its texts.
+ */
+export const lineChartStyles = css`
+  .line-chart .series-0 .line,
+  .line-chart .series-0 .point {
+    stroke: var(--danger, #b3261e);
+  }
+  .line-chart .series-0 .point {
+    fill: var(--danger, #b3261e);
+  }
+  .line-chart .series-1 .line,
+  .line-chart .series-1 .point {
+    stroke: var(--accent, #3b5bdb);
+  }
+  .line-chart .series-1 .point {
+    fill: var(--accent, #3b5bdb);
+  }
+  .line-chart .series-2 .line,
+  .line-chart .series-2 .point {
+    stroke: var(--pass, #2b8a3e);
+  }
+  .line-chart .series-2 .point {
+    fill: var(--pass, #2b8a3e);
+  }
+  .line-chart .line {
+    stroke-width: 2;
+  }
+  .line-chart .marker {
+    stroke: var(--muted, #555d6b);
+    stroke-dasharray: 3 3;
+  }
+  .line-chart .axis-title,
+  .line-chart .legend-text {
+    fill: var(--text, #1b1e24);
+  }
+`;
