@@ -5,7 +5,8 @@
 // marked correct only for the right mask.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { settled, singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
+import { readFile } from 'node:fs/promises';
+import { exportFrom, settled, singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
 
 const site = useBrowserAndSite();
 const T = 5;
@@ -45,9 +46,10 @@ const painted = (painter) =>
     return rows;
   }, T);
 
-/** Row r of a heatmap, read from its cells' data-value. */
-const heatmapRow = (heatmap, r) =>
-  heatmap
+/** Row r of a lab's weights heatmap, read from its cells' data-value. */
+const heatmapRow = (lab, r) =>
+  lab
+    .locator('.chart.weights')
     .locator(`[data-row="${r}"][data-value]`)
     .evaluateAll((cells) => cells.sort((a, b) => a.dataset.col - b.dataset.col).map((c) => Number(c.dataset.value)));
 
@@ -131,7 +133,7 @@ test('the mask painter toggles cells by mouse and keyboard and drives the weight
   const { page, problems } = await open(`${site.server.url}#/causal-masking`);
   const lab = page.locator('attn-mask-lab');
   const painter = lab.locator('attn-mask-painter');
-  const weightsRow0 = () => heatmapRow(lab.locator('attn-heatmap'), 0);
+  const weightsRow0 = () => heatmapRow(lab, 0);
   assert.deepEqual(await weightsRow0(), [1, 0, 0, 0, 0]);
 
   // mouse: allow (q0, k1)
@@ -179,6 +181,10 @@ test('a fully masked row shows zero weights, a zero output and the explanation',
   assert.equal(await lab.locator('.fully-masked').count(), 0);
   for (const j of [0, 1, 2]) await cell(painter, 2, j).click(); // causal row 2 allowed k0..k2: block them
   await settled(lab);
+  // only row 2 changed: the first click turns the preset to Custom, which must not move the grid under the
+  // pressed pointer (it once did, and row 1 got painted too)
+  const expected = causal.map((row, i) => (i === 2 ? [0, 0, 0, 0, 0] : row));
+  assert.deepEqual(await painted(painter), expected);
   const box = lab.locator('.fully-masked');
   assert.equal(await box.getAttribute('data-rows'), '2');
   assert.equal(await box.getAttribute('data-count'), '2'); // row 2 in each of the B = 2 batches
@@ -188,7 +194,7 @@ test('a fully masked row shows zero weights, a zero output and the explanation',
   const text = await box.textContent();
   assert.match(text, /NaN/);
   assert.match(text, /fullyMaskedRows = 2/);
-  assert.deepEqual(await heatmapRow(lab.locator('attn-heatmap'), 2), [0, 0, 0, 0, 0]);
+  assert.deepEqual(await heatmapRow(lab, 2), [0, 0, 0, 0, 0]);
   assert.deepEqual(await checkStatuses(page, ['attn-mask-lab']), ['pass', 'pass', 'pass']);
   assert.deepEqual(problems, []);
   await page.close();
@@ -220,6 +226,341 @@ test('a permalink restores a painted mask: the band given in the URL passes the 
   await exercise.getByRole('button', { name: 'Check', exact: true }).click();
   await settled(exercise);
   assert.equal(await exercise.getAttribute('data-status'), 'pass');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// ---- layout, readability, quiet verification and errors (issue: explorable figures) ----
+
+const LABS = ['attn-causal-attention', 'attn-mask-lab', 'attn-local-window', 'attn-band-conv'];
+
+/** The controls of each lab that move its figure. */
+const CONTROLS = {
+  'attn-causal-attention': ['#seed', '.reroll', '#causal-batch'],
+  'attn-mask-lab': ['attn-mask-painter button[data-row]', 'attn-mask-painter button.preset', '#seed', '#mask-batch'],
+  'attn-local-window': ['attn-mask-painter button[data-row]', 'attn-mask-painter button.preset'],
+  'attn-band-conv': ['attn-vector-editor input'],
+};
+
+/** Opens the lesson at width × height, with the exercise's explanation (the band-conv lab) shown. */
+async function openAt(width, height) {
+  const page = await site.browser.context.newPage();
+  const watcher = watch(page);
+  await page.setViewportSize({ width, height });
+  await page.goto(`${site.server.url}#/causal-masking`);
+  await page.locator('attn-exercise').getByRole('button', { name: 'Show explanation' }).click();
+  for (const tag of LABS) {
+    await page.locator(tag).scrollIntoViewIfNeeded();
+    await settled(page.locator(tag));
+  }
+  return { page, problems: watcher.problems };
+}
+
+/** Scrolls the lab's top to the top of the viewport and waits until it is settled. */
+async function labAtTop(page, tag) {
+  const lab = page.locator(tag);
+  await lab.evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
+  await settled(lab);
+  return lab;
+}
+
+/** The smallest SVG text in the lab as rendered (font size × the SVG's scale), and the painter's HTML text. */
+const smallestText = (lab) =>
+  lab.evaluate((host) => {
+    let smallest = { px: Infinity, text: '' };
+    for (const svg of host.shadowRoot.querySelectorAll('svg[viewBox]')) {
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      for (const t of svg.querySelectorAll('text')) {
+        const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+        if (t.textContent && px < smallest.px) smallest = { px, text: t.textContent };
+      }
+    }
+    for (const painter of host.shadowRoot.querySelectorAll('attn-mask-painter')) {
+      for (const head of painter.shadowRoot.querySelectorAll('.head')) {
+        const px = parseFloat(getComputedStyle(head).fontSize);
+        if (px < smallest.px) smallest = { px, text: head.textContent };
+      }
+    }
+    return smallest;
+  });
+
+test('1280×900: each lab’s figure (≥ 240 px) and every control that moves it are in one viewport', async () => {
+  const { page, problems } = await openAt(1280, 900);
+  for (const tag of LABS) {
+    const lab = await labAtTop(page, tag);
+    const figures = await lab.locator('.chart svg').evaluateAll((svgs) =>
+      svgs.map((svg) => {
+        const r = svg.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, long: Math.max(r.width, r.height) };
+      }),
+    );
+    assert.ok(figures.length >= 1, `${tag}: a figure`);
+    for (const f of figures) {
+      assert.ok(f.long >= 240, `${tag}: figure ${f.long} px on its longer side`);
+      assert.ok(
+        f.top >= 0 && f.bottom <= 900 && f.left >= 0 && f.right <= 1280,
+        `${tag}: figure at ${JSON.stringify(f)}`,
+      );
+    }
+    for (const selector of CONTROLS[tag]) {
+      const boxes = await lab
+        .locator(selector)
+        .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON()));
+      assert.ok(boxes.length >= 1, `${tag}: ${selector} present`);
+      for (const b of boxes) {
+        assert.ok(b.top >= 0 && b.bottom <= 900 && b.right <= 1280, `${tag}: ${selector} at ${b.top}–${b.bottom}`);
+      }
+    }
+    const text = await smallestText(lab);
+    assert.ok(text.px >= 11, `${tag}: text “${text.text}” is ${text.px.toFixed(2)} px`);
+  }
+  // the linked views sit side by side: the painter beside the weights it drives
+  for (const tag of ['attn-mask-lab', 'attn-local-window']) {
+    const lab = await labAtTop(page, tag);
+    const heatmap = await lab.locator('.chart.weights svg').boundingBox();
+    const painter = await lab.locator('attn-mask-painter .grid').boundingBox();
+    assert.ok(painter.x >= heatmap.x + heatmap.width, `${tag}: the painter is beside the heatmap`);
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('390×844: every mask cell is a 44 px target, a 16 × 16 mask scrolls in its own box, keys still paint', async () => {
+  const { page, problems } = await openAt(390, 844);
+  for (const tag of ['attn-mask-lab', 'attn-local-window']) {
+    const sizes = await page
+      .locator(`${tag} attn-mask-painter button[data-row]`)
+      .evaluateAll((cells) => cells.map((c) => [c.getBoundingClientRect().width, c.getBoundingClientRect().height]));
+    assert.equal(sizes.length, T * T);
+    for (const [w, h] of sizes) assert.ok(w >= 44 && h >= 44, `${tag}: a cell is ${w} × ${h} px`);
+  }
+  for (const tag of LABS) {
+    const text = await smallestText(await labAtTop(page, tag));
+    assert.ok(text.px >= 11, `${tag} at 390 px: text “${text.text}” is ${text.px.toFixed(2)} px`);
+  }
+
+  // keyboard painting in the lab: (q1, k2) allowed by Space, and the weights follow
+  const lab = await labAtTop(page, 'attn-mask-lab');
+  const painter = lab.locator('attn-mask-painter');
+  await cell(painter, 1, 1).focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Space');
+  await settled(lab);
+  assert.equal(await cell(painter, 1, 2).getAttribute('aria-pressed'), 'true');
+  assert.ok((await heatmapRow(lab, 1))[2] > 0);
+
+  // a 16 × 16 mask: cells stay 44 px, the grid scrolls inside its box, the page does not scroll sideways
+  await page.evaluate(() => {
+    const big = document.createElement('attn-mask-painter');
+    big.id = 'big-mask';
+    big.setAttribute('size', '16');
+    big.setAttribute('preset', 'none');
+    document.querySelector('.lesson-body').append(big);
+  });
+  const big = page.locator('#big-mask');
+  await big.scrollIntoViewIfNeeded();
+  await settled(big);
+  const layout = await big.evaluate((el) => {
+    const box = el.shadowRoot.querySelector('.grid-box');
+    const cell = el.shadowRoot.querySelector('button[data-row="0"][data-col="0"]').getBoundingClientRect();
+    return {
+      cell: [cell.width, cell.height],
+      scrolls: box.scrollWidth > box.clientWidth,
+      right: box.getBoundingClientRect().right,
+      page: document.documentElement.scrollWidth,
+    };
+  });
+  assert.ok(layout.cell[0] >= 44 && layout.cell[1] >= 44, `16 × 16 cell ${layout.cell}`);
+  assert.ok(layout.scrolls, 'the 16 × 16 grid scrolls inside its own box');
+  assert.ok(layout.right <= 390 && layout.page <= 390, `box right ${layout.right}, page width ${layout.page}`);
+  await cell(big, 0, 0).focus();
+  await page.keyboard.press('End'); // (q0, k15), scrolled into view inside the box
+  await page.keyboard.press('Enter');
+  await settled(big);
+  assert.equal(await cell(big, 0, 15).getAttribute('aria-pressed'), 'false');
+  const seen = await cell(big, 0, 15).evaluate((b) => {
+    const box = b.closest('.grid-box').getBoundingClientRect();
+    const r = b.getBoundingClientRect();
+    return r.left >= box.left - 1 && r.right <= box.right + 1;
+  });
+  assert.ok(seen, 'the focused cell was scrolled into view inside the box');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('checks stay folded in one Verified line; a failing check opens it and is announced', async () => {
+  const { page, problems } = await open(`${site.server.url}#/causal-masking`);
+  for (const tag of ['attn-causal-attention', 'attn-mask-lab']) {
+    const verified = page.locator(`${tag} attn-verified`);
+    await settled(verified);
+    assert.match(await verified.locator('summary').textContent(), /Verified ✓ \(3 checks\)/);
+    assert.equal(await verified.locator('summary').isVisible(), true);
+    for (const check of await page.locator(`${tag} attn-check`).all()) assert.equal(await check.isVisible(), false);
+    assert.equal(await page.locator(`${tag} attn-code pre`).isVisible(), false, 'the code is folded too');
+  }
+  // open one on demand
+  const causalVerified = page.locator('attn-causal-attention attn-verified');
+  await causalVerified.locator('summary').click();
+  assert.equal(await page.locator('attn-causal-attention attn-check').first().isVisible(), true);
+
+  // a core whose output drifts by 1e-3: the reference check fails, the line opens and says so
+  const lab = page.locator('attn-mask-lab');
+  await lab.evaluate((el) => {
+    const engine = el.task.engine;
+    el._realEngine = engine;
+    el.task.engine = {
+      ...engine,
+      randn: (...a) => engine.randn(...a),
+      attentionReference: (...a) => engine.attentionReference(...a),
+      attention: (...a) => {
+        const r = engine.attention(...a);
+        const data = Float32Array.from(r.output.data);
+        data[0] += 1e-3;
+        return { ...r, output: { ...r.output, data } };
+      },
+    };
+    el.task.retry();
+  });
+  await settled(lab);
+  const verified = lab.locator('attn-verified');
+  assert.equal(await verified.getAttribute('data-status'), 'fail');
+  assert.equal(await verified.locator('details').evaluate((d) => d.open), true);
+  assert.equal(await lab.locator('attn-check.reference').getAttribute('data-status'), 'fail');
+  assert.equal(await lab.locator('attn-check.reference').isVisible(), true);
+  assert.match(await verified.locator('summary').textContent(), /1 of 3 checks failed/);
+  assert.match(
+    await verified.locator('[role="alert"]').textContent(),
+    /Check failed: max \|ours − float64 reference\|/,
+  );
+  await lab.evaluate((el) => {
+    el.task.engine = el._realEngine;
+    el.task.retry();
+  });
+  await settled(lab);
+  assert.equal(await verified.getAttribute('data-status'), 'pass');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a failed computation is said in the learner’s words, keeps the last weights and offers Retry', async () => {
+  const { page, problems } = await open(`${site.server.url}#/causal-masking`);
+  const lab = page.locator('attn-mask-lab');
+  await lab.evaluate((el) => {
+    const engine = el.task.engine;
+    el._realEngine = engine;
+    el.task.engine = {
+      ...engine,
+      randn: (...a) => engine.randn(...a),
+      attention: () => {
+        throw Object.assign(new Error('weights[1] is -0.200000003'), { kind: 'ValueError' });
+      },
+    };
+  });
+  await cell(lab.locator('attn-mask-painter'), 0, 1).click(); // a new mask: the run fails
+  await settled(lab);
+  const error = lab.locator('.lab-error');
+  assert.equal(await error.isVisible(), true);
+  const text = await error.textContent();
+  assert.match(text, /could not be worked out.*last ones that were/s);
+  assert.doesNotMatch(text, /weights\[1\]|-0\.2/);
+  assert.deepEqual(await heatmapRow(lab, 0), [1, 0, 0, 0, 0], 'the last valid weights stay');
+  await lab.evaluate((el) => (el.task.engine = el._realEngine));
+  await error.getByRole('button', { name: 'Retry' }).click();
+  await settled(lab);
+  assert.equal(await error.count(), 0);
+  const row0 = await heatmapRow(lab, 0);
+  assert.ok(row0[0] > 0 && row0[1] > 0, `row 0 after Retry: ${row0}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('one indexing convention: sums from 0 to T − 1, positions and labels counted from 0', async () => {
+  const { page, problems } = await open(`${site.server.url}#/causal-masking`);
+  const tex = await page.locator('.lesson-body annotation[encoding="application/x-tex"]').allTextContents();
+  const sums = tex.join('\n').match(/\\sum_\{[^}]*\}(\^\{[^}]*\})?/g) ?? [];
+  assert.ok(sums.length >= 1, 'the softmax sum is written with its bounds');
+  for (const sum of sums) assert.match(sum, /^\\sum_\{\w=0\}\^\{T-1\}$/, sum);
+  assert.doesNotMatch(tex.join('\n'), /_\{?T\}?(?![-\w])/, 'no index T (the last position is T − 1)');
+  const prose = await page.locator('.lesson-body').evaluate((body) => {
+    const copy = body.cloneNode(true);
+    copy.querySelectorAll('.katex, pre, code').forEach((el) => el.remove());
+    return copy.textContent;
+  });
+  assert.doesNotMatch(prose, /\b(1 to T|positions? 5|row 5|1, …, T)\b/);
+  const painter = page.locator('attn-mask-lab attn-mask-painter');
+  assert.deepEqual((await painter.locator('[role="columnheader"]').allTextContents()).slice(1), [
+    'k0',
+    'k1',
+    'k2',
+    'k3',
+    'k4',
+  ]);
+  assert.deepEqual(await painter.locator('[role="rowheader"]').allTextContents(), ['q0', 'q1', 'q2', 'q3', 'q4']);
+  const ticks = await page.locator('attn-causal-attention .chart.weights .axes text').allTextContents();
+  assert.deepEqual(ticks.slice(0, T), ['0', '1', '2', '3', '4']);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('one Export menu per lab: the weights as CSV, both band-versus-convolution matrices in one SVG', async () => {
+  const { page, problems } = await openAt(1280, 900);
+  const read = async (download) => readFile(await download.path(), 'utf8');
+  const lab = await labAtTop(page, 'attn-mask-lab');
+  assert.equal(await lab.locator('details.export-menu').count(), 1, 'one Export menu, the lab’s own');
+  const csv = await read(await exportFrom(page, lab, 'Export the data as CSV'));
+  assert.equal(csv.split('\r\n')[1], '0,1,0,0,0,0'); // query 0 under the causal mask
+  const band = await labAtTop(page, 'attn-band-conv');
+  const svg = await read(await exportFrom(page, band, 'Export the figure as SVG'));
+  assert.equal((svg.match(/<svg/g) ?? []).length, 3, 'one SVG holding the two matrices');
+  assert.match(svg, /Convolution kernel \[0\.25, 0\.5, 0\.25\]/);
+  const json = JSON.parse(await read(await exportFrom(page, band, 'Export the data as JSON')));
+  assert.deepEqual(json.convolution[0], [0.5, 0.25, 0, 0, 0]);
+  assert.equal(json.attention.length, T);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the convolution taps beside the band: typed taps redraw the matrix, bad text is refused beside the field', async () => {
+  const { page, problems } = await openAt(1280, 900);
+  const band = await labAtTop(page, 'attn-band-conv');
+  const convRow = (r) =>
+    band
+      .locator(`.chart.conv [data-row="${r}"][data-value]`)
+      .evaluateAll((cells) => cells.sort((a, b) => a.dataset.col - b.dataset.col).map((c) => Number(c.dataset.value)));
+  assert.deepEqual(await convRow(0), [0.5, 0.25, 0, 0, 0]);
+  const field = band.locator('attn-vector-editor input');
+  await field.fill('-1, 2, -1');
+  await settled(band);
+  assert.deepEqual(await convRow(0), [2, -1, 0, 0, 0]); // row 0 loses the tap for offset −1
+  assert.deepEqual(await convRow(2), [0, -1, 2, -1, 0]);
+  assert.deepEqual(await band.evaluate((el) => el.kernel), [-1, 2, -1]);
+  await field.fill('1, x, 1');
+  await settled(band);
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  assert.match(await band.locator('attn-vector-editor .field-error').textContent(), /Entry 2/);
+  assert.deepEqual(await band.evaluate((el) => el.kernel), [-1, 2, -1], 'the last valid taps stay');
+  await band.locator('figure > .toolbar').getByRole('button', { name: 'Reset', exact: true }).click();
+  await settled(band);
+  assert.deepEqual(await convRow(0), [0.5, 0.25, 0, 0, 0]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a pointer drag paints every cell it crosses, the same way as the first', async () => {
+  const { page, problems } = await open(`${site.server.url}#/causal-masking`);
+  const lab = page.locator('attn-mask-lab');
+  const painter = lab.locator('attn-mask-painter');
+  await painter.scrollIntoViewIfNeeded();
+  const from = await cell(painter, 0, 1).boundingBox();
+  const to = await cell(painter, 0, 4).boundingBox();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await settled(lab);
+  const expected = causal.map((row, i) => (i === 0 ? [1, 1, 1, 1, 1] : row));
+  assert.deepEqual(await painted(painter), expected);
+  assert.deepEqual(await heatmapRow(lab, 0).then((r) => r.every((w) => w > 0)), true);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -7,7 +7,9 @@
  *   - Presets: none (every key allowed), causal (j ≤ i), local window
  *     (|i − j| ≤ w, with w chosen beside it), custom (the cells as painted).
  *   - Mouse or touch: click a cell to toggle it; press and drag to paint
- *     several cells the same way.
+ *     several cells the same way. Every cell is a 44 px target (2.75rem);
+ *     a grid wider than its box scrolls inside its own box (touch the row or
+ *     column labels to scroll it) rather than shrinking the cells.
  *   - Keyboard: the grid is one Tab stop; arrow keys (and Home/End) move
  *     between cells, Space or Enter toggles the focused cell.
  * Any toggle turns the preset into "custom", starting from the cells shown.
@@ -16,7 +18,8 @@
  * State fields: size (T, 1–16), preset (none | causal | window | custom),
  * window (w, 0–15), mask (the custom cells, rows of 0/1 separated by ";").
  * Attributes: presets (which preset buttons to show, comma-separated; default
- * all four), label. "Reset mask" returns to the authored attributes.
+ * all four), label, no-reset (leave out the "Reset mask" button, for a lab
+ * that has its own Reset). "Reset mask" returns to the authored attributes.
  * Property `allowed`: the current mask as rows of 0/1.
  * Fires `mask-change` (bubbles, composed; detail { allowed, preset, window,
  * mask }) after every user edit and on Reset.
@@ -26,22 +29,13 @@ import { live } from 'lit/directives/live.js';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, readWholeNumber, resetToAuthored } from '../base/cell-support.js';
 import { listConverter } from '../base/figure-base.js';
+import { controlStyles } from '../base/styles.js';
+import { emptyRows, MASK_PRESETS as PRESETS, maskFor } from './mask-presets.js';
 
-const PRESETS = ['none', 'causal', 'window', 'custom'];
+export { maskFor };
+
 const PRESET_NAMES = { none: 'None', causal: 'Causal', window: 'Local window', custom: 'Custom' };
 const MAX = 16;
-
-/** The 0/1 rows of a preset for T positions (custom: `mask`, fitted to T × T, new cells allowed). */
-export function maskFor(preset, size, window, mask) {
-  return Array.from({ length: size }, (_, i) =>
-    Array.from({ length: size }, (_, j) => {
-      if (preset === 'causal') return j <= i ? 1 : 0;
-      if (preset === 'window') return Math.abs(i - j) <= window ? 1 : 0;
-      if (preset === 'custom') return mask?.[i]?.[j] ?? 1;
-      return 1;
-    }),
-  );
-}
 
 export class AttnMaskPainter extends AttnCell {
   static stateFields = {
@@ -63,6 +57,7 @@ export class AttnMaskPainter extends AttnCell {
     ...super.properties,
     presets: { converter: listConverter },
     label: { type: String },
+    noReset: { type: Boolean, attribute: 'no-reset' },
     _focus: { state: true },
     _windowDraft: { state: true },
   };
@@ -70,6 +65,7 @@ export class AttnMaskPainter extends AttnCell {
   static styles = [
     AttnCell.baseStyles,
     cellStyles,
+    controlStyles,
     css`
       :host {
         margin: 0.5rem 0;
@@ -81,24 +77,31 @@ export class AttnMaskPainter extends AttnCell {
         gap: 0.35rem;
         margin-bottom: 0.5rem;
       }
+      /* pressed is shown without a change of width, so nothing moves under a pointer that paints */
       button[aria-pressed='true'].preset {
         border-color: var(--accent, #3b5bdb);
+        box-shadow: inset 0 0 0 1px var(--accent, #3b5bdb);
         background: color-mix(in srgb, var(--accent, #3b5bdb) 18%, var(--surface, #fff));
-        font-weight: 600;
+      }
+      .window-field {
+        flex-basis: 100%;
+        display: flex;
+        flex-wrap: wrap;
+        align-items: center;
+        gap: 0.35rem;
       }
       input[type='number'] {
         width: 3.5rem;
-        font: inherit;
-        color: var(--text, #1b1e24);
-        background: var(--bg, #f7f8fa);
-        border: 1px solid var(--border, #d0d4dc);
-        border-radius: 4px;
-        padding: 0.15rem 0.3rem;
+      }
+      .grid-box {
+        /* a grid wider than its box scrolls here; the cells keep their 44 px */
+        overflow-x: auto;
+        max-width: 100%;
+        padding: 3px;
       }
       .grid {
         display: inline-grid;
         gap: 2px;
-        touch-action: none;
         user-select: none;
         font-family: var(--font-mono, ui-monospace, monospace);
         font-size: 0.8rem;
@@ -112,20 +115,22 @@ export class AttnMaskPainter extends AttnCell {
         justify-content: center;
         color: var(--muted, #555d6b);
         min-width: 1.6rem;
+        min-height: 1.4rem;
       }
       .cell {
         display: flex;
       }
       .cell button {
-        width: 2.1rem;
-        height: 2.1rem;
+        width: 2.75rem;
+        height: 2.75rem;
         padding: 0;
         border-radius: 4px;
         font: inherit;
-        font-size: 0.95rem;
+        font-size: 1rem;
         border: 1px solid var(--border, #d0d4dc);
         background: var(--surface, #fff);
         color: var(--muted, #555d6b);
+        touch-action: none; /* a touch on a cell paints; on the labels it scrolls the box */
       }
       .cell button[aria-pressed='true'] {
         background: var(--accent, #3b5bdb);
@@ -149,9 +154,10 @@ export class AttnMaskPainter extends AttnCell {
     super();
     this.presets = null;
     this.label = 'Attention mask';
+    this.noReset = false;
     this._focus = [0, 0];
     this._windowDraft = null; // { text, error } while the window field holds bad text
-    this._paint = null; // { value } while a pointer drag paints
+    this._paint = null; // { value, x, y } while a pointer drag paints (x, y: where the pointer last was)
     this._endPaint = () => (this._paint = null);
   }
 
@@ -245,14 +251,26 @@ export class AttnMaskPainter extends AttnCell {
     event.preventDefault(); // no text selection, no focus ring jump while painting
     event.target.releasePointerCapture?.(event.pointerId); // touch: let other cells see the pointer
     const value = this.allowed[i][j] ? 0 : 1;
-    this._paint = { value };
+    this._paint = { value, x: event.clientX, y: event.clientY };
     this._focus = [i, j];
     this.#setCell(i, j, value);
     event.target.focus({ preventScroll: true });
   }
 
-  #onPointerEnter(i, j) {
-    if (this._paint) this.#setCell(i, j, this._paint.value);
+  /**
+   * A drag paints the cells the pointer moves into. A cell that comes under a pointer that did not
+   * move (the layout shifted) is left alone: the browser reports it at the pointer's last place.
+   */
+  #onPointerEnter(event, i, j) {
+    const paint = this._paint;
+    if (!paint || (event.clientX === paint.x && event.clientY === paint.y)) return;
+    this.#setCell(i, j, paint.value);
+  }
+
+  #onPointerMove(event) {
+    if (!this._paint) return;
+    this._paint.x = event.clientX;
+    this._paint.y = event.clientY;
   }
 
   #onClick(event, i, j) {
@@ -268,7 +286,7 @@ export class AttnMaskPainter extends AttnCell {
     const shown = (this.presets ?? PRESETS).filter((p) => PRESETS.includes(p));
     const [fi, fj] = this._focus.map((x) => Math.min(x, n - 1));
     const count = allowed.flat().reduce((a, b) => a + b, 0);
-    const empty = allowed.map((row, i) => (row.some(Boolean) ? -1 : i)).filter((i) => i >= 0);
+    const empty = emptyRows(allowed);
     return html`<div class="presets" role="group" aria-label=${`${this.label}: presets`}>
         <span class="note">Preset:</span>
         ${shown.map(
@@ -285,7 +303,8 @@ export class AttnMaskPainter extends AttnCell {
         )}
         ${
           shown.includes('window')
-            ? html`<label for="window">w</label>
+            ? html`<span class="window-field">
+                <label for="window">w</label>
                 <input
                   id="window"
                   type="number"
@@ -298,48 +317,52 @@ export class AttnMaskPainter extends AttnCell {
                   @change=${(e) => this.#onWindow(e)}
                 />
                 <span class="note" id="window-help">local window: |i − j| ≤ w (width ${2 * this.window + 1})</span>
-                ${this._windowDraft ? html`<p class="field-error" id="window-error">${this._windowDraft.error}</p>` : ''}`
+                ${this._windowDraft ? html`<p class="field-error" id="window-error">${this._windowDraft.error}</p>` : ''}
+              </span>`
             : ''
         }
-        <button type="button" class="reset-mask" @click=${() => this.reset()}>Reset mask</button>
+        ${this.noReset ? '' : html`<button type="button" class="reset-mask" @click=${() => this.reset()}>Reset mask</button>`}
       </div>
-      <div
-        class="grid"
-        role="grid"
-        aria-label=${`${this.label}: rows are queries i, columns are keys j; pressed = may attend`}
-        aria-describedby="grid-help"
-        style=${`grid-template-columns: auto repeat(${n}, auto)`}
-        @keydown=${(e) => this.#onKey(e)}
-      >
-        <div class="row" role="row">
-          <div class="head" role="columnheader"><span class="visually-hidden">query \\ key</span>i\\j</div>
-          ${allowed.map((_, j) => html`<div class="head" role="columnheader">k${j}</div>`)}
+      <div class="grid-box">
+        <div
+          class="grid"
+          role="grid"
+          aria-label=${`${this.label}: rows are queries i, columns are keys j; pressed = may attend`}
+          aria-describedby="grid-help"
+          style=${`grid-template-columns: auto repeat(${n}, auto)`}
+          @keydown=${(e) => this.#onKey(e)}
+          @pointermove=${(e) => this.#onPointerMove(e)}
+        >
+          <div class="row" role="row">
+            <div class="head" role="columnheader"><span class="visually-hidden">query \\ key</span>i\\j</div>
+            ${allowed.map((_, j) => html`<div class="head" role="columnheader">k${j}</div>`)}
+          </div>
+          ${allowed.map(
+            (row, i) =>
+              html`<div class="row" role="row">
+                <div class="head" role="rowheader">q${i}</div>
+                ${row.map(
+                  (a, j) =>
+                    html`<div class="cell" role="gridcell">
+                      <button
+                        type="button"
+                        data-row=${i}
+                        data-col=${j}
+                        tabindex=${i === fi && j === fj ? '0' : '-1'}
+                        aria-pressed=${a ? 'true' : 'false'}
+                        aria-label=${`query ${i}, key ${j}`}
+                        @pointerdown=${(e) => this.#onPointerDown(e, i, j)}
+                        @pointerenter=${(e) => this.#onPointerEnter(e, i, j)}
+                        @click=${(e) => this.#onClick(e, i, j)}
+                        @focus=${() => (this._focus = [i, j])}
+                      >
+                        ${a ? '✓' : '×'}
+                      </button>
+                    </div>`,
+                )}
+              </div>`,
+          )}
         </div>
-        ${allowed.map(
-          (row, i) =>
-            html`<div class="row" role="row">
-              <div class="head" role="rowheader">q${i}</div>
-              ${row.map(
-                (a, j) =>
-                  html`<div class="cell" role="gridcell">
-                    <button
-                      type="button"
-                      data-row=${i}
-                      data-col=${j}
-                      tabindex=${i === fi && j === fj ? '0' : '-1'}
-                      aria-pressed=${a ? 'true' : 'false'}
-                      aria-label=${`query ${i}, key ${j}`}
-                      @pointerdown=${(e) => this.#onPointerDown(e, i, j)}
-                      @pointerenter=${() => this.#onPointerEnter(i, j)}
-                      @click=${(e) => this.#onClick(e, i, j)}
-                      @focus=${() => (this._focus = [i, j])}
-                    >
-                      ${a ? '✓' : '×'}
-                    </button>
-                  </div>`,
-              )}
-            </div>`,
-        )}
       </div>
       <p class="summary" id="grid-help">
         ${count} of ${n * n} cells

@@ -1,111 +1,148 @@
 /**
  * <attn-band-conv id="band-conv" kernel="0.25,0.5,0.25">
  *
- * Local attention with a window of width 3 beside a width-3 convolution slid
- * along the sequence, both drawn as T × T mixing matrices (row i: how output i
- * mixes positions j). The attention weights come from the lesson's Q, K, V
- * (seed 0, batch 0) with the mask |i − j| ≤ 1: a different triple in every
- * row, computed from q · k, summing to 1. The convolution applies the same
- * kernel (taps for offsets −1, 0, +1) at every position, zero-padded at the
- * ends: constant diagonals. A readout lists both rows side by side.
+ * Local attention with a window of width 3 beside a width-3 convolution slid along the
+ * sequence, both drawn as T × T mixing matrices (row i: how output i mixes positions j, counted
+ * from 0), side by side. The attention weights come from the lesson's Q, K, V (seed 0, batch 0)
+ * with the mask |i − j| ≤ 1: a different triple in every row, computed from q · k, summing to 1.
+ * The convolution applies the same kernel (taps for offsets −1, 0, +1) at every position,
+ * zero-padded at the ends: constant diagonals. Directly under them: the kernel's three taps
+ * (editable; bad text is refused beside the field) and both matrices row by row.
  *
- * Maths in the wasm core: randn and attention (window mask). JS lays the
- * kernel out as a matrix for display.
+ * Maths in the wasm core (randn, attention with the window mask); the model
+ * (band-conv-model.js) lays the kernel out as a matrix.
  *
- * State (permalink): kernel (three numbers, the taps for offsets −1, 0, +1).
+ * State (permalink): kernel (three numbers, the taps for offsets −1, 0, +1). An AttnLab: Reset,
+ * Export (both matrices side by side as SVG/PNG, both as CSV and JSON), data-settled.
  */
 import { css, html } from 'lit';
-import { AttnCell } from '../../cells/base/attn-cell.js';
-import { cellStyles, resetToAuthored } from '../../cells/base/cell-support.js';
-import { T, batchOf, drawQKV, labStyles, rowOf, vector } from '../common/qkv-lab.js';
+import { LabTask } from '../../cells/base/lab-task.js';
+import { svgDocument } from '../../charts/export.js';
+import { T, vector } from '../common/qkv-lab.js';
+import { CausalLab } from './causal-lab.js';
+import { bandWeights, convMatrix, convRange, describeBandConv, rowsSideBySide } from './band-conv-model.js';
+import { explainCoreError } from './masks-model.js';
 
-const POSITIONS = Array.from({ length: T }, (_, i) => String(i)).join(',');
-
-export class AttnBandConv extends AttnCell {
+export class AttnBandConv extends CausalLab {
   static stateFields = {
     kernel: { type: 'numbers', default: [0.25, 0.5, 0.25], minLength: 3, maxLength: 3, min: -100, max: 100 },
   };
 
-  static properties = { ...super.properties, _band: { state: true } };
-
   static styles = [
-    AttnCell.baseStyles,
-    cellStyles,
-    labStyles,
+    CausalLab.causalStyles,
     css`
-      .compare {
+      .pair {
         display: grid;
-        grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr));
+        grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr));
         gap: 0 1rem;
+        align-items: start;
       }
-      table {
-        border-collapse: collapse;
-      }
-      th,
       td {
-        padding: 0.15rem 0.5rem;
-        text-align: left;
         white-space: nowrap;
       }
     `,
   ];
 
+  defaultLabel = 'Local attention beside a width-3 convolution';
+
   constructor() {
     super();
-    this._band = null;
+    this.task = new LabTask(this, {
+      args: () => [],
+      run: (_, { engine }) => bandWeights(engine),
+      explain: explainCoreError,
+    });
   }
 
-  async connectedCallback() {
-    super.connectedCallback();
-    try {
-      const engine = await this.engine();
-      const { q, k, v } = drawQKV(engine, 0);
-      this._band = batchOf(engine.attention(q, k, v, { mask: { window: 1 }, returnWeights: true }).weights, 0);
-    } catch (error) {
-      this.fail(new Error(`the attention core could not be loaded: ${error.message}`));
-    }
+  _onKernel(event) {
+    event.stopPropagation();
+    this.kernel = event.detail.values;
+    this.stateChanged();
   }
 
-  reset() {
-    resetToAuthored(this);
-  }
-
-  /** The convolution as a T × T matrix: row i has kernel[o + 1] at column i + o, o ∈ {−1, 0, 1}. */
-  _conv() {
-    return Array.from({ length: T }, (_, i) =>
-      Array.from({ length: T }, (_, j) => (Math.abs(i - j) <= 1 ? this.kernel[j - i + 1] : 0)),
-    );
-  }
-
-  renderCell() {
-    if (!this._band) return html`<p class="note">Loading the attention core…</p>`;
-    const conv = this._conv();
+  updated() {
+    const band = this.task.value;
+    if (!band) return;
     const kernel = `[${this.kernel.join(', ')}]`;
-    const unit = this.kernel.every((x) => x >= 0 && x <= 1); // same colour scale as the attention weights
-    return html`<div class="lab">
-      <div class="compare">
-        <attn-heatmap
-          label="Local attention, |i − j| ≤ 1 (seed 0, batch 0)"
-          caption="Different weights in every row, computed from q · k; each row sums to 1."
-          min="0"
-          max="1"
-          row-labels=${POSITIONS}
-          col-labels=${POSITIONS}
-          .values=${this._band}
-        ></attn-heatmap>
-        <attn-heatmap
-          label=${`Convolution kernel ${kernel} as a matrix`}
-          caption="The same three weights in every row: constant diagonals; the ends lose a tap."
-          .min=${unit ? 0 : null}
-          .max=${unit ? 1 : null}
-          row-labels=${POSITIONS}
-          col-labels=${POSITIONS}
-          .values=${conv}
-        ></attn-heatmap>
+    const [min, max] = convRange(this.kernel);
+    this.drawHeatmap('band', { title: 'Local attention, |i − j| ≤ 1 (seed 0, batch 0)', values: band });
+    this.drawHeatmap('conv', {
+      title: `Convolution kernel ${kernel} as a matrix`,
+      values: convMatrix(this.kernel),
+      min,
+      max,
+    });
+  }
+
+  describe() {
+    return describeBandConv(this.kernel);
+  }
+
+  /** Both matrices side by side in one SVG document. */
+  exportSvgText() {
+    const svgs = ['band', 'conv'].map((name) => this.chart(name).svg);
+    const boxes = svgs.map((s) => s.viewBox.baseVal);
+    const gap = 24;
+    const pair = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    const width = boxes[0].width + gap + boxes[1].width;
+    const height = Math.max(boxes[0].height, boxes[1].height);
+    pair.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    svgs.forEach((svg, k) => {
+      const copy = new DOMParser().parseFromString(svgDocument(svg), 'image/svg+xml').documentElement;
+      copy.setAttribute('x', String(k ? boxes[0].width + gap : 0));
+      pair.append(copy);
+    });
+    return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(pair)}`;
+  }
+
+  exportRows() {
+    const band = this.task.value;
+    if (!band) return [['row i']];
+    return [
+      [
+        'row i',
+        ...Array.from({ length: T }, (_, j) => `attention ${j}`),
+        ...Array.from({ length: T }, (_, j) => `convolution ${j}`),
+      ],
+      ...rowsSideBySide(band, convMatrix(this.kernel)).map(({ i, attention, conv }) => [i, ...attention, ...conv]),
+    ];
+  }
+
+  exportObject() {
+    const band = this.task.value;
+    const rows = band ? rowsSideBySide(band, convMatrix(this.kernel)) : [];
+    return { kernel: this.kernel, attention: rows.map((r) => r.attention), convolution: convMatrix(this.kernel) };
+  }
+
+  renderFigure() {
+    const band = this.task.value;
+    if (!band) return this.renderLab({ figure: html`<p class="note">Loading the attention core…</p>` });
+    const conv = convMatrix(this.kernel);
+    const kernel = `[${this.kernel.join(', ')}]`;
+    const figure = html`<div class="pair">
+      <div>
+        <h3>Local attention, |i − j| ≤ 1</h3>
+        ${this.heatmapBox('band', 'Different weights in every row, computed from q · k; each row sums to 1.')}
       </div>
+      <div>
+        <h3>Convolution ${kernel}</h3>
+        ${this.heatmapBox('conv', 'The same three weights in every row: constant diagonals; the ends lose a tap.')}
+      </div>
+    </div>`;
+    const authored = this.getAttribute('kernel') ?? AttnBandConv.stateFields.kernel.default.join(',');
+    const after = html`<attn-vector-editor
+        label="Convolution taps for offsets −1, 0, +1"
+        values=${authored}
+        count="3"
+        min="-100"
+        max="100"
+        .values=${this.kernel}
+        @change=${(e) => this._onKernel(e)}
+        @attn-state-change=${(e) => e.stopPropagation()}
+      ></attn-vector-editor>
       <div class="scroll" tabindex="0" role="region" aria-label="Attention weights and convolution taps, row by row">
         <table class="mono">
-          <caption class="visually-hidden">
+          <caption class="sr-only">
             Row by row: the attention weights and the convolution taps over positions 0 to ${T - 1}
           </caption>
           <thead>
@@ -116,18 +153,18 @@ export class AttnBandConv extends AttnCell {
             </tr>
           </thead>
           <tbody>
-            ${conv.map(
-              (row, i) =>
+            ${rowsSideBySide(band, conv).map(
+              ({ i, attention, conv: taps }) =>
                 html`<tr>
                   <th scope="row">${i}</th>
-                  <td>${vector(rowOf(this._band, i), 2)}</td>
-                  <td>${vector(row, 2)}</td>
+                  <td>${vector(attention, 2)}</td>
+                  <td>${vector(taps, 2)}</td>
                 </tr>`,
             )}
           </tbody>
         </table>
-      </div>
-    </div>`;
+      </div>`;
+    return this.renderLab({ figure, after });
   }
 }
 

@@ -1,188 +1,58 @@
 /**
  * <attn-mask-lab id="painter" seed="0" batch="0" preset="causal" window="1">
  *
- * Paint a mask, watch attention obey it. An attn-mask-painter (presets none,
- * causal, local window, custom; click, drag or keyboard) gives a T × T boolean
- * mask (1 = may attend) that drives attention on the lesson's Q, K, V
- * ((B, T, D) = (2, 5, 8), seeded); the weights are shown as a heatmap.
- * A row with every key blocked (a fully masked row) gets zero weights and a
- * zero output, is counted by the core (fullyMaskedRows), and is explained
- * beside the figure (the manual softmax would give 0/0 = NaN there).
- * Checks, for any mask: blocked cells get weight exactly 0; every row with at
- * least one allowed key sums to 1; the result agrees with the float64
- * reference for the same mask (max |difference| ≤ 1e-6).
+ * Paint a mask, watch attention obey it. The figure: the weights the mask gives on the lesson's
+ * Q, K, V ((B, T, D) = (2, 5, 8), seeded), as a heatmap. Beside it (linked views): the mask
+ * painter (presets none, causal, local window, custom; click, drag or keyboard) with T × T
+ * 44 px cells (1 = may attend), then the seed and the batch shown. A row with every key
+ * blocked (a fully masked row) gets zero weights and a zero output, is counted by the core
+ * (fullyMaskedRows), and is explained under the figure (the manual softmax gives 0/0 = NaN).
+ * Verified (one line): blocked cells get weight exactly 0; every row with an allowed key sums to
+ * 1; the result agrees with the float64 reference for the same mask (max |difference| ≤ 1e-6).
+ * The PyTorch code with the painted mask. Under the hood: the difference from the reference.
  *
- * Maths in the wasm core: randn, attention (boolean mask, weights kept),
- * attentionReference. JS turns the preset into 0/1 cells, adds up rows and
- * compares.
+ * Maths in the wasm core (randn, attention with a boolean mask, attentionReference); the model
+ * (mask-lab-model.js) adds up rows and compares.
  *
- * State (permalink): seed, batch, preset (none | causal | window | custom),
- * window (w: |i − j| ≤ w), mask (the custom cells, rows of 0/1).
+ * State (permalink): seed, batch, preset (none | causal | window | custom), window (w: |i − j| ≤ w),
+ * mask (the custom cells, rows of 0/1). An AttnLab: Reset, Export, data-settled once drawn.
  */
-import { css, html } from 'lit';
-import { AttnCell } from '../../cells/base/attn-cell.js';
-import { cellStyles, resetToAuthored } from '../../cells/base/cell-support.js';
-import { maskFor } from '../../cells/figures/attn-mask-painter.js';
-import {
-  B,
-  D,
-  SEED_MAX,
-  T,
-  batchOf,
-  batchSelect,
-  drawQKV,
-  labStyles,
-  maxAbsDiff,
-  nested,
-  rowOf,
-  sci,
-  seedControls,
-  seedHandlers,
-  vector,
-} from '../common/qkv-lab.js';
+import { html } from 'lit';
+import { LabTask } from '../../cells/base/lab-task.js';
+import { SeedControl, seedField } from '../../cells/base/seeds.js';
+import { maskFor, MASK_PRESETS } from '../../cells/figures/mask-presets.js';
+import { B, D, T, batchSelect, rowsOf, sci, vector } from '../common/qkv-lab.js';
+import { CausalLab } from './causal-lab.js';
+import { MASK_CODE, codeParams } from './causal-masking-code.js';
+import { computeMaskLab, describeMaskLab, fullyMasked, MASK_CHECKS } from './mask-lab-model.js';
+import { explainCoreError, MASK_FIELD } from './masks-model.js';
 
-const POSITIONS = Array.from({ length: T }, (_, i) => String(i)).join(',');
-
-const TORCH = `import math
-import torch
-import torch.nn.functional as F
-
-Q = torch.tensor({{Q}})  # this page's Q, K, V (seed {{seed}}), shape (2, 5, 8)
-K = torch.tensor({{K}})
-V = torch.tensor({{V}})
-mask = torch.tensor({{mask}}, dtype=torch.bool)  # True = may attend (the painted mask)
-
-# the manual formula with the mask
-scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
-scores = scores.masked_fill(~mask, float('-inf'))
-weights = torch.softmax(scores, dim=-1)  # a row with no allowed key: softmax of all -inf = NaN
-print(weights[0])
-
-# PyTorch's kernel with the same boolean mask (recent versions give zeros for a fully masked row, older ones NaN)
-out = F.scaled_dot_product_attention(Q, K, V, attn_mask=mask)
-print(out[0])`;
-
-export class AttnMaskLab extends AttnCell {
+export class AttnMaskLab extends CausalLab {
   static stateFields = {
-    seed: { type: 'integer', default: 0, min: 0, max: SEED_MAX },
+    seed: seedField(0),
     batch: { type: 'integer', default: 0, min: 0, max: B - 1 },
-    preset: { type: 'enum', default: 'causal', values: ['none', 'causal', 'window', 'custom'] },
+    preset: { type: 'enum', default: 'causal', values: MASK_PRESETS },
     window: { type: 'integer', default: 1, min: 0, max: T - 1 },
-    mask: {
-      type: 'matrix',
-      default: Array.from({ length: T }, () => Array(T).fill(1)),
-      minRows: T,
-      maxRows: T,
-      min: 0,
-      max: 1,
-      integer: true,
-    },
+    mask: MASK_FIELD,
   };
 
-  static properties = {
-    ...super.properties,
-    _result: { state: true },
-    _error: { state: true },
-    _seedDraft: { state: true },
-  };
+  static styles = CausalLab.causalStyles;
 
-  static styles = [
-    AttnCell.baseStyles,
-    cellStyles,
-    labStyles,
-    css`
-      .fully-masked {
-        border: 1px solid var(--border, #d0d4dc);
-        border-left: 4px solid var(--accent, #3b5bdb);
-        border-radius: 6px;
-        padding: 0.4rem 0.75rem;
-        margin: 0.5rem 0;
-      }
-      .fully-masked p {
-        margin: 0.25rem 0;
-      }
-    `,
-  ];
+  defaultLabel = 'Mask painter lab: attention with a painted boolean mask';
 
   constructor() {
     super();
-    this._engine = null;
-    this._result = null;
-    this._error = '';
-    this._seedDraft = null;
-    this._key = '';
-    this._seed = seedHandlers(this, AttnMaskLab.stateFields.seed);
+    this.seeds = new SeedControl(this, 'Random draws of Q, K and V');
+    this.task = new LabTask(this, {
+      args: () => [this.seed, this.allowed],
+      run: ([seed, allowed], { engine }) => computeMaskLab(engine, seed, allowed),
+      explain: explainCoreError,
+    });
   }
 
-  async connectedCallback() {
-    super.connectedCallback();
-    try {
-      this._engine = await this.engine();
-      this.requestUpdate();
-    } catch (error) {
-      this.fail(new Error(`the attention core could not be loaded: ${error.message}`));
-    }
-  }
-
+  /** The mask as rows of 0/1. */
   get allowed() {
     return maskFor(this.preset, T, this.window, this.mask);
-  }
-
-  willUpdate() {
-    if (!this._engine) return;
-    const allowed = this.allowed;
-    const key = JSON.stringify([this.seed, allowed]);
-    if (key === this._key) return;
-    this._key = key;
-    try {
-      const e = this._engine;
-      const { q, k, v } = drawQKV(e, this.seed);
-      const r = e.attention(q, k, v, { mask: allowed, returnWeights: true });
-      const ref = e.attentionReference(q, k, v, { mask: allowed });
-      const w = r.weights.data;
-      let blocked = 0; // largest weight on a blocked cell
-      let rowError = 0; // max |row sum − 1| over rows with an allowed key
-      for (let b = 0; b < B; b++) {
-        for (let i = 0; i < T; i++) {
-          let sum = 0;
-          for (let j = 0; j < T; j++) {
-            const x = w[(b * T + i) * T + j];
-            sum += x;
-            if (!allowed[i][j]) blocked = Math.max(blocked, Math.abs(x));
-          }
-          if (allowed[i].some(Boolean)) rowError = Math.max(rowError, Math.abs(sum - 1));
-        }
-      }
-      this._result = {
-        seed: this.seed,
-        allowed,
-        q,
-        k,
-        v,
-        weights: r.weights,
-        output: r.output,
-        fullyMaskedRows: r.fullyMaskedRows,
-        blocked,
-        rowError,
-        diff: Math.max(maxAbsDiff(r.output.data, ref.output.data), maxAbsDiff(w, ref.weights.data)),
-      };
-      this._error = '';
-    } catch (error) {
-      this._error = `${error.message}; showing the last valid result.`;
-    }
-  }
-
-  _onSeed(event) {
-    this._seed.onSeed(event);
-  }
-
-  _reroll() {
-    this._seed.reroll();
-  }
-
-  reset() {
-    resetToAuthored(this);
-    this._seedDraft = null;
   }
 
   _onMask(event) {
@@ -192,33 +62,51 @@ export class AttnMaskLab extends AttnCell {
     this.stateChanged();
   }
 
+  get weightsTitle() {
+    return `Attention weights with the painted mask, batch ${this.batch}`;
+  }
+
+  describe() {
+    return describeMaskLab(this.task.value, this.batch);
+  }
+
+  exportObject() {
+    const r = this.task.value;
+    return {
+      seed: this.seed,
+      batch: this.batch,
+      mask: this.allowed,
+      weights: r ? rowsOf(this.shownWeights) : null,
+      fullyMaskedRows: r?.fullyMaskedRows ?? null,
+    };
+  }
+
   _fullyMasked(r) {
-    const rows = r.allowed.map((row, i) => (row.some(Boolean) ? -1 : i)).filter((i) => i >= 0);
-    if (!rows.length) {
+    const f = fullyMasked(r, this.batch);
+    if (!f) {
       return html`<p class="note">
         Every row allows at least one key. Block a whole row in the painter to see what happens to a query that may
         attend to nothing.
       </p>`;
     }
-    const b = this.batch;
-    const i = rows[0];
-    const y = rowOf(batchOf(r.output, b), i);
-    const w = rowOf(batchOf(r.weights, b), i);
-    return html`<div class="fully-masked" role="note" data-rows=${rows.join(',')} data-count=${r.fullyMaskedRows}>
+    const { rows, row, count, batches } = f;
+    const plural = rows.length > 1 ? 's' : '';
+    return html`<div class="notice fully-masked" role="note" data-rows=${rows.join(',')} data-count=${count}>
       <p>
-        <strong>Fully masked row${rows.length > 1 ? 's' : ''} ${rows.join(', ')}:</strong> query ${i} may attend to no
-        key. Its scores are all −∞, and the softmax would divide 0 by 0: the notebook's hand-written attention (and
-        PyTorch's own kernel, in older versions) returns NaN there, which then spreads through everything computed from
-        it.
+        <strong>Fully masked row${plural} ${rows.join(', ')}:</strong> query ${row} may attend to no key. Its scores are
+        all −∞, and the softmax would divide 0 by 0: the notebook's hand-written attention (and PyTorch's own kernel, in
+        older versions) returns NaN there, which then spreads through everything computed from it.
       </p>
       <p>
         This core returns zero weights and a zero output for such a row instead, as current PyTorch does, and counts it:
-        <span class="mono">fullyMaskedRows = <span class="count">${r.fullyMaskedRows}</span></span>
-        (${rows.length} row${rows.length > 1 ? 's' : ''} × B = ${B} batches).
+        <span class="mono">fullyMaskedRows = <span class="count">${count}</span></span>
+        (${rows.length} row${plural} × B = ${batches} batches).
       </p>
       <p class="mono">
-        weights[${b}, ${i}] = <span class="zero-weights" data-values=${w.join(',')}>${vector(w, 3)}</span><br />
-        output[${b}, ${i}] = <span class="zero-output" data-values=${y.join(',')}>${vector(y, 3)}</span>
+        weights[${this.batch}, ${row}] =
+        <span class="zero-weights" data-values=${f.weights.join(',')}>${vector(f.weights, 3)}</span><br />
+        output[${this.batch}, ${row}] =
+        <span class="zero-output" data-values=${f.output.join(',')}>${vector(f.output, 3)}</span>
       </p>
       <p>
         Zeros are a convention, not an answer: a query with nothing to look at has nothing to average. Models avoid such
@@ -227,82 +115,39 @@ export class AttnMaskLab extends AttnCell {
     </div>`;
   }
 
-  renderCell() {
-    const r = this._result;
-    const b = this.batch;
-    const params = r && {
-      seed: r.seed,
-      Q: nested(r.q),
-      K: nested(r.k),
-      V: nested(r.v),
-      mask: r.allowed.map((row) => row.map(Boolean)),
-    };
-    return html`<section class="lab" aria-label="Mask painter lab: attention with a painted boolean mask">
-      ${seedControls(this, batchSelect(this, 'mask-batch'))}
-      ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
-      <div class="pair">
-        <div>
-          <h3>The mask</h3>
-          <attn-mask-painter
-            label="Mask"
-            size=${T}
-            preset="causal"
-            window="1"
-            .size=${T}
-            .preset=${this.preset}
-            .window=${this.window}
-            .mask=${this.mask}
-            @mask-change=${this._onMask}
-            @attn-state-change=${(e) => e.stopPropagation()}
-          ></attn-mask-painter>
-        </div>
-        <div>
-          <h3>The weights it gives</h3>
-          ${
-            r
-              ? html`<attn-heatmap
-                  label=${`Attention weights with the painted mask, batch ${b}`}
-                  caption="Row i: query i; column j: key j. Blocked cells are 0."
-                  min="0"
-                  max="1"
-                  row-labels=${POSITIONS}
-                  col-labels=${POSITIONS}
-                  .values=${batchOf(r.weights, b)}
-                ></attn-heatmap>`
-              : html`<p class="note">Loading the attention core…</p>`
-          }
-        </div>
-      </div>
+  renderFigure() {
+    const r = this.task.value;
+    const figure = html`<h3>The weights it gives</h3>
       ${
         r
-          ? html`${this._fullyMasked(r)}
-              <attn-check
-                class="blocked"
-                label="largest weight on a blocked cell"
-                comparison="eq"
-                threshold="0"
-                .value=${r.blocked}
-              ></attn-check>
-              <attn-check
-                class="row-sums"
-                label="max |row sum − 1| over rows with an allowed key"
-                threshold="1e-6"
-                .value=${r.rowError}
-              ></attn-check>
-              <attn-check
-                class="reference"
-                label="max |ours − float64 reference| for this mask"
-                threshold="1e-6"
-                .value=${r.diff}
-              ></attn-check>
-              <p class="note">
-                D = ${D}; the mask is the same for both batches (it broadcasts over B). Largest difference from the
-                reference: <span class="max-diff mono" data-value=${r.diff}>${sci(r.diff)}</span>.
-              </p>
-              <attn-code label="PyTorch: the painted mask" .template=${TORCH} .params=${params}></attn-code>`
-          : ''
-      }
-    </section>`;
+          ? html`${this.heatmapBox('weights', 'Row i: query i; column j: key j. Blocked cells are 0.')}
+            ${this.readoutLine('weights', this.shownWeights)}`
+          : html`<p class="note">Loading the attention core…</p>`
+      }`;
+    const controls = html`
+      <h3>The mask</h3>
+      <attn-mask-painter
+        label="Mask"
+        size=${T}
+        no-reset
+        .size=${T}
+        .preset=${this.preset}
+        .window=${this.window}
+        .mask=${this.mask}
+        @mask-change=${this._onMask}
+        @attn-state-change=${(e) => e.stopPropagation()}
+      ></attn-mask-painter>
+      ${this.seeds.render(batchSelect(this, 'mask-batch'))}
+    `;
+    const checks = this.checkCells(MASK_CHECKS, r);
+    const code = this.codeCell('PyTorch: the painted mask', MASK_CODE, codeParams(r));
+    const hood = r
+      ? html`<p>
+          D = ${D}; the mask is the same for both batches (it broadcasts over B). Largest difference from the core's
+          float64 reference with the same mask: <span class="max-diff mono" data-value=${r.diff}>${sci(r.diff)}</span>.
+        </p>`
+      : '';
+    return this.renderLab({ figure, controls, after: r ? this._fullyMasked(r) : '', checks, code, hood });
   }
 }
 
