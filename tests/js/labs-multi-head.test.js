@@ -13,6 +13,7 @@ import {
   gridSvg,
   mapColours,
   moveInGrid,
+  multiHeadChecks,
   pickMap,
   printout,
   shapeOk,
@@ -57,6 +58,11 @@ test('other sizes and seeds: shapes follow, a shape check that can fail', () => 
   assert.equal(r.maps.length, 24);
   assert.equal(shapeOk({ ...r, Y: { ...r.Y, shape: [4, 6, 8] } }), false);
   assert.equal(shapeOk(null), undefined);
+  const [rows, shape] = multiHeadChecks(r);
+  assert.equal(rows.label, 'max |row sum − 1| over all 192 rows (B·h·T) of A');
+  assert.ok(rows.value <= rows.threshold);
+  assert.equal(shape.pass, true);
+  assert.equal(multiHeadChecks({ ...r, Y: { ...r.Y, shape: [4, 6, 8, 15] } })[1].pass, false);
   const other = computeMultiHead(engine, { ...SIZES, seed: 43 });
   assert.notDeepEqual(Array.from(other.A.data), Array.from(computeMultiHead(engine, SIZES).A.data));
 });

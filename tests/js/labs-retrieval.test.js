@@ -16,6 +16,7 @@ import {
   pythonFloats,
   queryVector,
   resultObject,
+  retrievalChecks,
   retrievalPrintout,
 } from '../../web/src/labs/retrieval/retrieval-model.js';
 
@@ -34,6 +35,12 @@ test('the source’s example: query = token 2, weights [0, 0, 1, 0, 0] to 3 deci
     'attention weights over the 5 sequence positions: [0.0, 0.0, 1.0, 0.0, 0.0]\nretrieved token id: 2  (queried for token 2)',
   );
   for (const token of [0, 1, 3, 4]) assert.equal(computeRetrieval(engine, token).retrieved, token);
+  const [weights, retrieved] = retrievalChecks(r);
+  assert.equal(weights.label, 'weights to 3 decimals = [0.0, 0.0, 1.0, 0.0, 0.0]; max |· − one-hot at position 2|');
+  assert.deepEqual([weights.value, weights.threshold], [0, 0]);
+  assert.deepEqual([retrieved.comparison, retrieved.threshold, retrieved.value], ['eq', 2, 2]);
+  // a retrieval that picked another token would fail the second check
+  assert.notEqual(retrievalChecks({ ...r, retrieved: 3 })[1].value, retrievalChecks(r)[1].threshold);
 });
 
 test('Exercise 1: vocab[2] + vocab[4] splits the weight evenly (0.49997 each); argmax takes the first of the tie', () => {

@@ -16,6 +16,7 @@ import {
   referenceGaps,
   sdpaObject,
   sdpaPrintout,
+  sdpaChecks,
   sdpaRows,
   shapeOk,
   stepAfterKey,
@@ -76,6 +77,24 @@ test('a core whose one-pass output drifts is caught by its own check, not hidden
   const [one, step] = referenceGaps(r);
   assert.ok(one.value > REFERENCE_TOLERANCE, `one pass: ${one.value}`);
   assert.ok(step.value <= REFERENCE_TOLERANCE, `step by step: ${step.value}`);
+  // as checks: the one-pass check fails, named as the summary names it; the others pass
+  const failing = sdpaChecks(r).filter((c) => (c.pass ?? c.value <= c.threshold) === false);
+  assert.deepEqual(
+    failing.map((c) => c.name),
+    ['reference one-pass'],
+  );
+  assert.ok(failing[0].label.endsWith(one.name));
+});
+
+test('the checks as data: shape, row sums and one check per way, every one passing for the example', () => {
+  const r = computeSdpa(engine, 3);
+  const checks = sdpaChecks(r);
+  assert.deepEqual(
+    checks.map((c) => c.name),
+    ['shape', 'row-sums', 'reference one-pass', 'reference step-by-step'],
+  );
+  for (const c of checks) assert.ok(c.pass ?? c.value <= c.threshold, c.label);
+  assert.equal(sdpaChecks({ ...r, out: { ...r.out, shape: [2, 5] } })[0].pass, false);
 });
 
 test('the step-through: row i pass by pass, the weighted sum is the output row, keys move between passes', () => {

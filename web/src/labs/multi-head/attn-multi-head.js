@@ -9,8 +9,8 @@
  * A (rows: sequences b, columns: heads k), small and in colours only (their cells are too small to
  * print numbers in, which the lab says), with the sizes B, h, T, d_v (typed, or − and +) and the
  * Seed row directly under it; and the map picked in the grid (click it, or arrow keys), drawn
- * large with its numbers (attn-heatmap, compact; its cells stay about 56 px wide and its text
- * 12 px: on a narrow screen it scrolls in its own box). Then the shapes of Y = AV (attn-shape-diagram), the
+ * large with its numbers (attn-heatmap, compact: 12 px text, numbers in cells of 28 px and more,
+ * up to 56 px beside the grid). Then the shapes of Y = AV (attn-shape-diagram), the
  * notebook's printout and its dimensional audit table with the live shapes, indices from 0.
  * Verified (one line): every row of A sums to 1 across all sequences and heads; Y has shape
  * (B, h, T, d_v). The PyTorch code with the current sizes.
@@ -23,7 +23,7 @@
 import { html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { cellStyles, readWholeNumber } from '../../cells/base/cell-support.js';
-import { AttnLab } from '../../cells/base/lab.js';
+import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { tableStyles, touchTargets } from '../../cells/base/styles.js';
@@ -37,10 +37,9 @@ import {
   exportObject,
   gridSvg,
   moveInGrid,
+  multiHeadChecks,
   pickMap,
   printout,
-  shapeOk,
-  shapeText,
   weightRows,
 } from './multi-head-model.js';
 import { auditTable, mapGrid, multiHeadStyles } from './multi-head-parts.js';
@@ -228,21 +227,10 @@ export class AttnMultiHead extends AttnLab {
       <attn-output label="Output" .text=${printout(r)}></attn-output>
       <h3>Dimensional audit</h3>
       ${auditTable(r)}`;
-    const expected = [r.B, r.h, r.T, r.dv];
     return this.renderLab({
       figure: this._figure(r),
       after,
-      checks: html`<attn-check
-          class="row-sums"
-          label=${`max |row sum − 1| over all ${r.B * r.h * r.T} rows (B·h·T) of A`}
-          threshold="1e-6"
-          .value=${r.report.maxRowSumError}
-        ></attn-check>
-        <attn-check
-          class="shape"
-          label=${`Y.shape = ${shapeText(r.Y.shape)}, expected (B, h, T, d_v) = ${shapeText(expected)}`}
-          .pass=${shapeOk(r)}
-        ></attn-check>`,
+      checks: checkCells(multiHeadChecks(r)),
       code: html`<attn-code label="PyTorch" .template=${MULTI_HEAD_TORCH} .params=${codeParams(r)}></attn-code>`,
       hood: html`<p>
         Y is computed by the core's attention kernel, called as attention(S, I, V) with the T × T identity I as its

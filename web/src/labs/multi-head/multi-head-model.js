@@ -53,6 +53,23 @@ export function shapeOk(r) {
   return r.Y.shape.length === 4 && r.Y.shape.every((d, i) => d === expected[i]);
 }
 
+/** The notebook's two assertions as the lab's checks (data for AttnLab checkCells). */
+export function multiHeadChecks(r) {
+  return [
+    {
+      name: 'row-sums',
+      label: `max |row sum − 1| over all ${r.B * r.h * r.T} rows (B·h·T) of A`,
+      threshold: 1e-6,
+      value: r.report.maxRowSumError,
+    },
+    {
+      name: 'shape',
+      label: `Y.shape = ${shapeText(r.Y.shape)}, expected (B, h, T, d_v) = ${shapeText([r.B, r.h, r.T, r.dv])}`,
+      pass: shapeOk(r),
+    },
+  ];
+}
+
 /** The notebook's printout. */
 export function printout(r) {
   return [

@@ -117,10 +117,6 @@ export function auditTable(r) {
 }
 
 export const multiHeadStyles = css`
-  h3 {
-    font-size: 0.95rem;
-    margin: 0.75rem 0 0.25rem;
-  }
   h3:first-child {
     margin-top: 0;
   }
@@ -171,16 +167,14 @@ export const multiHeadStyles = css`
     border-color: var(--accent, #3b5bdb);
     box-shadow: 0 0 0 2px color-mix(in srgb, var(--accent, #3b5bdb) 35%, transparent);
   }
-  /* the large map: cells of about 56 px and text of 12 px as drawn; on a narrow screen it scrolls in its box */
+  /* the large map: room for cells of 56 px beside the grid; narrower, the heatmap lays itself out smaller */
   .detail {
-    --map-width: calc(var(--cells) * 3.5rem + 3rem);
-    flex: 0 1 var(--map-width);
+    flex: 0 1 calc(var(--cells) * 3.5rem + 3rem);
+    min-width: 0;
     max-width: 100%;
-    overflow-x: auto;
   }
   .detail attn-heatmap {
     margin: 0;
-    min-width: var(--map-width);
   }
   .legend {
     display: flex;

@@ -55,8 +55,7 @@ export class AttnQueryBuilder extends AttnLab {
     touchTargets,
     css`
       h3 {
-        font-size: 0.95rem;
-        margin: 0 0 0.25rem;
+        margin-top: 0;
       }
       .bar {
         fill: var(--accent, #3b5bdb);

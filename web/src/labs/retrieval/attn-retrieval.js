@@ -17,7 +17,7 @@
  * itself. Export: the weights heatmap as SVG/PNG, the scores and weights as CSV/JSON.
  */
 import { css, html } from 'lit';
-import { AttnLab } from '../../cells/base/lab.js';
+import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { touchTargets } from '../../cells/base/styles.js';
 import { RETRIEVAL_TORCH } from './retrieval-code.js';
@@ -29,8 +29,8 @@ import {
   keyRows,
   positionLabels,
   positionRows,
-  pythonFloats,
   resultObject,
+  retrievalChecks,
   retrievalPrintout,
 } from './retrieval-model.js';
 
@@ -43,10 +43,6 @@ export class AttnRetrieval extends AttnLab {
     AttnLab.labStyles,
     touchTargets,
     css`
-      h3 {
-        font-size: 0.95rem;
-        margin: 0.5rem 0 0.25rem;
-      }
       h3:first-child {
         margin-top: 0;
       }
@@ -157,23 +153,10 @@ export class AttnRetrieval extends AttnLab {
       </fieldset>
       <p class="mono readout" id="query-vector">q = vocab[${token}] = [${embedding(token).join(', ')}]</p>
       <attn-output label="Output" .text=${r ? retrievalPrintout(r) : 'Loading the attention core…'}></attn-output>`;
-    const checks = html`<attn-check
-        id="check-weights"
-        label=${r ? `weights to 3 decimals = ${pythonFloats(r.rounded)}; max |· − one-hot at position ${r.token}|` : 'weights to 3 decimals'}
-        threshold="0"
-        .value=${r?.oneHotGap}
-      ></attn-check>
-      <attn-check
-        id="check-retrieved"
-        label="retrieved token id (argmax of the output)"
-        comparison="eq"
-        .threshold=${token}
-        .value=${r?.retrieved}
-      ></attn-check>`;
     return this.renderLab({
       figure,
       controls,
-      checks,
+      checks: r ? checkCells(retrievalChecks(r)) : '',
       code: html`<attn-code
         label="PyTorch (the source's cell)"
         .template=${RETRIEVAL_TORCH}

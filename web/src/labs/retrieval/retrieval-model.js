@@ -82,6 +82,25 @@ export function computeRetrieval(engine, token) {
   return { ...r, token, rounded, oneHotGap };
 }
 
+/** The lab's checks (data for AttnLab checkCells): the one-hot weights and the retrieved token. */
+export function retrievalChecks(r) {
+  return [
+    {
+      name: 'weights',
+      label: `weights to 3 decimals = ${pythonFloats(r.rounded)}; max |· − one-hot at position ${r.token}|`,
+      threshold: 0,
+      value: r.oneHotGap,
+    },
+    {
+      name: 'retrieved',
+      label: 'retrieved token id (argmax of the output)',
+      comparison: 'eq',
+      threshold: r.token,
+      value: r.retrieved,
+    },
+  ];
+}
+
 /** The source's printout. */
 export const retrievalPrintout = (r) =>
   `attention weights over the 5 sequence positions: ${pythonFloats(r.weights)}\n` +

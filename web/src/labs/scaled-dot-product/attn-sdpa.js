@@ -10,8 +10,8 @@
  * outlines the scores heatmap (and Q and K), √d_k the scaled scores, softmax the weights, V the
  * values and the left-hand side the output. The formula, the Seed row and the batch choice form
  * one bar at the top of the lab, which stays in view (sticky, on screens tall enough) while the
- * figures below it scroll. The nested figures are compact (no toolbars of their own): the lab has
- * one Export menu.
+ * figures below it scroll. The nested figures have no toolbars of their own (attn-matrix compact,
+ * attn-heatmap bare, with its colour legend): the lab has one Export menu.
  *
  * The output is computed two ways (sdpa-model.js), and the summary line names both differences
  * from the double-precision result: "in one pass (the weights are never stored)" and "step by
@@ -26,7 +26,7 @@
  */
 import { css, html, nothing } from 'lit';
 import { cellStyles } from '../../cells/base/cell-support.js';
-import { AttnLab } from '../../cells/base/lab.js';
+import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { touchTargets } from '../../cells/base/styles.js';
@@ -34,12 +34,9 @@ import { batchOf, rowsOf } from '../common/qkv-lab.js';
 import { SDPA_NUMPY, SDPA_TORCH } from './sdpa-code.js';
 import {
   B,
-  D,
   DIMS,
   PANELS,
   POSITIONS,
-  REFERENCE_TOLERANCE,
-  T,
   TERMS,
   codeParams,
   computeSdpa,
@@ -49,8 +46,8 @@ import {
   referenceGaps,
   sdpaObject,
   sdpaPrintout,
+  sdpaChecks,
   sdpaRows,
-  shapeOk,
 } from './sdpa-model.js';
 import { indexSelect } from './sdpa-parts.js';
 
@@ -74,10 +71,6 @@ export class AttnSdpa extends AttnLab {
     cellStyles,
     touchTargets,
     css`
-      h3 {
-        font-size: 0.95rem;
-        margin: 0.75rem 0 0.25rem;
-      }
       .bar {
         background: var(--surface, #fff);
         border-bottom: 1px solid var(--border, #d0d4dc);
@@ -261,7 +254,7 @@ export class AttnSdpa extends AttnLab {
             .values=${rowsOf(view)}
           ></attn-matrix>`
         : html`<attn-heatmap
-            compact
+            bare
             label=${`${panel.name}, batch ${b}`}
             caption=${`${panel.name}. ${panel.caption}`}
             min=${id === 'weights' ? '0' : nothing}
@@ -292,30 +285,6 @@ export class AttnSdpa extends AttnLab {
       <p class="note">Both are rounding in the last digits of single precision (about 7 digits), nothing more.</p>`;
   }
 
-  _checks(r) {
-    return html`<attn-check
-        class="shape"
-        label=${`output shape = (${r?.out.shape.join(', ') ?? '…'}), expected (B, T, D) = (${B}, ${T}, ${D})`}
-        .pass=${shapeOk(r)}
-      ></attn-check>
-      <attn-check
-        class="row-sums"
-        label="max over all B·T rows of |Σⱼ weightsᵢⱼ − 1|"
-        threshold="1e-6"
-        .value=${r?.report.maxRowSumError}
-      ></attn-check>
-      ${referenceGaps(r).map(
-        (gap) =>
-          html`<attn-check
-            class="reference"
-            data-way=${gap.id}
-            label=${`max |output − double-precision output|, ${gap.name}`}
-            .threshold=${REFERENCE_TOLERANCE}
-            .value=${gap.value}
-          ></attn-check>`,
-      )}`;
-  }
-
   renderFigure() {
     const r = this.task.value;
     const controls = this.seeds.render(indexSelect(this, { id: 'batch', field: 'batch', label: 'Batch b', count: B }));
@@ -338,7 +307,7 @@ export class AttnSdpa extends AttnLab {
     return this.renderLab({
       figure: html`${bar}${groups}`,
       after: this._gaps(r),
-      checks: this._checks(r),
+      checks: checkCells(sdpaChecks(r)),
       code: html`<attn-code
           label="PyTorch: the formula against F.scaled_dot_product_attention"
           .template=${SDPA_TORCH}

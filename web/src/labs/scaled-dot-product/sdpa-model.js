@@ -76,6 +76,32 @@ export const gapText = (x) => formatNumber(x);
 /** Whether the output has the example's shape (B, T, D). */
 export const shapeOk = (r) => (r ? r.out.shape.join(',') === `${B},${T},${D}` : undefined);
 
+/**
+ * The lab's checks as data (AttnLab checkCells): the output's shape, the rows of weights, and one
+ * check per way of computing the output, named as the summary names it.
+ */
+export function sdpaChecks(r) {
+  return [
+    {
+      name: 'shape',
+      label: `output shape = (${r.out.shape.join(', ')}), expected (B, T, D) = (${B}, ${T}, ${D})`,
+      pass: shapeOk(r),
+    },
+    {
+      name: 'row-sums',
+      label: 'max over all B·T rows of |Σⱼ weightsᵢⱼ − 1|',
+      threshold: 1e-6,
+      value: r.report.maxRowSumError,
+    },
+    ...referenceGaps(r).map((gap) => ({
+      name: `reference ${gap.id}`,
+      label: `max |output − double-precision output|, ${gap.name}`,
+      threshold: REFERENCE_TOLERANCE,
+      value: gap.value,
+    })),
+  ];
+}
+
 /** What the notebook prints, with the engineering names of the two ways. */
 export function sdpaPrintout(r) {
   const ok = r.report.maxRowSumError <= 1e-6 ? 'True' : 'False';
