@@ -17,7 +17,7 @@
  * data-retrieved on itself for tests. Export: the bars as SVG/PNG, the table as CSV/JSON.
  */
 import { css, html } from 'lit';
-import { cellStyles, formatNumber } from '../../cells/base/cell-support.js';
+import { formatNumber } from '../../cells/base/cell-support.js';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { tableStyles, touchTargets } from '../../cells/base/styles.js';
@@ -50,7 +50,6 @@ export class AttnQueryBuilder extends AttnLab {
 
   static styles = [
     AttnLab.labStyles,
-    cellStyles,
     tableStyles,
     touchTargets,
     css`
@@ -125,10 +124,7 @@ export class AttnQueryBuilder extends AttnLab {
   _table(r) {
     const top = Math.max(...r.weights);
     return html`<div class="scroll" tabindex="0" role="region" aria-label="Scores and weights per position">
-      <table>
-        <caption class="visually-hidden">
-          Per position: token, dot product, scaled score and weight
-        </caption>
+      <table aria-label="Per position: token, dot product, scaled score and weight">
         <thead>
           <tr>
             <th scope="col">pos j</th>

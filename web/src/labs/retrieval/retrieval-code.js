@@ -2,19 +2,10 @@
  * The retrieval lesson's code cells (PyTorch templates; attn-code fills in the {{placeholders}}):
  * the source's retrieval cell for one queried token, and the query mixed from tokens.
  */
+import { NOTEBOOK_ATTENTION } from '../common/notebook-code.js';
 
 /** {{token}}: the queried token. */
-export const RETRIEVAL_TORCH = `import numpy as np
-import torch
-import torch.nn.functional as F
-
-def attention(Q, K, V, mask=None):
-    d_k = Q.shape[-1]
-    scores = Q @ K.transpose(-2, -1) / np.sqrt(d_k)
-    if mask is not None:
-        scores = scores.masked_fill(mask == 0, float('-inf'))
-    weights = F.softmax(scores, dim=-1)
-    return weights @ V, weights
+export const RETRIEVAL_TORCH = `${NOTEBOOK_ATTENTION}
 
 vocab = torch.eye(6) * 5.0                        # 6 distinct tokens, scaled by 5
 seq = vocab[[0, 1, 2, 3, 4]].unsqueeze(0)         # keys = values: tokens 0..4

@@ -3,19 +3,10 @@
  * {{placeholders}}): the notebook's formula against F.scaled_dot_product_attention in PyTorch,
  * the same in NumPy, and the four passes for one query row.
  */
+import { NOTEBOOK_ATTENTION } from '../common/notebook-code.js';
 
 /** {{seed}}, {{Q}}, {{K}}, {{V}}: this page's inputs as nested lists. */
-export const SDPA_TORCH = `import math
-import torch
-import torch.nn.functional as F
-
-def attention(Q, K, V, mask=None):
-    d_k = Q.shape[-1]
-    scores = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
-    if mask is not None:
-        scores = scores.masked_fill(mask == 0, float('-inf'))
-    weights = F.softmax(scores, dim=-1)
-    return weights @ V, weights
+export const SDPA_TORCH = `${NOTEBOOK_ATTENTION}
 
 B, T, D = 2, 5, 8  # batch, sequence length, dimension
 # This page's Q, K, V (seed {{seed}}, rounded to 4 decimals). The notebook draws
