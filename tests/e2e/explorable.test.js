@@ -51,7 +51,8 @@ describe('every lesson at 1280×900', () => {
         const seen = (el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
         const checks = all((el) => el.localName === 'attn-check');
         const exports = all(
-          (el) => el.localName === 'button' && /^Export the (figure|data) as /.test(el.getAttribute('aria-label') ?? ''),
+          (el) =>
+            el.localName === 'button' && /^Export the (figure|data) as /.test(el.getAttribute('aria-label') ?? ''),
         );
         const verified = all((el) => el.localName === 'attn-verified');
         const small = all((el) => el.localName === 'text' && el.textContent.trim() !== '' && seen(el))

@@ -32,6 +32,7 @@ export class SeedControl {
       const seed = parseField(text.trim(), 'seed', lab.constructor.stateFields.seed);
       this.draft = null;
       if (seed !== lab.seed) {
+        lab.beginEdit?.(); // a figure's Reset goes back to the state before the learner's first edit
         lab.seed = seed;
         lab.stateChanged();
       }
@@ -47,6 +48,7 @@ export class SeedControl {
     let seed = lab.seed;
     while (seed === lab.seed) seed = Math.floor(Math.random() * SEED_MAX);
     this.draft = null;
+    lab.beginEdit?.();
     lab.seed = seed;
     lab.stateChanged();
   }

@@ -8,7 +8,8 @@
  * Infinity (the temperature limits of softmax: argmax and uniform).
  *
  * State (permalink): value. Config attributes: label, symbol, min, max, step,
- * scale (linear | log), limits (boolean).
+ * scale (linear | log), limits (boolean). Property `format` (optional): value -> the text shown
+ * and spoken (default formatNumber).
  * Events: `change` (detail { value }) and attn-state-change on every user change.
  */
 import { css, html } from 'lit';
@@ -31,6 +32,7 @@ export class AttnSlider extends AttnCell {
     step: { type: Number },
     scale: { type: String },
     limits: { type: Boolean },
+    format: { attribute: false },
   };
 
   static styles = [
@@ -88,6 +90,7 @@ export class AttnSlider extends AttnCell {
     this.step = 0;
     this.scale = 'linear';
     this.limits = false;
+    this.format = null;
   }
 
   /** True when the log scale can be used (0 < min < max). */
@@ -138,8 +141,12 @@ export class AttnSlider extends AttnCell {
     this.dispatchEvent(new CustomEvent('change', { detail: { value: this.value }, bubbles: true }));
   }
 
+  #formatted(value) {
+    return this.format ? this.format(value) : formatNumber(value);
+  }
+
   #text(value) {
-    const v = formatNumber(value);
+    const v = this.#formatted(value);
     return this.symbol ? `${this.symbol} = ${v}` : v;
   }
 
@@ -147,7 +154,7 @@ export class AttnSlider extends AttnCell {
     const [lo, hi, step] = this.#range();
     const value = this.value;
     const name = this.symbol || this.label;
-    const spoken = value === Infinity ? 'infinity' : formatNumber(value);
+    const spoken = value === Infinity ? 'infinity' : this.#formatted(value);
     return html`
       <div class="card ${this.limits ? 'limits' : ''}">
         <div class="head">

@@ -3,10 +3,17 @@
  * No DOM, no maths of its own beyond the comparison oracle; unit-tested in Node
  * (tests/js/labs-softmax-temperature.test.js).
  */
-import { formatNumber } from '../../cells/base/cell-support.js';
 import { niceDomain } from '../../charts/scale.js';
 
-export const formatTau = (tau) => (tau === Infinity ? '∞' : formatNumber(tau, 3));
+/**
+ * τ as the lab writes it, three significant digits so the readout keeps its width as τ moves:
+ * 0.0100, 0.250, 1.00, 2.51, 25.1, 100.0; the limits as 0 and ∞.
+ */
+export function formatTau(tau) {
+  if (tau === Infinity) return '∞';
+  if (tau === 0) return '0';
+  return tau >= 10 ? tau.toFixed(1) : tau.toPrecision(3);
+}
 
 /**
  * The comparison oracle for the core's softmax: the formula in float64 with Math.exp, on the
@@ -67,6 +74,10 @@ export function describeSoftmaxLab(logits, tau, result) {
     `weights ${weights}; entropy ${result.entropy.toFixed(3)} nats, ${result.effective.toFixed(2)} effective positions.`
   );
 }
+
+/** A failed run, in the learner's words (the engine's own message is for the console). */
+export const SOFTMAX_ERROR =
+  'The weights could not be computed for these settings; the charts keep the last ones that could.';
 
 /** The PyTorch code cell, with {{logits}} and {{tau}} filled in by attn-code. */
 export const SOFTMAX_LAB_CODE = `import torch
