@@ -70,10 +70,6 @@ export class AttnAttentionMatrix extends AttnLab {
           grid-template-columns: minmax(0, 21rem) minmax(0, 1fr);
         }
       }
-      h3 {
-        font-size: 0.95rem;
-        margin: 0.5rem 0 0.25rem;
-      }
       attn-heatmap,
       attn-matrix {
         margin: 0;
@@ -205,7 +201,9 @@ export class AttnAttentionMatrix extends AttnLab {
     const t = rowTerms(r, this._i);
     const i = t.i;
     return html`<div class="breakdown" data-row=${i} aria-live="polite">
-      <h3>Row ${i} of A mixes the rows of V: y<sub>${i}</sub> = Σ<sub>j</sub> A<sub>${i}j</sub> v<sub>j</sub></h3>
+      <p class="part-title">
+        Row ${i} of A mixes the rows of V: y<sub>${i}</sub> = Σ<sub>j</sub> A<sub>${i}j</sub> v<sub>j</sub>
+      </p>
       <table class="terms">
         <caption class="sr-only">
           ${`Row ${i} of Y as a weighted sum of the rows of V`}
@@ -248,7 +246,7 @@ export class AttnAttentionMatrix extends AttnLab {
   _inputs(r) {
     const S = this._draws?.S ?? this.scores;
     return html`
-      <h3>The inputs: logits S and values V</h3>
+      <p class="part-title">The inputs: logits S and values V</p>
       ${this.seeds.render()}
       <p class="note">
         V and S are drawn from a standard normal distribution with this seed, rounded to 2
@@ -277,7 +275,7 @@ export class AttnAttentionMatrix extends AttnLab {
           .values=${r.V}
         ></attn-matrix>
       </div>
-      <h3>Y = AV keeps the shape (T, d_v)</h3>
+      <p class="part-title">Y = AV keeps the shape (T, d_v)</p>
       <div class="pair">
         <attn-matrix
           compact
@@ -296,7 +294,8 @@ export class AttnAttentionMatrix extends AttnLab {
 
   renderFigure() {
     const r = this.task.value;
-    if (!r) return this.renderLab({ figure: html`<p class="note">Loading the attention core…</p>` });
+    if (!r)
+      return this.renderLab({ figure: this.task.error ? '' : html`<p class="note">Loading the attention core…</p>` });
     const params = { seed: r.seed, V: r.V, S: r.S, row: this._i };
     const figure = html`<attn-heatmap
       compact

@@ -53,10 +53,6 @@ export class AttnSoftmaxLab extends AttnLab {
     AttnLab.labStyles,
     tableStyles,
     css`
-      h3 {
-        font-size: 0.95rem;
-        margin: 0.25rem 0;
-      }
       .bar {
         fill: var(--accent, #3b5bdb);
       }
@@ -212,7 +208,7 @@ export class AttnSoftmaxLab extends AttnLab {
     const c = r?.comparison;
     if (!c) return '';
     const T = this.logits.length;
-    return html`<h3 id="compare-title">The same logits at ${c.temperatures.length} temperatures</h3>
+    return html`<p class="part-title" id="compare-title">The same logits at ${c.temperatures.length} temperatures</p>
       <table class="compare" aria-labelledby="compare-title">
         <thead>
           <tr>
@@ -247,9 +243,9 @@ export class AttnSoftmaxLab extends AttnLab {
     const authoredTau = (this._baseline ?? this).temperature;
     const T = this.logits.length;
     const figure = html`
-      <h3 id="logits-title">Logits s (drag a bar)</h3>
+      <p class="part-title" id="logits-title">Logits s (drag a bar)</p>
       <div class="chart logits" aria-describedby="logits-hint"></div>
-      <h3>Weights α</h3>
+      <p class="part-title">Weights α</p>
       <div class="chart weights"></div>
     `;
     const controls = html`
@@ -286,7 +282,9 @@ export class AttnSoftmaxLab extends AttnLab {
                 <dt>effective positions exp(H)</dt>
                 <dd class="effective" data-value=${String(r.effective)}>${r.effective.toFixed(3)} of ${T}</dd>
               </dl>`
-          : html`<p class="readout">Loading the attention core…</p>`
+          : this.task.error
+            ? ''
+            : html`<p class="readout">Loading the attention core…</p>`
       }
     `;
     const checks = html`

@@ -137,7 +137,7 @@ export class AttnSoftmaxStability extends AttnLab {
 
   _table() {
     const rows = this._cells();
-    if (!rows.length) return html`<p class="readout">Loading the attention core…</p>`;
+    if (!rows.length) return this.task.error ? '' : html`<p class="readout">Loading the attention core…</p>`;
     const kind = ['', '', 'naive', 'naive', 'stable', 'stable'];
     return html`<table class="stability">
       <caption class="sr-only">
