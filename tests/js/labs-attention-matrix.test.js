@@ -11,6 +11,7 @@ import {
   drawInputs,
   DV,
   fixed,
+  matrixChecks,
   printout,
   rowTerms,
   sameMatrix,
@@ -42,6 +43,9 @@ test('A is row-stochastic, Y = AV has the shape (T, d_v), and each row of Y is i
   assert.ok(r.report.minEntry >= 0);
   assert.ok(r.shapeOk);
   assert.deepEqual(r.Y.shape, [T, DV]);
+  const [sums, nonNegative, shape] = matrixChecks(r);
+  assert.ok(sums.value <= sums.threshold && nonNegative.value >= nonNegative.threshold && shape.pass);
+  assert.equal(shape.label, 'Y.shape = (5, 4), expected (T, d_v) = (5, 4)');
   for (let i = 0; i < T; i++) {
     const t = rowTerms(r, i);
     assert.ok(Math.abs(t.total - 1) <= 1e-6, `row ${i} sums to ${t.total}`);

@@ -12,9 +12,10 @@ import {
   positionLabels,
   referenceSoftmax,
   SOFTMAX_LAB_CODE,
+  softmaxChecks,
 } from '../../web/src/labs/softmax-temperature/softmax-lab-model.js';
 import {
-  comparisonCheckLabel,
+  comparisonCheck,
   comparisonPrintout,
   comparisonRows,
   computeComparison,
@@ -28,6 +29,7 @@ import {
   naiveSummary,
   naiveVerdict,
   STABILITY_PRESETS,
+  stabilityChecks,
   stabilityTable,
 } from '../../web/src/labs/softmax-temperature/softmax-stability-model.js';
 
@@ -98,7 +100,12 @@ test('the comparison: the source’s three temperatures from the core, rows summ
   // "at τ = 0.25 position 1 holds all but about 5e-5; at τ = 5 the weights lie between 0.18 and 0.39"
   assert.ok(Math.abs(1 - c.rows[0][1] - 5e-5) < 1e-5, `1 − α₁ = ${1 - c.rows[0][1]}`);
   assert.ok(Math.min(...c.rows[2]) > 0.18 && Math.max(...c.rows[2]) < 0.39);
-  assert.equal(comparisonCheckLabel([0.25, 1, 5]), 'max |row sum − 1| over the three temperatures');
+  assert.deepEqual(comparisonCheck(c, [0.25, 1, 5]), {
+    label: 'max |row sum − 1| over the three temperatures',
+    threshold: 1e-6,
+    comparison: 'le',
+    value: c.rowSumGap,
+  });
   assert.match(comparisonPrintout(c), /^τ = 0\.25: α = \[/);
   assert.deepEqual(comparisonRows(LOGITS, c)[0], [
     'position',
@@ -139,4 +146,23 @@ test('stability: the naive formula is NaN exactly when the limits say so; the co
   // every preset shows what it says
   for (const p of STABILITY_PRESETS)
     assert.equal(computeStability(engine, p.logits).naiveNaN, !/both work/.test(p.what));
+});
+
+test('the checks as data: four for the lab, four for the stability lab, pending until computed', () => {
+  const r = { ...computeSoftmaxLab(engine, LOGITS, 1), comparison: computeComparison(engine, LOGITS, [0.25, 1, 5]) };
+  const lab = softmaxChecks(r, 4, [0.25, 1, 5]);
+  assert.deepEqual(
+    lab.map((c) => c.id),
+    ['check-reference', 'check-cold', 'check-hot', 'check-rows'],
+  );
+  assert.equal(lab[2].label, 'τ → ∞: max |α − 1/4|');
+  for (const c of lab) assert.ok(c.value <= c.threshold, `${c.label}: ${c.value}`);
+  assert.ok(
+    softmaxChecks(undefined, 4, [1]).every((c) => c.value === undefined),
+    'pending before a result',
+  );
+  const big = stabilityChecks(computeStability(engine, [1000, 1001, 1002]));
+  assert.equal(big[0].pass, true);
+  for (const c of big.slice(1)) assert.ok(c.value <= c.threshold, `${c.label}: ${c.value}`);
+  assert.equal(stabilityChecks(undefined)[0].pass, undefined);
 });

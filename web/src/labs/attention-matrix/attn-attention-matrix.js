@@ -21,6 +21,7 @@
 import { css, html } from 'lit';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { checkList } from '../../cells/base/check-list.js';
 import { seedField, SeedControl } from '../../cells/base/seeds.js';
 import { formatField } from '../../cells/base/state-fields.js';
 import { tableStyles } from '../../cells/base/styles.js';
@@ -33,6 +34,7 @@ import {
   DV,
   fixed,
   MATRIX_ERROR,
+  matrixChecks,
   printout,
   rowsOf,
   rowTerms,
@@ -204,7 +206,7 @@ export class AttnAttentionMatrix extends AttnLab {
       <p class="part-title">
         Row ${i} of A mixes the rows of V: y<sub>${i}</sub> = Σ<sub>j</sub> A<sub>${i}j</sub> v<sub>j</sub>
       </p>
-      <table class="terms">
+      <table class="terms" tabindex="0">
         <caption class="sr-only">
           ${`Row ${i} of Y as a weighted sum of the rows of V`}
         </caption>
@@ -242,6 +244,20 @@ export class AttnAttentionMatrix extends AttnLab {
     </div>`;
   }
 
+  /** V or Y as a compact table (rows `prefix`0…4, columns d0…d3), row `highlight` marked. */
+  _matrix(label, caption, precision, prefix, highlight, values) {
+    return html`<attn-matrix
+      compact
+      label=${label}
+      caption=${caption}
+      precision=${precision}
+      row-labels=${TOKENS.map((_, i) => `${prefix}${i}`).join(',')}
+      col-labels=${DIMS.join(',')}
+      highlight-row=${highlight}
+      .values=${values}
+    ></attn-matrix>`;
+  }
+
   /** Under the heatmap: the draws (seed), S to edit beside V, then Y = AV. */
   _inputs(r) {
     const S = this._draws?.S ?? this.scores;
@@ -264,29 +280,18 @@ export class AttnAttentionMatrix extends AttnLab {
           .values=${this.scores}
           @change=${this._onEdit}
         ></attn-matrix-editor>
-        <attn-matrix
-          compact
-          label="Values V (T × d_v)"
-          caption="Values V (T × d_v): row j is v_j"
-          precision="2"
-          row-labels="v0,v1,v2,v3,v4"
-          col-labels=${DIMS.join(',')}
-          highlight-row=${this._col}
-          .values=${r.V}
-        ></attn-matrix>
+        ${this._matrix('Values V (T × d_v)', 'Values V (T × d_v): row j is v_j', 2, 'v', this._col, r.V)}
       </div>
       <p class="part-title">Y = AV keeps the shape (T, d_v)</p>
       <div class="pair">
-        <attn-matrix
-          compact
-          label="Output Y = AV (T × d_v)"
-          caption="Y = AV: row i is y_i, the mixture for query i"
-          precision="3"
-          row-labels="y0,y1,y2,y3,y4"
-          col-labels=${DIMS.join(',')}
-          highlight-row=${this._i}
-          .values=${rowsOf(r.Y.data, r.Y.shape[0], r.Y.shape[1])}
-        ></attn-matrix>
+        ${this._matrix(
+          'Output Y = AV (T × d_v)',
+          'Y = AV: row i is y_i, the mixture for query i',
+          3,
+          'y',
+          this._i,
+          rowsOf(r.Y.data, r.Y.shape[0], r.Y.shape[1]),
+        )}
         <attn-output label="Output" .text=${printout(r)}></attn-output>
       </div>
     `;
@@ -309,26 +314,6 @@ export class AttnAttentionMatrix extends AttnLab {
       .values=${r.A}
       @cell-focus=${this._onCell}
     ></attn-heatmap>`;
-    const checks = html`
-      <attn-check
-        class="row-sums"
-        label="max over rows of |Σⱼ Aᵢⱼ − 1|"
-        threshold="1e-6"
-        .value=${r.report.maxRowSumError}
-      ></attn-check>
-      <attn-check
-        class="non-negative"
-        label="smallest entry of A"
-        comparison="ge"
-        threshold="0"
-        .value=${r.report.minEntry}
-      ></attn-check>
-      <attn-check
-        class="shape"
-        label=${`Y.shape = (${r.Y.shape.join(', ')}), expected (T, d_v) = (${T}, ${DV})`}
-        .pass=${r.shapeOk}
-      ></attn-check>
-    `;
     const code = html`
       <attn-code label="PyTorch" .template=${TORCH_CODE} .params=${params}></attn-code>
       <attn-code label="NumPy" .template=${NUMPY_CODE} .params=${params}></attn-code>
@@ -342,7 +327,14 @@ export class AttnAttentionMatrix extends AttnLab {
       >
       · v<sub>j</sub> shown beside the heatmap. y<sub>i</sub> itself is the core's.
     </p>`;
-    return this.renderLab({ figure, controls: this._breakdown(r), after: this._inputs(r), checks, code, hood });
+    return this.renderLab({
+      figure,
+      controls: this._breakdown(r),
+      after: this._inputs(r),
+      checks: checkList(matrixChecks(r)),
+      code,
+      hood,
+    });
   }
 }
 

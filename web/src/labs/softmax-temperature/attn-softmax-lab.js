@@ -22,6 +22,7 @@ import { css, html } from 'lit';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { tableStyles } from '../../cells/base/styles.js';
+import { checkList } from '../../cells/base/check-list.js';
 import { formatNumber } from '../../cells/base/cell-support.js';
 import { createBarChart } from '../../charts/bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
@@ -30,23 +31,20 @@ import {
   describeSoftmaxLab,
   formatTau,
   logitDomain,
+  logitsField,
   positionLabels,
   SOFTMAX_ERROR,
   SOFTMAX_LAB_CODE,
+  softmaxChecks,
+  TEMPERATURES_FIELD,
 } from './softmax-lab-model.js';
-import {
-  COMPARE_CODE,
-  comparisonCheckLabel,
-  computeComparison,
-  describeComparison,
-  formatWeight,
-} from './temperature-compare-model.js';
+import { COMPARE_CODE, computeComparison, describeComparison, formatWeight } from './temperature-compare-model.js';
 
 export class AttnSoftmaxLab extends AttnLab {
   static stateFields = {
-    logits: { type: 'numbers', default: [1.2, 4.5, 2.0, 0.8], minLength: 1, maxLength: 64, min: -1e4, max: 1e4 },
+    logits: logitsField(64),
     temperature: { type: 'number', default: 1, min: 0, max: Infinity },
-    temperatures: { type: 'numbers', default: [0.25, 1, 5], minLength: 1, maxLength: 4, min: 1e-3, max: 1e3 },
+    temperatures: TEMPERATURES_FIELD,
   };
 
   static styles = [
@@ -209,7 +207,7 @@ export class AttnSoftmaxLab extends AttnLab {
     if (!c) return '';
     const T = this.logits.length;
     return html`<p class="part-title" id="compare-title">The same logits at ${c.temperatures.length} temperatures</p>
-      <table class="compare" aria-labelledby="compare-title">
+      <table class="compare" aria-labelledby="compare-title" tabindex="0">
         <thead>
           <tr>
             <th scope="col">τ</th>
@@ -287,27 +285,7 @@ export class AttnSoftmaxLab extends AttnLab {
             : html`<p class="readout">Loading the attention core…</p>`
       }
     `;
-    const checks = html`
-      <attn-check
-        id="check-reference"
-        label="max |α (computed here, float32) − α (float64 formula)|"
-        threshold="1e-6"
-        .value=${r?.referenceGap}
-      ></attn-check>
-      <attn-check
-        id="check-cold"
-        label="τ → 0: max |α − one-hot of the argmax|"
-        threshold="1e-7"
-        .value=${r?.coldGap}
-      ></attn-check>
-      <attn-check id="check-hot" label=${`τ → ∞: max |α − 1/${T}|`} threshold="1e-7" .value=${r?.hotGap}></attn-check>
-      <attn-check
-        id="check-rows"
-        label=${comparisonCheckLabel(this.temperatures)}
-        threshold="1e-6"
-        .value=${r?.comparison.rowSumGap}
-      ></attn-check>
-    `;
+    const checks = checkList(softmaxChecks(r, T, this.temperatures));
     const code = html`<attn-code
         label="PyTorch"
         .template=${SOFTMAX_LAB_CODE}

@@ -19,17 +19,17 @@
 import { css, html } from 'lit';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { checkList } from '../../cells/base/check-list.js';
 import { tableStyles } from '../../cells/base/styles.js';
-import { cssVariable } from '../../charts/export.js';
-import { tableSvgDocument } from '../../charts/table-svg.js';
+import { tableSvgDocument, themeColours } from '../../charts/table-svg.js';
 import {
   computeStability,
   describeStability,
   naiveSummary,
-  naiveVerdict,
   STABILITY_CODE,
   STABILITY_COLUMNS,
   STABILITY_PRESETS,
+  stabilityChecks,
   stabilityTable,
 } from './softmax-stability-model.js';
 
@@ -112,13 +112,7 @@ export class AttnSoftmaxStability extends AttnLab {
       rowLabels: rows.map((row) => row[0]),
       colLabels: STABILITY_COLUMNS.slice(1),
       title: this.accessibleName,
-      colours: {
-        text: cssVariable(this, '--text', '#1b1e24'),
-        muted: cssVariable(this, '--muted', '#555d6b'),
-        border: cssVariable(this, '--border', '#d0d4dc'),
-        background: cssVariable(this, '--surface', '#ffffff'),
-        highlight: 'transparent',
-      },
+      colours: themeColours(this),
     });
   }
 
@@ -139,7 +133,7 @@ export class AttnSoftmaxStability extends AttnLab {
     const rows = this._cells();
     if (!rows.length) return this.task.error ? '' : html`<p class="readout">Loading the attention core…</p>`;
     const kind = ['', '', 'naive', 'naive', 'stable', 'stable'];
-    return html`<table class="stability">
+    return html`<table class="stability" tabindex="0">
       <caption class="sr-only">
         The logits through the naive formula and through the stable softmax
       </caption>
@@ -195,26 +189,7 @@ export class AttnSoftmaxStability extends AttnLab {
       </div>
       <p class="summary" aria-live="polite">${naiveSummary(r)}</p>
     `;
-    const checks = html`
-      <attn-check
-        id="check-naive"
-        label=${naiveVerdict(r)}
-        .pass=${r ? r.naiveNaN === r.predictedNaN : undefined}
-      ></attn-check>
-      <attn-check
-        id="check-finite"
-        label="stable softmax: entries that are not finite"
-        threshold="0"
-        .value=${r?.nonFinite}
-      ></attn-check>
-      <attn-check id="check-sum" label="stable softmax: |Σ α − 1|" threshold="1e-6" .value=${r?.sumGap}></attn-check>
-      <attn-check
-        id="check-shift"
-        label="max |softmax(s) − softmax(s − max s)|"
-        threshold="1e-6"
-        .value=${r?.shiftGap}
-      ></attn-check>
-    `;
+    const checks = checkList(stabilityChecks(r));
     const hood = html`<p>
       The naive column is computed here in plain JavaScript, in double precision (float64 Math.exp), for this
       demonstration only; nothing else in the course uses it. exp(s) overflows float64 above s ≈ 709.78 and underflows

@@ -14,12 +14,13 @@
 import { css, html } from 'lit';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { checkList } from '../../cells/base/check-list.js';
 import { createGroupedBarChart } from '../../charts/bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
-import { positionLabels, SOFTMAX_ERROR } from './softmax-lab-model.js';
+import { logitsField, positionLabels, SOFTMAX_ERROR, TEMPERATURES_FIELD } from './softmax-lab-model.js';
 import {
   COMPARE_CODE,
-  comparisonCheckLabel,
+  comparisonCheck,
   comparisonPrintout,
   comparisonRows,
   computeComparison,
@@ -28,8 +29,8 @@ import {
 
 export class AttnTemperatureCompare extends AttnLab {
   static stateFields = {
-    logits: { type: 'numbers', default: [1.2, 4.5, 2.0, 0.8], minLength: 1, maxLength: 16, min: -1e4, max: 1e4 },
-    temperatures: { type: 'numbers', default: [0.25, 1, 5], minLength: 1, maxLength: 4, min: 1e-3, max: 1e3 },
+    logits: logitsField(16),
+    temperatures: TEMPERATURES_FIELD,
   };
 
   static styles = [
@@ -109,12 +110,7 @@ export class AttnTemperatureCompare extends AttnLab {
         label="Weights (4 decimals)"
         .text=${c ? comparisonPrintout(c) : 'Loading the attention core…'}
       ></attn-output>`,
-      checks: html`<attn-check
-        label=${comparisonCheckLabel(this.temperatures)}
-        threshold="1e-6"
-        comparison="le"
-        .value=${c?.rowSumGap}
-      ></attn-check>`,
+      checks: checkList([comparisonCheck(c, this.temperatures)]),
       code: html`<attn-code
         label="PyTorch: the figure"
         .template=${COMPARE_CODE}

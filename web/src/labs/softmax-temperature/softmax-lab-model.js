@@ -4,6 +4,25 @@
  * (tests/js/labs-softmax-temperature.test.js).
  */
 import { niceDomain } from '../../charts/scale.js';
+import { comparisonCheck } from './temperature-compare-model.js';
+
+/** State fields the softmax labs share: the logits (up to `maxLength`) and the comparison's temperatures. */
+export const logitsField = (maxLength) => ({
+  type: 'numbers',
+  default: [1.2, 4.5, 2.0, 0.8],
+  minLength: 1,
+  maxLength,
+  min: -1e4,
+  max: 1e4,
+});
+export const TEMPERATURES_FIELD = {
+  type: 'numbers',
+  default: [0.25, 1, 5],
+  minLength: 1,
+  maxLength: 4,
+  min: 1e-3,
+  max: 1e3,
+};
 
 /**
  * τ as the lab writes it, three significant digits so the readout keeps its width as τ moves:
@@ -63,6 +82,24 @@ export function computeSoftmaxLab(engine, logits, tau) {
     coldGap: maxAbsDiff(cold, referenceSoftmax(logits, 0)),
     hotGap: maxAbsDiff(hot, referenceSoftmax(logits, Infinity)),
   };
+}
+
+/**
+ * The lab's four checks (specs for checkList): the core against the float64 oracle at τ, at the
+ * two limits, and the rows of the comparison at `temperatures`. `r` is undefined until computed.
+ */
+export function softmaxChecks(r, T, temperatures) {
+  return [
+    {
+      id: 'check-reference',
+      label: 'max |α (computed here, float32) − α (float64 formula)|',
+      threshold: 1e-6,
+      value: r?.referenceGap,
+    },
+    { id: 'check-cold', label: 'τ → 0: max |α − one-hot of the argmax|', threshold: 1e-7, value: r?.coldGap },
+    { id: 'check-hot', label: `τ → ∞: max |α − 1/${T}|`, threshold: 1e-7, value: r?.hotGap },
+    { id: 'check-rows', ...comparisonCheck(r?.comparison, temperatures) },
+  ];
 }
 
 /** The text alternative. */

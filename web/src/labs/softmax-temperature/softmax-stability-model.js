@@ -87,6 +87,16 @@ export function naiveVerdict(r) {
     : 'naive softmax is NaN, because every exp(s) underflows to 0 (s < −745.13)';
 }
 
+/** The lab's four checks (specs for checkList); `r` is undefined until computed. */
+export function stabilityChecks(r) {
+  return [
+    { id: 'check-naive', label: naiveVerdict(r), pass: r ? r.naiveNaN === r.predictedNaN : undefined },
+    { id: 'check-finite', label: 'stable softmax: entries that are not finite', threshold: 0, value: r?.nonFinite },
+    { id: 'check-sum', label: 'stable softmax: |Σ α − 1|', threshold: 1e-6, value: r?.sumGap },
+    { id: 'check-shift', label: 'max |softmax(s) − softmax(s − max s)|', threshold: 1e-6, value: r?.shiftGap },
+  ];
+}
+
 /** The same, for the learner. */
 export function naiveSummary(r) {
   if (!r) return '';

@@ -23,9 +23,13 @@ export function computeComparison(engine, logits, temperatures) {
 /** A weight in the comparison table: 4 decimals, or two significant digits when it is that small. */
 export const formatWeight = (w) => (w === 0 || w >= 5e-5 ? w.toFixed(4) : w.toExponential(1).replace('e-', 'e−'));
 
-/** The check's label. */
-export const comparisonCheckLabel = (temperatures) =>
-  `max |row sum − 1| over the ${temperatures.length === 3 ? 'three' : temperatures.length} temperatures`;
+/** The check (a spec for checkList): every row of weights sums to 1. */
+export const comparisonCheck = (comparison, temperatures) => ({
+  label: `max |row sum − 1| over the ${temperatures.length === 3 ? 'three' : temperatures.length} temperatures`,
+  threshold: 1e-6,
+  comparison: 'le',
+  value: comparison?.rowSumGap,
+});
 
 /** The weights as a notebook prints them, one line per τ (4 decimals). */
 export function comparisonPrintout(comparison) {
