@@ -306,7 +306,9 @@ async function sliderLatency(browser, target) {
   const samples = await page.evaluate(
     async ({ count, host }) => {
       const state = window.__attnLatency;
-      const input = document.querySelector(host).shadowRoot.querySelector('input[type=range]');
+      const root = document.querySelector(host).shadowRoot; // the range input, or the one in its attn-slider
+      const input =
+        root.querySelector('input[type=range]') ?? root.querySelector('attn-slider').shadowRoot.querySelector('input');
       for (let i = 0; i < count; i++) {
         await new Promise((resolve) => setTimeout(resolve, (i * 7) % 17));
         const before = state.samples.length;
@@ -330,7 +332,7 @@ async function sliderLatency(browser, target) {
 }
 
 /**
- * (b) Dragging a logit bar: the softmax lab (<attn-softmax-lab id="lab">) of
+ * (b) Dragging a logit bar: the softmax lab (<attn-softmax-temperature id="t">) of
  * the softmax-temperature lesson in the single file, with real pointer input
  * (CDP mouse events, as in tests/e2e/figures.test.js): press on logit bar 1,
  * then EVENTS moves, each to a height for a different logit between 0.2 and
@@ -345,8 +347,8 @@ async function sliderLatency(browser, target) {
 async function dragLatency(browser, target) {
   const {
     url = `${pathToFileURL(singleFile).href}#/softmax-temperature`,
-    host = '#lab',
-    bar: barSelector = '#lab .chart.logits rect.bar[data-index="1"]',
+    host = '#t',
+    bar: barSelector = '#t .chart.logits rect.logit-bar[data-index="1"]',
     figure = '.chart.weights',
   } = target ?? {};
   const context = await browser.newContext();

@@ -1,5 +1,5 @@
 // Fault isolation in headless Chromium (the site over http and the single file
-// from file://), on the softmax-temperature lesson: a failure injected into one
+// from file://), on the softmax-temperature lesson (its two labs): a failure injected into one
 // cell shows that cell's error state, naming the error, with a Retry button
 // reachable by keyboard; the other cells keep answering input and their checks
 // keep passing; nothing escapes as an uncaught exception and the console holds
@@ -95,26 +95,33 @@ function assertClose(actual, expected, what) {
   actual.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) < 1e-5, `${what}: ${i} is ${v}, not ${expected[i]}`));
 }
 
-/** The first figure answers its slider: PageUp from τ = 1 gives τ = 2.51 and bars to match. */
-async function firstFigureAnswers(page) {
+/** The lesson's lab answers its slider: PageUp from τ = 1 gives τ = 2.51 and bars to match. */
+async function labAnswers(page) {
   const figure = page.locator('attn-softmax-temperature');
   await figure.scrollIntoViewIfNeeded();
   await figure.getByRole('slider', { name: 'Temperature' }).focus();
   await page.keyboard.press('PageUp');
   await figure.getByText('τ = 2.51').waitFor();
   await page.locator('attn-softmax-temperature[data-settled]').waitFor();
-  assertClose(await numbers(figure.locator('rect.bar')), softmax([1.2, 4.5, 2, 0.8], 10 ** 0.4), 'τ = 2.51');
+  assertClose(await numbers(figure.locator('.weights rect.bar')), softmax([1.2, 4.5, 2, 0.8], 10 ** 0.4), 'τ = 2.51');
 }
 
-/** The rest of the lesson still works: the first figure answers, every check outside `except` passes. */
-async function othersStillWork(page, except) {
-  await showFigure(page, 'attn-softmax-temperature');
-  await firstFigureAnswers(page);
-  await checksPass(page, except);
+/** The stability lab answers its logits: "0, 1, 2" gives the weights softmax(0, 1, 2) in its table. */
+async function stabilityAnswers(page) {
+  const cell = await showFigure(page, 'attn-softmax-stability');
+  await cell.getByRole('button', { name: '0, 1, 2' }).click();
+  await settled(cell);
+  const stable = await cell.locator('table.stability tbody tr.term td:last-child').allTextContents();
+  assert.deepEqual(
+    stable.map((t) => t.trim()),
+    softmax([0, 1, 2], 1).map((w) => w.toFixed(4)),
+  );
 }
+
+const TAGS = ['attn-softmax-temperature', 'attn-softmax-stability'];
 
 async function checksPass(page, except) {
-  for (const tag of ['attn-temperature-compare', 'attn-softmax-lab', 'attn-softmax-stability']) {
+  for (const tag of TAGS) {
     if (!except.includes(tag)) await showFigure(page, tag);
   }
   await settled(page.locator('attn-app')); // every cell shown has drawn, its checks included
@@ -130,7 +137,7 @@ async function checksPass(page, except) {
     walk(document, null);
     return found;
   }, except);
-  assert.ok(results.length >= 3, `checks of the other cells: ${results}`);
+  assert.ok(results.length >= 4, `checks of the other cells: ${results}`);
   assert.deepEqual(
     results.filter((s) => s !== 'pass'),
     [],
@@ -166,46 +173,53 @@ const targets = [
 for (const [name, url] of targets) {
   describe(name, () => {
     test('a failure in the first render: that cell shows the error and Retry, the rest works, Retry restores it', async () => {
-      const { page, log } = await open(url(), { 'attn-softmax-lab:renderFigure': 'injected render failure' });
-      const retry = await errorState(page, 'attn-softmax-lab', 'injected render failure');
-      assert.equal(await page.locator('attn-softmax-lab .weights').count(), 0, 'no figure drawn');
-      await othersStillWork(page, ['attn-softmax-lab']);
+      const { page, log } = await open(url(), { 'attn-softmax-stability:renderFigure': 'injected render failure' });
+      const retry = await errorState(page, 'attn-softmax-stability', 'injected render failure');
+      assert.equal(await page.locator('attn-softmax-stability table').count(), 0, 'no figure drawn');
+      await showFigure(page, 'attn-softmax-temperature');
+      await labAnswers(page);
+      await checksPass(page, ['attn-softmax-stability']);
 
-      // Keyboard: from the figure before it, Tab reaches Retry; Enter with the fault gone restores the lab.
-      await page.locator('attn-temperature-compare details.export-menu > summary').last().focus();
+      // Keyboard: from the lab before it, Tab reaches Retry; Enter with the fault gone restores the cell.
+      await page.locator('attn-softmax-temperature details.export-menu > summary').last().focus();
       await tabTo(page, retry);
       await setFaults(page, {});
       await page.keyboard.press('Enter');
-      await page.locator('attn-softmax-lab[data-settled]').waitFor();
-      assert.equal(await page.locator('attn-softmax-lab .cell-error').count(), 0);
-      assertClose(await numbers(page.locator('attn-softmax-lab .weights rect.bar')), LAB_AT_TAU_1, 'the lab');
-      assertLog(log, ['attn-softmax-lab: injected render failure']);
+      await page.locator('attn-softmax-stability[data-settled]').waitFor();
+      assert.equal(await page.locator('attn-softmax-stability .cell-error').count(), 0);
+      await stabilityAnswers(page);
+      assertLog(log, ['attn-softmax-stability: injected render failure']);
       await page.close();
     });
 
     test('a failure in an update after an input: the error stays in that cell, Retry shows the new state', async () => {
       const { page, log } = await open(url());
-      const lab = await showFigure(page, 'attn-softmax-lab');
+      const lab = await showFigure(page, 'attn-softmax-temperature');
       assertClose(await numbers(lab.locator('.weights rect.bar')), LAB_AT_TAU_1, 'the lab before');
-      await setFaults(page, { 'attn-softmax-lab:updated': 'injected update failure' });
+      await setFaults(page, { 'attn-softmax-temperature:updated': 'injected update failure' });
       await lab.getByRole('slider', { name: 'Temperature' }).focus();
       await page.keyboard.press('PageUp'); // τ = 1 -> 2.51: the lab's update throws while drawing
-      const retry = await errorState(page, 'attn-softmax-lab', 'injected update failure');
+      const retry = await errorState(page, 'attn-softmax-temperature', 'injected update failure');
       assert.deepEqual(log.uncaught, [], 'the throw did not escape the cell');
-      await othersStillWork(page, ['attn-softmax-lab']);
+      await stabilityAnswers(page);
+      await checksPass(page, ['attn-softmax-temperature']);
 
+      // back at the lab, as the learner would be to press its Retry
       await setFaults(page, {});
+      await page
+        .locator('attn-softmax-temperature')
+        .evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
       await retry.focus();
       await page.keyboard.press('Enter');
       await lab.locator('.weights rect.bar').first().waitFor();
-      assert.equal(await page.locator('attn-softmax-lab .cell-error').count(), 0);
+      assert.equal(await page.locator('attn-softmax-temperature .cell-error').count(), 0);
       await lab.locator('attn-slider output').filter({ hasText: 'τ = 2.51' }).waitFor();
       assertClose(
         await numbers(lab.locator('.weights rect.bar')),
         softmax([1.2, 4.5, 2, 0.8], 10 ** 0.4),
         'the lab after Retry, at the τ the input set',
       );
-      assertLog(log, ['attn-softmax-lab: injected update failure']);
+      assertLog(log, ['attn-softmax-temperature: injected update failure']);
       await page.close();
     });
 
@@ -220,27 +234,21 @@ for (const [name, url] of targets) {
         'attn-softmax-stability',
         'the attention core could not be loaded: injected engine failure',
       );
-      // A call: the figure says so in its own alert (as it does for bad input) and draws no bars.
+      // A call: the lab says so in its own alert, in plain words, with Retry, and draws no bars.
       const first = page.locator('attn-softmax-temperature');
       await first.scrollIntoViewIfNeeded();
-      await first.locator('.error[role=alert]').filter({ hasText: 'injected engine call failure' }).waitFor();
+      await first.locator('.lab-error[role=alert]').filter({ hasText: 'The weights could not be computed' }).waitFor();
       await settled(first);
       assert.equal(await first.locator('rect.bar').count(), 0);
+      assert.doesNotMatch(await first.locator('.lab-error').textContent(), /injected/, 'no raw engine message');
 
-      // The lab, whose engine is fine, answers a key press with new weights.
-      const lab = await showFigure(page, 'attn-softmax-lab');
-      await lab.getByRole('slider', { name: 'Temperature' }).focus();
-      await page.keyboard.press('PageDown'); // τ = 1 -> 0.398
-      await lab.locator('attn-slider output').filter({ hasText: 'τ = 0.398' }).waitFor();
-      assertClose(await numbers(lab.locator('.weights rect.bar')), softmax([1.2, 4.5, 2, 0.8], 10 ** -0.4), 'lab');
-
-      // Faults gone: Retry loads the engine again for the stability cell; the next input redraws the first figure.
+      // Faults gone: Retry loads the engine again for the stability cell; the next input redraws the lab.
       await setFaults(page, {});
       await retry.click();
       const stability = await showFigure(page, 'attn-softmax-stability');
-      await stability.locator('attn-output.stable pre').filter({ hasText: '[0.0900, 0.2447, 0.6652]' }).waitFor();
-      await firstFigureAnswers(page);
-      assert.equal(await first.locator('.error').count(), 0);
+      await stability.locator('table.stability td').filter({ hasText: '0.6652' }).waitFor();
+      await labAnswers(page);
+      assert.equal(await first.locator('.lab-error').count(), 0);
       await checksPass(page, []);
       assertLog(log, ['attn-softmax-stability: the attention core could not be loaded: injected engine failure']);
       await page.close();

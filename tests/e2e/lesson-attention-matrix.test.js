@@ -1,8 +1,9 @@
 // The attention-matrix lesson (#/attention-matrix) in headless Chromium, over
 // http and from the single file: S and V drawn from the seed, A = softmax(S)
 // as a 5 × 5 heatmap whose rows sum to 1, Y = AV of shape (5, 4), every check
-// passing; focusing or hovering a row shows y_i as Σ_j A_ij v_j; Re-roll and
-// the permalink; a bad entry in the S editor keeps the last valid S.
+// passing; focusing or hovering a row shows y_i as Σ_j A_ij v_j beside the
+// heatmap (under it on a phone); Re-roll and the permalink; a bad entry in the
+// S editor keeps the last valid S; positions counted from 0.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { settled, showFigure, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
@@ -90,7 +91,8 @@ for (const [name, url] of targets) {
       assert.match(printout, /Attention Matrix A shape: \(5, 5\)/);
       assert.match(printout, /Output Matrix Y shape: \(5, 4\)/);
       await assertChecksPass(page, 3);
-      assert.match(await page.locator(`${LAB} attn-check.shape .check`).innerText(), /Y\.shape = \(5, 4\)/);
+      // folded into the lab's Verified line, the check is still in the page (textContent, not innerText)
+      assert.match(await page.locator(`${LAB} attn-check.shape .check`).textContent(), /Y\.shape = \(5, 4\)/);
       assert.deepEqual(problems, []);
       await page.close();
     });
@@ -129,6 +131,14 @@ test('focusing or hovering a cell shows its row of Y as a convex combination of 
     'the heatmap outlines row 3',
   );
   assert.equal(await page.locator(`${LAB} attn-matrix[label="Output Y = AV (T × d_v)"] tr[data-highlight]`).count(), 1);
+  // the linked views: row 3 of Y and row 1 of V (the value the cell weights) are marked
+  const marked = (label) =>
+    page
+      .locator(`${LAB} attn-matrix[label="${label}"] tr[data-highlight] th`)
+      .textContent()
+      .then((t) => t.trim());
+  assert.match(await marked('Output Y = AV (T × d_v)'), /^y3/);
+  assert.match(await marked('Values V (T × d_v)'), /^v1/);
 
   await page.keyboard.press('ArrowUp'); // keyboard: row 2
   await page.locator(`${LAB} .breakdown[data-row="2"]`).waitFor();
@@ -236,6 +246,101 @@ test('the S editor: a bad entry shows an error and keeps the last valid S; a goo
   assert.deepEqual(await labState(copy), edited);
   assert.deepEqual(await heatmapRows(copy), A1);
   await copy.close();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/** Boxes (viewport pixels) of the heatmap's figure, its cells, the breakdown and the S editor. */
+async function layout(page) {
+  const box = (selector) => page.locator(`${LAB} ${selector}`).first().boundingBox();
+  const cells = await page
+    .locator(`${LAB} attn-heatmap rect.cell`)
+    .evaluateAll((rs) => rs.map((r) => r.getBoundingClientRect()).map((b) => Math.min(b.width, b.height)));
+  return {
+    heatmap: await box('attn-heatmap svg'),
+    figure: await box('attn-heatmap'), // the heatmap with its readout and caption
+    breakdown: await box('.breakdown'),
+    editor: await box('attn-matrix-editor'),
+    smallestCell: Math.min(...cells),
+  };
+}
+
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  test(`${viewport.width}×${viewport.height}: the heatmap and its row breakdown are seen together, cells of 44 px, text ≥ 11 px`, async () => {
+    const page = await site.browser.context.newPage();
+    await page.setViewportSize(viewport);
+    const { problems } = watch(page);
+    await open(page, `${site.server.url}#/attention-matrix`);
+    await lab(page).evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
+    const cell = page.locator(`${LAB} attn-heatmap rect.cell[data-row="2"][data-col="4"]`);
+    await cell.hover();
+    await page.locator(`${LAB} .breakdown[data-row="2"]`).waitFor();
+    await settled(lab(page));
+    const { heatmap, figure, breakdown, editor, smallestCell } = await layout(page);
+    const inView = (b) => b.y >= 0 && b.y + b.height <= viewport.height;
+    if (viewport.width === 1280) {
+      assert.ok(breakdown.x >= heatmap.x + heatmap.width, 'the breakdown sits beside the heatmap');
+      assert.ok(breakdown.y < heatmap.y + heatmap.height, 'at the same height');
+      assert.ok(
+        inView(heatmap) && inView(breakdown),
+        `both in one viewport: ${JSON.stringify({ heatmap, breakdown })}`,
+      );
+      assert.ok(inView(editor), `S, which moves the heatmap, is in the same viewport: ${JSON.stringify(editor)}`);
+    } else {
+      const gap = breakdown.y - (figure.y + figure.height);
+      assert.ok(gap >= 0 && gap < 40, `the breakdown comes directly under the heatmap (${gap} px)`);
+      assert.ok(breakdown.x < figure.x + figure.width, 'stacked, not side by side');
+    }
+    assert.ok(Math.max(heatmap.width, heatmap.height) >= 240, `the heatmap is ${heatmap.width} px wide`);
+    assert.ok(smallestCell >= 44, `heatmap cells are ${smallestCell} px`);
+    const small = await page.evaluate(() => {
+      const found = [];
+      const visit = (root) => {
+        for (const el of root.querySelectorAll('*')) {
+          if (el.localName === 'text' && el.textContent.trim() !== '' && el.checkVisibility()) {
+            const px = parseFloat(getComputedStyle(el).fontSize) * Math.abs(el.getScreenCTM().a);
+            if (px < 11) found.push([el.textContent.trim(), px]);
+          }
+          if (el.shadowRoot) visit(el.shadowRoot);
+        }
+      };
+      visit(document);
+      return found;
+    });
+    assert.deepEqual(small, [], 'SVG text under 11 px as rendered');
+    // keyboard: focus drives the same breakdown
+    await cell.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.locator(`${LAB} .breakdown[data-row="3"] tr.current`).waitFor();
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}
+
+test('positions, keys and value entries are counted from 0 in the formulas, labels and tables', async () => {
+  const page = await site.browser.context.newPage();
+  const { problems } = watch(page);
+  await open(page, `${site.server.url}#/attention-matrix`);
+  const tex = (await page.locator('.lesson-body annotation').allTextContents()).join('\n');
+  assert.doesNotMatch(tex, /_\{[ijk]=1\}/);
+  assert.match(tex, /\\sum_\{j=0\}\^\{T-1\} A_\{ij\} = 1/);
+  assert.match(tex, /y_i = \\sum_\{j=0\}\^\{T-1\}/);
+  const heads = (label) => page.locator(`${LAB} attn-matrix[label="${label}"] thead th`).allTextContents();
+  assert.deepEqual(
+    (await heads('Values V (T × d_v)')).map((t) => t.trim()),
+    ['d0', 'd1', 'd2', 'd3'],
+  );
+  assert.deepEqual(
+    (await heads('Output Y = AV (T × d_v)')).map((t) => t.trim()),
+    ['d0', 'd1', 'd2', 'd3'],
+  );
+  const ticks = await page.locator(`${LAB} attn-heatmap .axes text`).allTextContents();
+  assert.deepEqual(ticks, ['0', '1', '2', '3', '4', '0', '1', '2', '3', '4']);
+  const terms = await page.locator(`${LAB} .breakdown tbody th`).allTextContents();
+  assert.deepEqual(terms, ['0', '1', '2', '3', '4']);
   assert.deepEqual(problems, []);
   await page.close();
 });

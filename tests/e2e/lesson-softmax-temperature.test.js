@@ -1,7 +1,9 @@
-// Lesson 3, softmax-temperature, in headless Chromium (the site over http and
-// the single file from file://): the source's numbers by default, every check
-// passing, the τ limits, a logit bar moved by keyboard and by pointer, and the
-// numerical-stability cell (naive NaN, stable finite, a bad entry refused).
+// Lesson 3, softmax-temperature, in headless Chromium (the site over http and the single file from
+// file://): the source's numbers by default, every check passing, exactly one weight chart, one
+// indexing convention (from 0), the τ limits, the three-temperature table driving the slider, a
+// logit bar moved by keyboard and by pointer, the numerical-stability lab (naive NaN, stable
+// finite, a bad entry refused), old permalinks of the cells the lab took over, and the layout a
+// learner sees at 1280×900 and 390×844.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
@@ -9,6 +11,7 @@ import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 const site = useBrowserAndSite();
 
 const LOGITS = [1.2, 4.5, 2.0, 0.8];
+const LAB = 'attn-softmax-temperature#t';
 
 /** softmax(s / τ) in float64: the test's own oracle. */
 function softmax(s, tau) {
@@ -27,15 +30,16 @@ function assertClose(actual, expected, tol, what) {
 }
 
 const numbers = (locator) => locator.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-value'))));
-const weightBars = (page) => numbers(page.locator('attn-softmax-lab .weights rect.bar'));
-const stat = async (page, name) => Number(await page.locator(`attn-softmax-lab dd.${name}`).getAttribute('data-value'));
+const weightBars = (page) => numbers(page.locator(`${LAB} .weights rect.bar`));
+const stat = async (page, name) => Number(await page.locator(`${LAB} dd.${name}`).getAttribute('data-value'));
+const tableRow = (page, k) => numbers(page.locator(`${LAB} table.compare tbody tr`).nth(k).locator('td'));
 
 /**
  * Waits until the lab has drawn the state an action just set (the action removed data-settled
  * synchronously, nested slider and checks included) and its slider reads `tau` (a RegExp).
  */
 async function labDrawnAt(page, tau) {
-  await page.locator('attn-softmax-lab[data-settled] attn-slider output').filter({ hasText: tau }).waitFor();
+  await page.locator(`${LAB}[data-settled] attn-slider output`).filter({ hasText: tau }).waitFor();
 }
 
 /** Waits until no attn-check is pending, then returns [status, text] of each. */
@@ -62,16 +66,50 @@ async function checks(page) {
 
 /** Scrolls to each lab in turn (figures draw only near the viewport) and waits until it has drawn. */
 async function showLabs(page) {
-  for (const tag of ['attn-temperature-compare', 'attn-softmax-lab', 'attn-softmax-stability']) {
-    const lab = page.locator(tag);
-    await lab.scrollIntoViewIfNeeded();
-    await page.locator(`${tag}[data-settled]`).waitFor();
+  for (const selector of [LAB, 'attn-softmax-stability']) {
+    await page.locator(selector).scrollIntoViewIfNeeded();
+    await page.locator(`${selector}[data-settled]`).waitFor();
   }
 }
 
 async function open(page, url) {
   await page.goto(url);
   await showLabs(page);
+}
+
+/** In the page: the bar charts (through open shadow roots), as { label, editable, grouped }. */
+function barCharts() {
+  const found = [];
+  const visit = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.localName === 'svg' && el.classList.contains('bar-chart')) {
+        found.push({
+          label: el.getAttribute('aria-label'),
+          editable: el.classList.contains('editable'),
+          grouped: el.classList.contains('grouped'),
+        });
+      }
+      if (el.shadowRoot) visit(el.shadowRoot);
+    }
+  };
+  visit(document);
+  return found;
+}
+
+/** In the page: visible SVG text under 11 px as rendered (after the SVG's scaling), as [text, px]. */
+function smallText() {
+  const found = [];
+  const visit = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.localName === 'text' && el.textContent.trim() !== '' && el.checkVisibility()) {
+        const px = parseFloat(getComputedStyle(el).fontSize) * Math.abs(el.getScreenCTM().a);
+        if (px < 11) found.push([el.textContent.trim(), px]);
+      }
+      if (el.shadowRoot) visit(el.shadowRoot);
+    }
+  };
+  visit(document);
+  return found;
 }
 
 const targets = [
@@ -92,10 +130,9 @@ for (const [name, url] of targets) {
     after(() => page?.close());
 
     test("the source's numbers by default, and every check passes", async () => {
-      // the grouped bars: τ = 0.25, 1, 5, as in the source's figure
+      // the comparison table: τ = 0.25, 1, 5, as in the source's figure
       for (const [k, tau] of [0.25, 1, 5].entries()) {
-        const bars = await numbers(page.locator(`attn-temperature-compare rect.bar[data-series="${k}"]`));
-        assertClose(bars, softmax(LOGITS, tau), 1e-6, `grouped bars at τ = ${tau}`);
+        assertClose(await tableRow(page, k), softmax(LOGITS, tau), 1e-6, `table row at τ = ${tau}`);
       }
       assertClose(await weightBars(page), [0.0322492, 0.8743615, 0.071772, 0.0216173], 1e-6, 'lab at τ = 1');
       const H = entropy(softmax(LOGITS, 1));
@@ -103,15 +140,87 @@ for (const [name, url] of targets) {
       assert.ok(Math.abs((await stat(page, 'effective')) - Math.exp(H)) < 1e-5, 'effective positions');
       assert.ok(Math.abs(H - 0.5001) < 1e-4 && Math.abs(Math.exp(H) - 1.649) < 1e-3, 'the prose quotes H and exp(H)');
 
+      // every check the lesson had (3 + 1 + 4), each in a Verified line
       const all = await checks(page);
       assert.equal(all.length, 8, `8 checks: ${JSON.stringify(all)}`);
       for (const [status, text] of all) assert.equal(status, 'pass', text);
       assert.match(all.map((c) => c[1]).join('\n'), /float64 formula/);
+      assert.match(all.map((c) => c[1]).join('\n'), /row sum − 1\| over the three temperatures/);
+      const verified = await page
+        .locator('attn-verified')
+        .evaluateAll((vs) => vs.map((v) => [v.dataset.status, v.dataset.count]));
+      assert.deepEqual(verified, [
+        ['pass', '4'],
+        ['pass', '4'],
+      ]);
+      // every code cell the lesson had: the lab's two and the stability lab's one
+      assert.deepEqual(await page.locator('attn-code').evaluateAll((cs) => cs.map((c) => c.label)), [
+        'PyTorch',
+        "PyTorch: the source's figure",
+        'NumPy',
+      ]);
       assert.deepEqual(problems, []);
     });
 
+    test('exactly one weight chart in the lesson; every older tag stays registered', async () => {
+      const charts = await page.evaluate(barCharts);
+      const weightCharts = charts.filter((c) => !c.editable);
+      assert.deepEqual(weightCharts, [
+        { label: 'Attention weights of each position', editable: false, grouped: false },
+      ]);
+      assert.deepEqual(
+        charts.filter((c) => c.editable).map((c) => c.label),
+        ['Logits s (editable)'],
+      );
+      const tags = [
+        'attn-softmax-temperature',
+        'attn-softmax-lab',
+        'attn-temperature-compare',
+        'attn-softmax-stability',
+      ];
+      assert.deepEqual(
+        await page.evaluate((names) => names.filter((n) => !customElements.get(n)), tags),
+        [],
+        'every tag is registered',
+      );
+    });
+
+    test('positions count from 0 in every formula, table, label and sentence', async () => {
+      const tex = await page.locator('.lesson-body annotation').allTextContents();
+      const all = tex.join('\n');
+      assert.ok(tex.length > 0);
+      for (const bad of [/_\{[jk]=1\}/, /\^\{?T\}? ?\\exp/, /s_1, \\dots/, /s_T\b/, /\\sum_\{[jk]=1\}\^\{?T\}?/]) {
+        assert.doesNotMatch(all, bad, `KaTeX source: ${bad}`);
+      }
+      assert.match(all, /\\sum_\{k=0\}\^\{T-1\}/, 'the softmax sums k = 0 … T−1');
+      assert.match(all, /\\sum_\{j=0\}\^\{T-1\}/, 'the entropy sums j = 0 … T−1');
+      assert.match(all, /s_0, \\dots, s_\{T-1\}/);
+      // the prose's "position 1" is the logit 4.5, as on the charts
+      const prose = (await page.locator('.lesson-body > p').allTextContents()).join('\n');
+      assert.match(prose, /position 1, the one with the largest logit/);
+      assert.ok(tex.includes('s_1 = 4.5'), 's₁ = 4.5, the bar labelled Pos 1');
+      const labels = await page.locator(`${LAB} .weights text.label`).allTextContents();
+      assert.deepEqual(labels, ['Pos 0', 'Pos 1', 'Pos 2', 'Pos 3']);
+      assert.deepEqual(await page.locator(`${LAB} .logits text.label`).allTextContents(), labels);
+      const formula = (await page.locator(`${LAB} .formula`).textContent()).replace(/\s+/g, ' ');
+      assert.match(formula, /Σk=0T−1 exp\(sk\/τ\), for j = 0, …, 3/);
+      assert.deepEqual(await page.locator(`${LAB} table.compare thead th`).allTextContents(), [
+        'τ',
+        'α at Pos 0',
+        'α at Pos 1',
+        'α at Pos 2',
+        'α at Pos 3',
+      ]);
+      assert.deepEqual(await page.locator('attn-softmax-stability table.stability tbody th').allTextContents(), [
+        '0',
+        '1',
+        '2',
+        'Σ',
+      ]);
+    });
+
     test('τ → 0 gives a one-hot and τ → ∞ uniform weights', async () => {
-      const lab = page.locator('attn-softmax-lab');
+      const lab = page.locator(LAB);
       await lab.getByRole('button', { name: 'τ → 0' }).click();
       await labDrawnAt(page, /^τ = 0$/);
       assert.deepEqual(await weightBars(page), [0, 1, 0, 0]);
@@ -126,10 +235,26 @@ for (const [name, url] of targets) {
       assert.deepEqual(problems, []);
     });
 
+    test('a temperature of the table moves the slider there, and the one weight chart shows it', async () => {
+      const lab = page.locator(LAB);
+      const five = lab.getByRole('button', { name: 'Set τ to 5' });
+      await five.click();
+      await labDrawnAt(page, /^τ = 5\.00$/);
+      assert.equal(await five.getAttribute('aria-pressed'), 'true');
+      assert.equal(await lab.getByRole('button', { name: 'Set τ to 1' }).getAttribute('aria-pressed'), 'false');
+      assertClose(await weightBars(page), softmax(LOGITS, 5), 1e-6, 'the chart at τ = 5');
+      assertClose(await weightBars(page), await tableRow(page, 2), 1e-7, 'the chart and the table row agree');
+      await lab.getByRole('button', { name: 'Set τ to 0.25' }).click();
+      await labDrawnAt(page, /^τ = 0\.250$/);
+      // the table keeps the tiny weights readable: position 2 holds about 5e-5
+      assert.match(await lab.locator('table.compare tbody tr').first().textContent(), /4\.5e−5/);
+      assert.deepEqual(problems, []);
+    });
+
     test('Reset, then a logit bar moved by keyboard and by pointer changes the weights', async () => {
-      const lab = page.locator('attn-softmax-lab');
+      const lab = page.locator(LAB);
       await lab.getByRole('button', { name: 'Reset', exact: true }).click();
-      await labDrawnAt(page, /^τ = 1$/);
+      await labDrawnAt(page, /^τ = 1\.00$/);
       assertClose(await weightBars(page), softmax(LOGITS, 1), 1e-6, 'after Reset');
       const bar0 = lab.getByRole('slider', { name: 'Bar Pos 0' });
       await bar0.focus();
@@ -139,6 +264,7 @@ for (const [name, url] of targets) {
       await settled(lab); // each key set the logits (unsettling the lab) as it was handled
       assert.equal(await bar0.getAttribute('aria-valuenow'), '2.4');
       assertClose(await weightBars(page), softmax([2.4, 4.5, 2.0, 0.8], 1), 1e-6, 'after the keyboard edit');
+      assertClose(await tableRow(page, 1), softmax([2.4, 4.5, 2.0, 0.8], 1), 1e-6, 'the table follows the logits');
 
       // drag Pos 3 upwards with the mouse
       const bar3 = lab.getByRole('slider', { name: 'Bar Pos 3' });
@@ -159,14 +285,17 @@ for (const [name, url] of targets) {
 
     test('stability: naive exp gives NaN, the stable softmax stays finite; a bad entry is refused', async () => {
       const cell = page.locator('attn-softmax-stability');
-      const naive = cell.locator('attn-output.naive pre');
-      const stable = cell.locator('attn-output.stable pre');
-      assert.match(await naive.textContent(), /exp\(s\) {12}= \[Infinity, Infinity, Infinity\]/);
-      assert.match(await naive.textContent(), /exp\(s\) \/ Σ exp\(s\) = \[NaN, NaN, NaN\]/);
-      const stableText = await stable.textContent();
-      assert.match(stableText, /α {9}= \[0\.0900, 0\.2447, 0\.6652\]/);
-      assert.doesNotMatch(stableText, /NaN|Infinity/);
+      const row = (j) => cell.locator('table.stability tbody tr').nth(j).locator('td');
+      assert.deepEqual(
+        await row(0)
+          .allTextContents()
+          .then((t) => t.map((s) => s.trim())),
+        ['1000', 'Infinity', 'NaN', '−2', '0.0900'],
+      );
+      const stable = async () => (await cell.locator('table.stability tbody tr.term').allTextContents()).join('\n');
+      assert.match(await stable(), /0\.0900[\s\S]*0\.2447[\s\S]*0\.6652/);
       assert.equal(await cell.getAttribute('data-naive-nan'), '');
+      assert.match(await cell.locator('.summary').textContent(), /Infinity \/ Infinity is NaN/);
 
       // a bad entry: the error shows beside the field, the last valid logits stay
       const field = cell.getByRole('textbox', { name: 'Logits s' });
@@ -177,14 +306,13 @@ for (const [name, url] of targets) {
         .filter({ hasText: /Entry 2/ })
         .waitFor();
       assert.equal(await field.getAttribute('aria-invalid'), 'true');
-      assert.match(await stable.textContent(), /\[0\.0900, 0\.2447, 0\.6652\]/);
-      assert.match(await naive.textContent(), /NaN/);
+      assert.match(await stable(), /NaN/);
 
       // small logits: the naive formula works too, and the checks say so
-      await field.fill('1, 2, 3');
-      await settled(cell); // both outputs and the checks show the new logits
-      await stable.filter({ hasText: '[0.0900, 0.2447, 0.6652]' }).waitFor();
-      await naive.filter({ hasText: '= [0.0900, 0.2447, 0.6652]' }).waitFor();
+      await cell.getByRole('button', { name: '0, 1, 2' }).click();
+      await settled(cell);
+      assert.deepEqual(await cell.evaluate((el) => el.logits), [0, 1, 2]);
+      assert.doesNotMatch(await stable(), /NaN|Infinity/);
       assert.equal(await cell.getAttribute('data-naive-nan'), null);
       const all = await checks(page);
       for (const [status, text] of all) assert.equal(status, 'pass', text);
@@ -192,23 +320,97 @@ for (const [name, url] of targets) {
       assert.deepEqual(problems, []);
     });
 
-    test('a permalink restores the lab at τ = 0 with tied logits (the tie shares the weight)', async () => {
+    test('permalinks: the lab at τ = 0 with tied logits, and the old ids of the cells it took over', async () => {
       // Only the hash changes: the app's hashchange handler puts in a fresh copy of the lesson with
       // the link's state, then scrolls to the top. Wait for that copy before scrolling to its lab.
-      await page.goto(`${url()}?lab.temperature=0&lab.logits=1,3,3,0`);
+      const state = (expected) =>
+        page.waitForFunction((e) => {
+          const lab = document.querySelector('#t');
+          return lab && JSON.stringify(lab.getState()) === e;
+        }, JSON.stringify(expected));
+      const defaults = { logits: LOGITS, temperature: 1, temperatures: [0.25, 1, 5] };
+      const links = [
+        // the lesson's own cell, and the old cell `lab` it replaced
+        ['t.temperature=0&t.logits=1,3,3,0', { ...defaults, temperature: 0, logits: [1, 3, 3, 0] }],
+        ['lab.temperature=0&lab.logits=1,3,3,0', { ...defaults, temperature: 0, logits: [1, 3, 3, 0] }],
+        // the old first figure `t` and the old three-temperature figure `three`
+        ['t.temperature=2', { ...defaults, temperature: 2 }],
+        ['three.temperatures=0.5,2', { ...defaults, temperatures: [0.5, 2] }],
+        // an old copied link holds every cell: the one the reader had moved wins
+        [
+          't.logits=1.2,4.5,2,0.8&t.temperature=1&three.logits=1.2,4.5,2,0.8&three.temperatures=0.25,1,5&lab.logits=1,3,3,0&lab.temperature=0&overflow.logits=1000,1001,1002',
+          { ...defaults, temperature: 0, logits: [1, 3, 3, 0] },
+        ],
+      ];
+      for (const [query, expected] of links) {
+        await page.goto(`${url()}?${query}`);
+        await state(expected);
+        await showLabs(page);
+        await settled(page.locator('attn-app'));
+        assert.equal(await page.locator('.link-notice').textContent(), '', `${query}: nothing ignored`);
+        for (const [status, text] of await checks(page)) assert.equal(status, 'pass', `${query}: ${text}`);
+      }
+      // the last one: the tie shares the weight, and the URL now names the lab by its own id
       await page.waitForFunction(() => {
-        const lab = document.querySelector('attn-softmax-lab');
-        return lab?.temperature === 0 && lab.logits.join(',') === '1,3,3,0';
-      });
-      await showLabs(page); // all three, so the checks read below are those of every lab
-      await labDrawnAt(page, /^τ = 0$/);
-      await page.waitForFunction(() => {
-        const lab = document.querySelector('attn-softmax-lab');
+        const lab = document.querySelector('#t');
         return lab?.shadowRoot?.querySelector('.readout')?.dataset.weights === '0,0.5,0.5,0';
       });
       assert.equal(await stat(page, 'effective'), 2);
-      for (const [status, text] of await checks(page)) assert.equal(status, 'pass', text);
+      await page.locator(LAB).getByRole('button', { name: 'Set τ to 1' }).click();
+      await page.waitForFunction(() => !/[?&](lab|three)\./.test(location.hash)); // the URL follows a quarter second later
+      assert.match(page.url(), /\?t\.logits=1,3,3,0&t\.temperature=1&t\.temperatures=0\.25,1,5&overflow\.logits=/);
+      assert.doesNotMatch(page.url(), /[?&](lab|three)\./);
       assert.deepEqual(problems, []);
     });
   });
 }
+
+describe('what a learner sees', () => {
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    test(`${viewport.width}×${viewport.height}: slider and weight chart together, text ≥ 11 px, 44 px logit bars`, async () => {
+      const page = await site.browser.context.newPage();
+      await page.setViewportSize(viewport);
+      const { problems } = watch(page);
+      await open(page, `${site.server.url}#/softmax-temperature`);
+      const lab = page.locator(LAB);
+      await lab.evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
+      await settled(lab);
+      const boxes = {
+        weights: await lab.locator('.chart.weights svg').boundingBox(),
+        slider: await lab.locator('attn-slider input[type=range]').boundingBox(),
+        logits: await lab.locator('.chart.logits svg').boundingBox(),
+      };
+      if (viewport.width === 1280) {
+        // the controls sit beside the figure: the slider, the logits and the weights in one viewport
+        for (const [what, box] of Object.entries(boxes)) {
+          assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, `${what} in view: ${JSON.stringify(box)}`);
+        }
+        assert.ok(boxes.slider.x > boxes.weights.x + boxes.weights.width - 1, 'the slider is beside the chart');
+      } else {
+        // stacked: the slider comes directly under the weights
+        const gap = boxes.slider.y - (boxes.weights.y + boxes.weights.height);
+        assert.ok(gap >= 0 && gap < 120, `the slider is ${gap} px under the weights`);
+      }
+      assert.ok(Math.max(boxes.weights.width, boxes.weights.height) >= 240, 'the chart keeps a useful size');
+      // each logit bar can be taken anywhere in its column: a hit area of at least 44 px
+      const hits = await lab.locator('.chart.logits rect.hit').evaluateAll((rs) =>
+        rs.map((r) => {
+          const b = r.getBoundingClientRect();
+          return [b.width, b.height];
+        }),
+      );
+      assert.equal(hits.length, 4);
+      for (const [w, h] of hits) assert.ok(w >= 44 && h >= 44, `hit area ${w} × ${h}`);
+      // figure text as rendered, in both labs
+      await page.locator('attn-softmax-stability').scrollIntoViewIfNeeded();
+      await settled(page.locator('attn-app'));
+      const small = await page.evaluate(smallText);
+      assert.deepEqual(small, [], 'SVG text under 11 px as rendered');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+});

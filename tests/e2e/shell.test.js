@@ -242,7 +242,7 @@ for (const [name, base] of targets) {
         ['#/softmax-temperature?t.colour=red', /t\.colour: not a setting of this cell/],
         ['#/softmax-temperature?x=1', /x: not a cell setting \(expected cell\.field=value\)/],
         ['#/softmax-temperature?t.temperature=1e999', /t\.temperature: must be finite/],
-        ['#/softmax-temperature?t.temperature=0', /t\.temperature: 0 is outside \[0\.01, 100\]/],
+        ['#/softmax-temperature?t.temperature=-1', /t\.temperature: -1 is outside \[0, Infinity\]/],
       ];
       for (const [hash, expected] of cases) {
         // The previous link's notice says "ignored" too: wait for the app to handle this hash.

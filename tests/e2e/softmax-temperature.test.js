@@ -88,7 +88,7 @@ test('Reset restores τ = 1 after a change, and CSV export holds the logits and 
   await page.locator('attn-softmax-temperature').getByRole('slider', { name: 'Temperature' }).focus();
   await page.keyboard.press('End');
   await drawnAt(page, '100.0');
-  await page.locator('attn-softmax-temperature').getByRole('button', { name: 'Reset' }).click();
+  await page.locator('attn-softmax-temperature').getByRole('button', { name: 'Reset', exact: true }).click();
   await drawnAt(page, '1.00');
   assertClose(await barValues(page), EXPECTED_AT_TAU_1, 1e-5, 'after Reset');
 

@@ -83,3 +83,78 @@ test('embed given twice: the first one counts and the link says so (embed=1&embe
   }
   assert.deepEqual(parseHash('#/mix?embed=1').issues, []);
 });
+
+/** A merged cell (softmax-temperature's lab took over the cells `lab` and `three`): data-aliases. */
+class FakeLab {
+  static stateFields = {
+    logits: { type: 'numbers', default: [1.2, 4.5, 2, 0.8], minLength: 1, maxLength: 64, min: -1e4, max: 1e4 },
+    temperature: { type: 'number', default: 1, min: 0, max: Infinity },
+    temperatures: { type: 'numbers', default: [0.25, 1, 5], minLength: 1, maxLength: 4, min: 1e-3, max: 1e3 },
+  };
+  localName = 'attn-softmax-temperature';
+  constructor(id, aliases) {
+    this.id = id;
+    this.dataset = { aliases };
+    Object.assign(this, { logits: [1.2, 4.5, 2, 0.8], temperature: 1, temperatures: [0.25, 1, 5] });
+  }
+  getState() {
+    return { logits: this.logits, temperature: this.temperature, temperatures: this.temperatures };
+  }
+  setStateFromText(texts) {
+    for (const [name, text] of Object.entries(texts)) this[name] = parseField(text, name, FakeLab.stateFields[name]);
+  }
+}
+
+const linkOf = (query) => parseHash(`#/softmax-temperature?${query}`).params;
+
+test('old ids of a merged cell (data-aliases) open at the state they linked to', () => {
+  const cases = [
+    ['t.temperature=2', { temperature: 2 }],
+    ['lab.temperature=0&lab.logits=1,3,3,0', { temperature: 0, logits: [1, 3, 3, 0] }],
+    ['three.logits=1,2&three.temperatures=0.5,2', { logits: [1, 2], temperatures: [0.5, 2] }],
+    // an old full link holds every cell: the value the reader had changed wins, wherever it is
+    [
+      't.logits=1.2,4.5,2,0.8&t.temperature=2.51&three.logits=1.2,4.5,2,0.8&three.temperatures=0.25,1,5&lab.logits=1.2,4.5,2,0.8&lab.temperature=1',
+      { temperature: 2.51, logits: [1.2, 4.5, 2, 0.8] },
+    ],
+    [
+      't.logits=1.2,4.5,2,0.8&t.temperature=1&three.logits=1.2,4.5,2,0.8&three.temperatures=0.1,10&lab.logits=1,3,3,0&lab.temperature=Infinity',
+      { temperature: Infinity, logits: [1, 3, 3, 0], temperatures: [0.1, 10] },
+    ],
+    // both changed: the cell's own id comes first in the link and wins
+    ['t.temperature=2&lab.temperature=0', { temperature: 2 }],
+  ];
+  for (const [query, expected] of cases) {
+    const cell = new FakeLab('t', 'lab three');
+    assert.deepEqual(applyState(rootOf(cell), linkOf(query)), { issues: [], defaulted: [] }, query);
+    for (const [field, value] of Object.entries(expected)) assert.deepEqual(cell[field], value, `${query}: ${field}`);
+  }
+});
+
+test('a bad setting under an old id is named by that id; an alias never shadows a cell that has the id', () => {
+  const cell = new FakeLab('t', 'lab three');
+  assert.deepEqual(applyState(rootOf(cell), linkOf('lab.temperature=-1&lab.colour=red')), {
+    issues: ['lab.temperature: -1 is outside [0, Infinity]', 'lab.colour: not a setting of this cell'],
+    defaulted: ['lab'],
+  });
+  assert.equal(cell.temperature, 1);
+  const other = new FakeHeatmap('lab', { values: [[0]], min: null });
+  const merged = new FakeLab('t', 'lab');
+  applyState(rootOf(other, merged), linkOf('lab.values=7'));
+  assert.deepEqual(other.values, [[7]]);
+  // collectState writes the merged cell under its own id only
+  assert.deepEqual(
+    collectState(rootOf(merged)).map((p) => p.cell),
+    ['t', 't', 't'],
+  );
+});
+
+test('a number too large for a double is not the limit Infinity: only the word is', () => {
+  const cell = new FakeLab('t', '');
+  assert.deepEqual(applyState(rootOf(cell), linkOf('t.temperature=1e999')).issues, ['t.temperature: must be finite']);
+  assert.deepEqual(applyState(rootOf(cell), linkOf(`t.temperature=${'9'.repeat(400)}`)).issues, [
+    't.temperature: must be finite',
+  ]);
+  assert.deepEqual(applyState(rootOf(cell), linkOf('t.temperature=Infinity')).issues, []);
+  assert.equal(cell.temperature, Infinity);
+});

@@ -10,7 +10,8 @@
  * drag it with a pointer (mouse, pen or touch, with pointer capture) or use
  * ArrowUp/ArrowDown (step), PageUp/PageDown (10 steps), Home/End (min/max).
  * onInput(values, index) runs on every change, onChange(values, index) when an
- * edit is complete (pointer released, or each key press).
+ * edit is complete (pointer released, or each key press). barClass (default
+ * 'bar') is the bars' class, to tell two charts in one figure apart.
  */
 import { linearScale, niceStep, niceTicks } from './scale.js';
 import { setAttributes, svgElement } from './svg.js';
@@ -22,13 +23,13 @@ const MARGIN = { top: 22, right: 12, bottom: 30, left: 44 };
 /**
  * @param {Element} container where the chart's <svg> is placed
  * @param {{ labels: string[], max?: number, min?: number, title?: string,
- *   format?: (v: number) => string, editable?: boolean, step?: number,
+ *   format?: (v: number) => string, editable?: boolean, step?: number, barClass?: string,
  *   onInput?: (values: number[], index: number) => void,
  *   onChange?: (values: number[], index: number) => void }} options
  * @returns {{ update(values: ArrayLike<number>): void, values: number[], svg: SVGSVGElement, size: number }}
  */
 export function createBarChart(container, options) {
-  const { labels, title = 'Bar chart', format = (v) => v.toFixed(3), editable = false } = options;
+  const { labels, title = 'Bar chart', format = (v) => v.toFixed(3), editable = false, barClass = 'bar' } = options;
   const max = options.max ?? 1;
   const min = options.min ?? 0;
   const step = options.step ?? niceStep(max - min, 100);
@@ -77,7 +78,7 @@ export function createBarChart(container, options) {
           svg,
         )
       : null;
-    const rect = svgElement('rect', { x, width, y: zero, height: 0, class: 'bar', 'data-index': i }, svg);
+    const rect = svgElement('rect', { x, width, y: zero, height: 0, class: barClass, 'data-index': i }, svg);
     if (editable) {
       // a drag target without any CSS: the pointer may grab the whole band, and touch does not scroll
       for (const target of [rect, hit]) Object.assign(target.style, { cursor: 'ns-resize', touchAction: 'none' });

@@ -6,10 +6,22 @@
  *   tableSvgDocument({ cells: [['1.00', '0.00']], rowLabels: ['q'], colLabels: ['a', 'b'],
  *                      colours: { text, muted, border, background, highlight } })
  */
+import { cssVariable } from './export.js';
 import { SVG_NS, setAttributes } from './svg.js';
 
 const CHAR = 7.6; // width of a monospace character at 13px
 const ROW = 26;
+
+/** The colours for tableSvgDocument from the theme (CSS variables) that applies to `element`. */
+export function themeColours(element) {
+  return {
+    text: cssVariable(element, '--text', '#1b1e24'),
+    muted: cssVariable(element, '--muted', '#555d6b'),
+    border: cssVariable(element, '--border', '#d0d4dc'),
+    background: cssVariable(element, '--surface', '#ffffff'),
+    highlight: 'rgba(59, 91, 219, 0.16)',
+  };
+}
 
 /** @returns {string} the SVG document text */
 export function tableSvgDocument({ cells, rowLabels, colLabels, highlightRow = -1, title = 'Table', colours }) {

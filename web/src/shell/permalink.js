@@ -7,6 +7,12 @@
  * (unknown field, bad number, out of range, too long, a field given twice),
  * none is applied and the cell keeps the settings the lesson gave it. Every problem comes back as a
  * short plain-text message; nothing from the URL is evaluated or inserted as HTML.
+ *
+ * Old links keep working when a lesson merges cells: the merged cell lists the ids it took over in
+ * `data-aliases` (`<attn-softmax-temperature id="t" data-aliases="lab three">`), and a link's
+ * `lab.temperature=0` applies to it. An old link holds every field of every cell, so of the values
+ * one link gives a merged cell's field (under its id and its aliases), the first that differs from
+ * the lesson's own setting wins: the one the reader had changed.
  */
 import { formatField, parseField } from '../cells/base/state-fields.js';
 import { clip } from './route.js';
@@ -32,6 +38,19 @@ export function cellsIn(root) {
   return cells;
 }
 
+/** Map old id -> cell for the merged cells under `root` (data-aliases; an id in use is not an alias). */
+export function aliasesIn(root, cells = cellsIn(root)) {
+  const aliases = new Map();
+  if (!root) return aliases;
+  for (const el of root.querySelectorAll('[data-aliases]')) {
+    if (!isCell(el)) continue;
+    for (const alias of (el.dataset?.aliases ?? '').split(/\s+/)) {
+      if (alias && !cells.has(alias) && !aliases.has(alias)) aliases.set(alias, el);
+    }
+  }
+  return aliases;
+}
+
 /** The current state of every cell under `root`: [{ cell, field, text }]. */
 export function collectState(root) {
   const params = [];
@@ -55,6 +74,9 @@ export function collectState(root) {
  */
 export function applyState(root, params) {
   const cells = cellsIn(root);
+  const aliases = aliasesIn(root, cells);
+  // merged cells: their own settings (as text) and the fields a link has already changed
+  const merged = new Map([...new Set(aliases.values())].map((el) => [el, { own: textState(el), changed: new Set() }]));
   const byCell = new Map();
   for (const param of params) {
     if (!byCell.has(param.cell)) byCell.set(param.cell, []);
@@ -63,7 +85,7 @@ export function applyState(root, params) {
   const issues = [];
   const defaulted = [];
   for (const [id, list] of byCell) {
-    const el = cells.get(id);
+    const el = cells.get(id) ?? aliases.get(id);
     if (!el) {
       issues.push(`${clip(id)}: no such cell in this lesson`);
       continue;
@@ -89,6 +111,15 @@ export function applyState(root, params) {
         problems.push(`${clip(id)}.${error.message}`);
       }
     }
+    const merge = merged.get(el);
+    if (merge && problems.length === 0) {
+      for (const field of Object.keys(texts)) {
+        const text = formatField(parseField(texts[field], field, fields[field]), fields[field]);
+        if (merge.changed.has(field))
+          delete texts[field]; // an earlier id of this cell changed it
+        else if (text !== merge.own[field]) merge.changed.add(field);
+      }
+    }
     if (problems.length === 0) {
       try {
         el.setStateFromText(texts);
@@ -102,4 +133,13 @@ export function applyState(root, params) {
     }
   }
   return { issues, defaulted };
+}
+
+/** A cell's state as the text a link would hold, field by field. */
+function textState(el) {
+  const fields = el.constructor.stateFields;
+  const state = el.getState();
+  return Object.fromEntries(
+    Object.entries(fields).map(([field, spec]) => [field, state[field] == null ? '' : formatField(state[field], spec)]),
+  );
 }

@@ -63,7 +63,9 @@ export class LabTask {
   async _load() {
     if (this.kind === 'worker') await this.host.visible;
     try {
-      this.engine = await (this.kind === 'worker' ? getWorkerEngine() : getEngine());
+      // the main-thread engine as the host cell sees it (AttnCell.engine), so a page or test can wrap it
+      const main = () => (typeof this.host.engine === 'function' ? this.host.engine() : getEngine());
+      this.engine = await (this.kind === 'worker' ? getWorkerEngine() : main());
     } catch (error) {
       this._loading = null; // Retry (a reconnect) loads again
       this.host.fail(new Error(`the attention core could not be loaded: ${error.message}`));

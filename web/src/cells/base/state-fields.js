@@ -34,6 +34,8 @@ function parseNumber(text, field, spec) {
     throw new FieldError(field, `"${trimmed.slice(0, 40)}" is not a number`);
   }
   const value = Number(trimmed);
+  // Only the word Infinity is infinite: a number too large for a double (1e999) is not the limit.
+  if (!Number.isFinite(value) && !/Infinity$/.test(trimmed)) throw new FieldError(field, 'must be finite');
   checkNumber(value, field, spec);
   return value;
 }

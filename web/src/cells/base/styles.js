@@ -7,7 +7,8 @@
  *   the controls directly under the figure. Below 600 px of window, cards are flat.
  * - controlStyles: rows of labelled controls, range inputs, selects, number and text fields.
  * - textStyles: headings inside a lab, notes, hints, errors, monospace numbers, boxes that scroll
- *   sideways on their own.
+ *   sideways on their own, part titles (.part-title: the title of one part of a lab, not a
+ *   heading of the page's outline).
  * - tableStyles: compact numeric tables (they scroll inside their own box).
  * - touchTargets: buttons, selects and fields of a control row at least 44 px tall (a finger's
  *   hit area).
@@ -116,6 +117,11 @@ export const textStyles = css`
   .scroll {
     overflow-x: auto;
     max-width: 100%;
+  }
+  .part-title {
+    font-size: 0.95rem;
+    font-weight: 600;
+    margin: 0.5rem 0 0.25rem;
   }
 `;
 

@@ -11,6 +11,7 @@
  * scale (linear | log), limits (boolean); for and field: drive that setting of another cell,
  * e.g. <attn-slider for="att" field="temperature"> (cells/base/wiring.js; the slider then starts
  * at that cell's value and its Reset resets that setting).
+ * Property `format` (optional): value -> the text shown and spoken (default formatNumber).
  * Events: `change` (detail { value }) and attn-state-change on every user change.
  */
 import { css, html } from 'lit';
@@ -35,6 +36,7 @@ export class AttnSlider extends AttnCell {
     scale: { type: String },
     limits: { type: Boolean },
     ...fieldLinkProperties,
+    format: { attribute: false },
   };
 
   static styles = [
@@ -93,6 +95,7 @@ export class AttnSlider extends AttnCell {
     this.scale = 'linear';
     this.limits = false;
     this._link = new FieldLink(this, { kind: 'number', get: () => this.value, set: (v) => (this.value = v) });
+    this.format = null;
   }
 
   /** True when the log scale can be used (0 < min < max). */
@@ -144,8 +147,12 @@ export class AttnSlider extends AttnCell {
     this.dispatchEvent(new CustomEvent('change', { detail: { value: this.value }, bubbles: true }));
   }
 
+  #formatted(value) {
+    return this.format ? this.format(value) : formatNumber(value);
+  }
+
   #text(value) {
-    const v = formatNumber(value);
+    const v = this.#formatted(value);
     return this.symbol ? `${this.symbol} = ${v}` : v;
   }
 
@@ -153,7 +160,7 @@ export class AttnSlider extends AttnCell {
     const [lo, hi, step] = this.#range();
     const value = this.value;
     const name = this.symbol || this.label;
-    const spoken = value === Infinity ? 'infinity' : formatNumber(value);
+    const spoken = value === Infinity ? 'infinity' : this.#formatted(value);
     return html`
       <div class="card ${this.limits ? 'limits' : ''}">
         <div class="head">

@@ -9,8 +9,7 @@
  * compact (boolean: no Reset/export toolbar, for a matrix inside a lab).
  */
 import { css, html } from 'lit';
-import { cssVariable } from '../../charts/export.js';
-import { tableSvgDocument } from '../../charts/table-svg.js';
+import { tableSvgDocument, themeColours } from '../../charts/table-svg.js';
 import { AttnFigure, listConverter } from '../base/figure-base.js';
 
 export class AttnMatrix extends AttnFigure {
@@ -150,13 +149,7 @@ export class AttnMatrix extends AttnFigure {
       colLabels: this.values[0].map((_, c) => this.colLabel(c)),
       highlightRow: this['highlight-row'],
       title: this.accessibleName,
-      colours: {
-        text: cssVariable(this, '--text', '#1b1e24'),
-        muted: cssVariable(this, '--muted', '#555d6b'),
-        border: cssVariable(this, '--border', '#d0d4dc'),
-        background: cssVariable(this, '--surface', '#ffffff'),
-        highlight: 'rgba(59, 91, 219, 0.16)',
-      },
+      colours: themeColours(this),
     });
   }
 

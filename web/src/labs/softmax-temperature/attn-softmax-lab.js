@@ -1,52 +1,60 @@
 /**
- * <attn-softmax-lab id="lab" logits="1.2,4.5,2,0.8" temperature="1">
+ * <attn-softmax-lab id="lab" logits="1.2,4.5,2,0.8" temperature="1" temperatures="0.25,1,5">
  *
- * The softmax-temperature lab. The figure: the logits as an editable bar chart (drag a bar, or
- * focus it and use the arrow keys, PageUp/PageDown, Home/End) above the weights they give.
- * Beside it: a log-scale temperature slider from τ = 0.01 to 100 with buttons for the exact
- * limits τ → 0 (argmax, ties share) and τ → ∞ (uniform), the formula, and the entropy
- * H = −Σ α log α (nats) with the effective number of positions exp(H) (engine.entropy,
- * effectivePositions). Every change recomputes softmax(logits / τ) in the wasm core.
+ * The softmax-temperature lab, the lesson's one weight chart. The figure: the logits as an
+ * editable bar chart (drag a bar, or focus it and use the arrow keys, PageUp/PageDown, Home/End)
+ * above the weights they give. Beside it: a log-scale temperature slider from τ = 0.01 to 100
+ * with buttons for the exact limits τ → 0 (argmax, ties share) and τ → ∞ (uniform), the formula,
+ * and the entropy H = −Σ α log α (nats) with the effective number of positions exp(H)
+ * (engine.entropy, effectivePositions). Under them, the source notebook's comparison: the weights
+ * at a few temperatures (`temperatures`, 0.25, 1 and 5 by default) as a table, each row a button
+ * that moves the slider there. Every change recomputes softmax(logits / τ) in the wasm core.
  * Verified (one line, opens on demand): the core's float32 softmax against a float64 oracle,
- * max |diff| ≤ 1e-6, and that its τ = 0 and τ = ∞ results are the argmax one-hot and 1/T.
- * The PyTorch code with the current logits and τ.
+ * max |diff| ≤ 1e-6; that its τ = 0 and τ = ∞ results are the argmax one-hot and 1/T; and that
+ * every row of the comparison sums to 1. Code: the PyTorch of the lab, and of the source's figure.
  *
- * State (permalink): logits (comma-separated numbers), temperature (0 to Infinity; 0 and
- * Infinity are the limits). Attributes: label, caption. An AttnLab: Reset, Export (the weight
- * bars as SVG/PNG, logits and weights as CSV/JSON), data-settled once drawn.
+ * State (permalink): logits (1 to 64 numbers), temperature (0 to Infinity; 0 and Infinity are
+ * the limits), temperatures (1 to 4 numbers in [0.001, 1000]). Attributes: label, caption.
+ * An AttnLab: Reset, Export (the weight bars as SVG/PNG, logits and weights as CSV/JSON),
+ * data-settled once drawn. <attn-softmax-temperature> is the same lab under its older name.
  */
 import { css, html } from 'lit';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { tableStyles } from '../../cells/base/styles.js';
+import { checkList } from '../../cells/base/check-list.js';
+import { formatNumber } from '../../cells/base/cell-support.js';
 import { createBarChart } from '../../charts/bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
-import { formatNumber } from '../../cells/base/cell-support.js';
 import {
   computeSoftmaxLab,
   describeSoftmaxLab,
   formatTau,
   logitDomain,
+  logitsField,
   positionLabels,
+  SOFTMAX_ERROR,
   SOFTMAX_LAB_CODE,
+  softmaxChecks,
+  TEMPERATURES_FIELD,
 } from './softmax-lab-model.js';
+import { COMPARE_CODE, computeComparison, describeComparison, formatWeight } from './temperature-compare-model.js';
 
 export class AttnSoftmaxLab extends AttnLab {
   static stateFields = {
-    logits: { type: 'numbers', default: [1.2, 4.5, 2.0, 0.8], minLength: 1, maxLength: 16, min: -1e4, max: 1e4 },
+    logits: logitsField(64),
     temperature: { type: 'number', default: 1, min: 0, max: Infinity },
+    temperatures: TEMPERATURES_FIELD,
   };
 
   static styles = [
     AttnLab.labStyles,
+    tableStyles,
     css`
-      h3 {
-        font-size: 0.95rem;
-        margin: 0.25rem 0;
-      }
       .bar {
         fill: var(--accent, #3b5bdb);
       }
-      .logits .bar {
+      .logit-bar {
         fill: var(--muted, #555d6b);
         cursor: ns-resize;
         touch-action: none;
@@ -74,6 +82,20 @@ export class AttnSoftmaxLab extends AttnLab {
         margin: 0 0 0.35rem;
         font-family: var(--font-mono, ui-monospace, monospace);
       }
+      .compare td {
+        font-family: var(--font-mono, ui-monospace, monospace);
+        font-variant-numeric: tabular-nums;
+      }
+      .compare button {
+        min-width: 3.5rem;
+        min-height: 2.75rem;
+        font-family: var(--font-mono, ui-monospace, monospace);
+      }
+      .compare button[aria-pressed='true'] {
+        background: var(--accent, #3b5bdb);
+        border-color: var(--accent, #3b5bdb);
+        color: var(--surface, #fff);
+      }
     `,
   ];
 
@@ -87,8 +109,12 @@ export class AttnSoftmaxLab extends AttnLab {
     this._domain = logitDomain(this.logits);
     this._fromEdit = false;
     this.task = new LabTask(this, {
-      args: () => [this.logits, this.temperature],
-      run: ([logits, tau], { engine }) => computeSoftmaxLab(engine, logits, tau),
+      args: () => [this.logits, this.temperature, this.temperatures],
+      run: ([logits, tau, temperatures], { engine }) => ({
+        ...computeSoftmaxLab(engine, logits, tau),
+        comparison: computeComparison(engine, logits, temperatures),
+      }),
+      explain: () => SOFTMAX_ERROR,
     });
   }
 
@@ -99,7 +125,7 @@ export class AttnSoftmaxLab extends AttnLab {
 
   updated() {
     const result = this.task.value;
-    if (!result) return;
+    if (!result || result.weights.length !== this.logits.length) return;
     const values = this.logits;
     const labels = positionLabels(values.length);
     const logitBox = this.renderRoot.querySelector('.chart.logits');
@@ -114,6 +140,7 @@ export class AttnSoftmaxLab extends AttnLab {
         max: this._domain[1],
         title: 'Logits s (editable)',
         editable: true,
+        barClass: 'logit-bar',
         format: (v) => formatNumber(v, 3),
         onInput: (next) => this._editLogits(next, false),
         onChange: (next) => this._editLogits(next, true),
@@ -146,7 +173,8 @@ export class AttnSoftmaxLab extends AttnLab {
   }
 
   describe() {
-    return describeSoftmaxLab(this.logits, this.temperature, this.task.value);
+    const r = this.task.value;
+    return `${describeSoftmaxLab(this.logits, this.temperature, r)} ${describeComparison(this.logits, r?.comparison)}`;
   }
 
   exportSvgText() {
@@ -166,7 +194,45 @@ export class AttnSoftmaxLab extends AttnLab {
       weights: Array.from(r?.weights ?? []),
       entropy: r?.entropy ?? null,
       effectivePositions: r?.effective ?? null,
+      comparison: (r?.comparison.rows ?? []).map((row, k) => ({
+        temperature: r.comparison.temperatures[k],
+        weights: Array.from(row),
+      })),
     };
+  }
+
+  /** The weights at the comparison temperatures; each row's button moves the slider there. */
+  _comparison(r) {
+    const c = r?.comparison;
+    if (!c) return '';
+    const T = this.logits.length;
+    return html`<p class="part-title" id="compare-title">The same logits at ${c.temperatures.length} temperatures</p>
+      <table class="compare" aria-labelledby="compare-title" tabindex="0">
+        <thead>
+          <tr>
+            <th scope="col">τ</th>
+            ${positionLabels(T).map((label) => html`<th scope="col">α at ${label}</th>`)}
+          </tr>
+        </thead>
+        <tbody>
+          ${c.rows.map(
+            (row, k) =>
+              html`<tr>
+                <th scope="row">
+                  <button
+                    type="button"
+                    aria-label=${`Set τ to ${c.temperatures[k]}`}
+                    aria-pressed=${String(this.temperature === c.temperatures[k])}
+                    @click=${() => this._setTemperature(c.temperatures[k])}
+                  >
+                    ${c.temperatures[k]}
+                  </button>
+                </th>
+                ${Array.from(row, (w) => html`<td data-value=${String(w)}>${formatWeight(w)}</td>`)}
+              </tr>`,
+          )}
+        </tbody>
+      </table>`;
   }
 
   renderFigure() {
@@ -175,9 +241,9 @@ export class AttnSoftmaxLab extends AttnLab {
     const authoredTau = (this._baseline ?? this).temperature;
     const T = this.logits.length;
     const figure = html`
-      <h3 id="logits-title">Logits s (drag a bar)</h3>
+      <p class="part-title" id="logits-title">Logits s (drag a bar)</p>
       <div class="chart logits" aria-describedby="logits-hint"></div>
-      <h3>Weights α</h3>
+      <p class="part-title">Weights α</p>
       <div class="chart weights"></div>
     `;
     const controls = html`
@@ -191,13 +257,15 @@ export class AttnSoftmaxLab extends AttnLab {
         limits
         value=${String(authoredTau)}
         .value=${tau}
+        .format=${formatTau}
         @change=${(e) => this._setTemperature(e.detail.value)}
       ></attn-slider>
       <p class="hint" id="logits-hint">
         Drag a logit bar, or focus it (Tab) and press ↑/↓ (±0.1), PageUp/PageDown, Home/End.
       </p>
       <p class="formula">
-        α<sub>j</sub> = exp(s<sub>j</sub>/τ) / Σ<sub>k</sub> exp(s<sub>k</sub>/τ), τ = ${formatTau(tau)}
+        α<sub>j</sub> = exp(s<sub>j</sub>/τ) / Σ<sub>k=0</sub><sup>T−1</sup> exp(s<sub>k</sub>/τ), for j = 0, …,
+        ${T - 1}
       </p>
       ${
         r
@@ -212,30 +280,29 @@ export class AttnSoftmaxLab extends AttnLab {
                 <dt>effective positions exp(H)</dt>
                 <dd class="effective" data-value=${String(r.effective)}>${r.effective.toFixed(3)} of ${T}</dd>
               </dl>`
-          : html`<p class="readout">Loading the attention core…</p>`
+          : this.task.error
+            ? ''
+            : html`<p class="readout">Loading the attention core…</p>`
       }
     `;
-    const checks = html`
-      <attn-check
-        id="check-reference"
-        label="max |α (computed here, float32) − α (float64 formula)|"
-        threshold="1e-6"
-        .value=${r?.referenceGap}
-      ></attn-check>
-      <attn-check
-        id="check-cold"
-        label="τ → 0: max |α − one-hot of the argmax|"
-        threshold="1e-7"
-        .value=${r?.coldGap}
-      ></attn-check>
-      <attn-check id="check-hot" label=${`τ → ∞: max |α − 1/${T}|`} threshold="1e-7" .value=${r?.hotGap}></attn-check>
-    `;
+    const checks = checkList(softmaxChecks(r, T, this.temperatures));
     const code = html`<attn-code
-      label="PyTorch"
-      .template=${SOFTMAX_LAB_CODE}
-      .params=${{ logits: this.logits, tau }}
-    ></attn-code>`;
-    return this.renderLab({ figure, controls, checks, code });
+        label="PyTorch"
+        .template=${SOFTMAX_LAB_CODE}
+        .params=${{ logits: this.logits, tau }}
+      ></attn-code>
+      <attn-code
+        label="PyTorch: the source's figure"
+        .template=${COMPARE_CODE}
+        .params=${{ logits: this.logits, temperatures: this.temperatures }}
+      ></attn-code>`;
+    const hood = html`<p>
+      The weights come from the WebAssembly core, which computes in single precision (float32) and subtracts the largest
+      logit before exponentiating. The first check compares them with the same formula evaluated in double precision
+      (float64) by the browser's Math.exp; at τ = 0 and τ = ∞ the reference is the exact limit. The last check runs the
+      core's row-stochastic report over the comparison's weights.
+    </p>`;
+    return this.renderLab({ figure, controls, after: this._comparison(r), checks, code, hood });
   }
 }
 

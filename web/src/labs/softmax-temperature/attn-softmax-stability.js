@@ -1,210 +1,208 @@
 /**
  * <attn-softmax-stability id="overflow" logits="1000,1001,1002">
  *
- * Why softmax subtracts the maximum. The same logits go through
- * - a naive softmax, exp(s) / Σ exp(s), computed here in plain JavaScript
- *   (float64 Math.exp) as a demonstration, clearly labelled: exp(1000)
- *   overflows to Infinity and Infinity / Infinity is NaN;
- * - the wasm core's softmax, exp(s − max s) / Σ exp(s − max s), which stays
- *   finite for any finite logits.
- * Live checks: the naive result holds NaN exactly when some exp(s) overflows
- * float64 (s > ln(max double) ≈ 709.78) or every exp(s) underflows to 0
- * (s < −745.13); the core's weights are finite and sum to 1; and the core
- * gives the same weights for s and s − max s (softmax ignores a shift).
- * NumPy code with the current logits.
+ * Why softmax subtracts the maximum. The figure is a table of the same logits through
+ * - the naive formula exp(s) / Σ exp(s), computed here in plain JavaScript as a demonstration:
+ *   exp(1000) overflows to Infinity and Infinity / Infinity is NaN;
+ * - the wasm core's softmax, exp(s − max s) / Σ exp(s − max s), which stays finite for any finite
+ *   logits.
+ * Beside it: the logits (an attn-vector-editor: a bad entry shows the reason beside the field and
+ * the lab keeps the last valid logits), a few logits to try, and what happened in a sentence.
+ * Verified (one line): the naive result holds NaN exactly when some exp(s) overflows (s > 709.78)
+ * or every exp(s) underflows to 0 (s < −745.13); the core's weights are finite and sum to 1; and
+ * the core gives the same weights for s and s − max s. NumPy code with the current logits.
  *
- * State (permalink): logits (1 to 16 numbers, each in [−1e6, 1e6]).
- * The logits are typed into an attn-vector-editor: a bad entry shows the
- * reason beside the field and the cell keeps the last valid logits.
+ * State (permalink): logits (1 to 16 numbers, each in [−1e6, 1e6]). Attributes: label, caption.
+ * The host has data-naive-nan while the naive softmax is NaN. An AttnLab: Reset, Export (the
+ * table as SVG/PNG/CSV/JSON), data-settled once drawn.
  */
 import { css, html } from 'lit';
-import { AttnCell } from '../../cells/base/attn-cell.js';
-import { cellStyles, formatNumber, resetToAuthored } from '../../cells/base/cell-support.js';
+import { AttnLab } from '../../cells/base/lab.js';
+import { LabTask } from '../../cells/base/lab-task.js';
+import { checkList } from '../../cells/base/check-list.js';
+import { tableStyles } from '../../cells/base/styles.js';
+import { tableSvgDocument, themeColours } from '../../charts/table-svg.js';
+import {
+  computeStability,
+  describeStability,
+  naiveSummary,
+  STABILITY_CODE,
+  STABILITY_COLUMNS,
+  STABILITY_PRESETS,
+  stabilityChecks,
+  stabilityTable,
+} from './softmax-stability-model.js';
 
-const OVERFLOW = Math.log(Number.MAX_VALUE); // 709.78…: exp of anything larger is Infinity in float64
-const UNDERFLOW = -745.1332191019412; // exp of anything smaller rounds to 0 in float64
+const bad = (text) => text === 'NaN' || text.endsWith('Infinity');
 
-const CODE = `import numpy as np
-
-s = np.array({{logits}}, dtype=np.float64)
-
-# naive: exp(1000) overflows to inf, and inf / inf is nan
-with np.errstate(over="ignore", invalid="ignore"):
-    naive = np.exp(s) / np.exp(s).sum()
-
-# stable: subtract the max first; the largest exponent is exp(0) = 1
-z = s - s.max()
-stable = np.exp(z) / np.exp(z).sum()
-
-print("naive: ", naive)
-print("stable:", stable, "sum =", stable.sum())`;
-
-/** The textbook formula with no max subtraction, in plain JS float64: the demonstration of what goes wrong. */
-function naiveSoftmaxInJs(logits) {
-  const exps = logits.map((s) => Math.exp(s));
-  const total = exps.reduce((a, b) => a + b, 0);
-  return { exps, total, weights: exps.map((e) => e / total) };
-}
-
-const list = (xs, digits) =>
-  `[${Array.from(xs, (x) => (Number.isFinite(x) ? (digits ? x.toFixed(digits) : formatNumber(x, 6)) : String(x))).join(', ')}]`;
-
-export class AttnSoftmaxStability extends AttnCell {
+export class AttnSoftmaxStability extends AttnLab {
   static stateFields = {
     logits: { type: 'numbers', default: [1000, 1001, 1002], minLength: 1, maxLength: 16, min: -1e6, max: 1e6 },
   };
 
-  static properties = { ...super.properties, label: { type: String }, _result: { state: true } };
-
   static styles = [
-    AttnCell.baseStyles,
-    cellStyles,
+    AttnLab.labStyles,
+    tableStyles,
     css`
-      .card {
-        display: block;
+      table.stability td {
+        font-family: var(--font-mono, ui-monospace, monospace);
+        font-variant-numeric: tabular-nums;
+        white-space: nowrap;
       }
-      .error {
+      table.stability .naive {
+        background: color-mix(in srgb, var(--danger, #b3261e) 6%, transparent);
+      }
+      table.stability .stable {
+        background: color-mix(in srgb, var(--accent, #3b5bdb) 8%, transparent);
+      }
+      table.stability td.bad {
         color: var(--danger, #b3261e);
+        font-weight: 600;
       }
-      .intro {
-        margin: 0.25rem 0 0;
-        color: var(--muted, #555d6b);
-        font-size: 0.9rem;
+      table.stability thead th {
+        white-space: nowrap;
+      }
+      table.stability tr.sum > * {
+        border-top: 2px solid var(--border, #d0d4dc);
+      }
+      .presets button {
+        min-height: 2.75rem;
+        font-family: var(--font-mono, ui-monospace, monospace);
+      }
+      .summary {
+        margin: 0.5rem 0 0;
       }
     `,
   ];
 
+  defaultLabel = 'Naive and stable softmax';
+
   constructor() {
     super();
-    this.label = 'Numerical stability';
-    this._result = null;
-    this._engine = null;
+    this.task = new LabTask(this, {
+      args: () => [this.logits],
+      run: ([logits], { engine }) => computeStability(engine, logits),
+      explain: () => 'The stable softmax could not be computed for these logits; the table keeps the last ones.',
+    });
   }
 
-  async connectedCallback() {
-    super.connectedCallback();
-    try {
-      this._engine = await this.engine();
-      this._compute();
-    } catch (error) {
-      this.fail(new Error(`the attention core could not be loaded: ${error.message}`));
-    }
+  updated() {
+    this.toggleAttribute('data-naive-nan', Boolean(this.task.value?.naiveNaN));
   }
 
-  willUpdate(changed) {
-    if (this._engine && changed.has('logits')) this._compute();
-  }
-
-  _compute() {
-    const s = this.logits;
-    const naive = naiveSoftmaxInJs(s);
-    const naiveNaN = naive.weights.some((w) => Number.isNaN(w));
-    const max = Math.max(...s);
-    const overflows = s.some((x) => x > OVERFLOW);
-    const underflows = s.every((x) => x < UNDERFLOW);
-    const shifted = s.map((x) => x - max);
-    try {
-      const stable = Array.from(this._engine.softmax(s).data);
-      const stableShifted = Array.from(this._engine.softmax(shifted).data);
-      const nonFinite = stable.filter((w) => !Number.isFinite(w)).length;
-      const sum = stable.reduce((a, b) => a + b, 0);
-      this._result = {
-        naive,
-        naiveNaN,
-        predictedNaN: overflows || underflows,
-        overflows,
-        shifted,
-        stable,
-        nonFinite,
-        sumGap: Math.abs(sum - 1),
-        shiftGap: stable.reduce((m, w, i) => Math.max(m, Math.abs(w - stableShifted[i])), 0),
-        error: '',
-      };
-    } catch (error) {
-      this._result = { naive, naiveNaN, predictedNaN: overflows || underflows, overflows, error: error.message };
-    }
-    this.toggleAttribute('data-naive-nan', naiveNaN);
-  }
-
-  reset() {
-    resetToAuthored(this);
-  }
-
-  _onLogits(event) {
-    this.logits = event.detail.values;
+  _setLogits(logits) {
+    this.beginEdit();
+    this.logits = logits;
     this.stateChanged();
   }
 
-  renderCell() {
-    const r = this._result;
-    const naiveText = r
-      ? [
-          `exp(s)            = ${list(r.naive.exps)}`,
-          `Σ exp(s)          = ${Number.isFinite(r.naive.total) ? formatNumber(r.naive.total, 6) : r.naive.total}`,
-          `exp(s) / Σ exp(s) = ${list(r.naive.weights, 4)}`,
-        ].join('\n')
-      : 'Loading the attention core…';
-    const stableText =
-      r && !r.error
-        ? [`s − max s = ${list(r.shifted)}`, `α         = ${list(r.stable, 4)}`].join('\n')
-        : (r?.error ?? 'Loading the attention core…');
-    const naiveLabel = r?.predictedNaN
-      ? r.overflows
-        ? 'naive softmax is NaN, because exp(s) overflows float64 (s > 709.78)'
-        : 'naive softmax is NaN, because every exp(s) underflows to 0 (s < −745.13)'
-      : 'naive softmax is finite here: no exp(s) overflows or all underflow';
-    return html`
-      <section class="card" aria-labelledby="title">
-        <div class="head">
-          <span class="label" id="title">${this.label}</span>
-          <button type="button" @click=${() => this.reset()} aria-label=${`Reset ${this.label}`}>Reset</button>
-        </div>
-        <p class="intro">Type any logits: both softmaxes below recompute as you type.</p>
-        <attn-vector-editor
-          label="Logits s"
-          min="-1000000"
-          max="1000000"
-          max-count="16"
-          values=${this.getAttribute('logits') ?? this.constructor.stateFields.logits.default.join(',')}
-          .values=${this.logits}
-          @change=${this._onLogits}
-        ></attn-vector-editor>
-        <attn-output
-          class="naive"
-          label="Naive softmax — plain JavaScript (float64), for demonstration only"
-          .text=${naiveText}
-        ></attn-output>
-        <attn-output
-          class="stable"
-          label="Stable softmax — the wasm core, max subtracted"
-          .text=${stableText}
-        ></attn-output>
-        <attn-check
-          id="check-naive"
-          label=${naiveLabel}
-          .pass=${r ? r.naiveNaN === r.predictedNaN : undefined}
-        ></attn-check>
-        <attn-check
-          id="check-finite"
-          label="stable softmax: entries that are not finite"
-          threshold="0"
-          .value=${r && !r.error ? r.nonFinite : undefined}
-        ></attn-check>
-        <attn-check
-          id="check-sum"
-          label="stable softmax: |Σ α − 1|"
-          threshold="1e-6"
-          .value=${r && !r.error ? r.sumGap : undefined}
-        ></attn-check>
-        <attn-check
-          id="check-shift"
-          label="max |softmax(s) − softmax(s − max s)|"
-          threshold="1e-6"
-          .value=${r && !r.error ? r.shiftGap : undefined}
-        ></attn-check>
-        <attn-code label="NumPy" .template=${CODE} .params=${{ logits: this.logits }}></attn-code>
-      </section>
+  describe() {
+    return describeStability(this.logits, this.task.value);
+  }
+
+  _cells() {
+    const r = this.task.value;
+    return r ? stabilityTable(r) : [];
+  }
+
+  exportSvgText() {
+    const rows = this._cells();
+    return tableSvgDocument({
+      cells: rows.map((row) => row.slice(1)),
+      rowLabels: rows.map((row) => row[0]),
+      colLabels: STABILITY_COLUMNS.slice(1),
+      title: this.accessibleName,
+      colours: themeColours(this),
+    });
+  }
+
+  exportRows() {
+    return [STABILITY_COLUMNS, ...this._cells()];
+  }
+
+  exportObject() {
+    const r = this.task.value;
+    return {
+      logits: this.logits,
+      naive: r ? r.naive.weights.map((w) => (Number.isFinite(w) ? w : String(w))) : [],
+      stable: r?.stable ?? [],
+    };
+  }
+
+  _table() {
+    const rows = this._cells();
+    if (!rows.length) return this.task.error ? '' : html`<p class="readout">Loading the attention core…</p>`;
+    const kind = ['', '', 'naive', 'naive', 'stable', 'stable'];
+    return html`<table class="stability" tabindex="0">
+      <caption class="sr-only">
+        The logits through the naive formula and through the stable softmax
+      </caption>
+      <thead>
+        <tr>
+          <td colspan="2"></td>
+          <th scope="colgroup" colspan="2" class="naive">Naive: exp(s) / Σ exp(s)</th>
+          <th scope="colgroup" colspan="2" class="stable">Stable: maximum subtracted first</th>
+        </tr>
+        <tr>
+          <th scope="col">j</th>
+          <th scope="col">s<sub>j</sub></th>
+          <th scope="col" class="naive">exp(s<sub>j</sub>)</th>
+          <th scope="col" class="naive">α<sub>j</sub></th>
+          <th scope="col" class="stable">s<sub>j</sub> − max s</th>
+          <th scope="col" class="stable">α<sub>j</sub></th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows.map(
+          (row, r) =>
+            html`<tr class=${r === rows.length - 1 ? 'sum' : 'term'}>
+              <th scope="row">${row[0]}</th>
+              ${row
+                .slice(1)
+                .map((text, c) => html`<td class=${`${kind[c + 1]} ${bad(text) ? 'bad' : ''}`}>${text}</td>`)}
+            </tr>`,
+        )}
+      </tbody>
+    </table>`;
+  }
+
+  renderFigure() {
+    const r = this.task.value;
+    const controls = html`
+      <attn-vector-editor
+        label="Logits s"
+        min="-1000000"
+        max="1000000"
+        max-count="16"
+        values=${this.getAttribute('logits') ?? this.constructor.stateFields.logits.default.join(',')}
+        .values=${this.logits}
+        @change=${(e) => this._setLogits(e.detail.values)}
+      ></attn-vector-editor>
+      <div class="controls presets" role="group" aria-labelledby="try">
+        <span id="try">Try</span>
+        ${STABILITY_PRESETS.map(
+          (p) =>
+            html`<button type="button" title=${p.what} @click=${() => this._setLogits(p.logits)}>
+              ${p.logits.join(', ')}
+            </button>`,
+        )}
+      </div>
+      <p class="summary" aria-live="polite">${naiveSummary(r)}</p>
     `;
+    const checks = checkList(stabilityChecks(r));
+    const hood = html`<p>
+      The naive column is computed here in plain JavaScript, in double precision (float64 Math.exp), for this
+      demonstration only; nothing else in the course uses it. exp(s) overflows float64 above s ≈ 709.78 and underflows
+      to 0 below s ≈ −745.13 (float32, PyTorch's default, overflows above 88.72). The stable column is the WebAssembly
+      core's softmax, which subtracts the maximum for every softmax it computes.
+    </p>`;
+    return this.renderLab({
+      figure: this._table(),
+      controls,
+      checks,
+      code: html`<attn-code label="NumPy" .template=${STABILITY_CODE} .params=${{ logits: this.logits }}></attn-code>`,
+      hood,
+    });
   }
 }
 

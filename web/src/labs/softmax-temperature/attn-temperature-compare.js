@@ -1,59 +1,41 @@
 /**
  * <attn-temperature-compare id="three" logits="1.2,4.5,2,0.8" temperatures="0.25,1,5">
  *
- * The source notebook's figure "Softmax competition under temperature
- * scaling": softmax(logits / τ) for a few temperatures, drawn as grouped bars
- * (one group per position, one bar per τ), with the weights printed as in a
- * notebook, a check that every row of weights sums to 1, and the PyTorch code
- * of the figure. Every softmax runs in the wasm core.
+ * The source notebook's figure "Softmax competition under temperature scaling" for a course page:
+ * softmax(logits / τ) for a few temperatures, drawn as grouped bars (one group per position, one
+ * bar per τ), with the weights printed as in a notebook. Every softmax runs in the wasm core.
+ * Verified (one line): every row of weights sums to 1. Code: the figure in PyTorch.
+ * (The softmax-temperature lesson shows the same comparison as a table in its softmax lab.)
  *
  * State (permalink): logits (numbers), temperatures (1 to 4 numbers, each > 0).
- * Attributes: label, caption. A figure (AttnFigure): Reset, SVG/PNG/CSV/JSON.
- * data-settled (AttnCell) once the bars show the current state.
+ * Attributes: label, caption. An AttnLab: Reset, Export (SVG/PNG/CSV/JSON), data-settled once
+ * the bars show the current state.
  */
 import { css, html } from 'lit';
+import { AttnLab } from '../../cells/base/lab.js';
+import { LabTask } from '../../cells/base/lab-task.js';
+import { checkList } from '../../cells/base/check-list.js';
 import { createGroupedBarChart } from '../../charts/bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
-import { pythonLiteral } from '../../cells/base/cell-support.js';
-import { AttnFigure } from '../../cells/base/figure-base.js';
+import { logitsField, positionLabels, SOFTMAX_ERROR, TEMPERATURES_FIELD } from './softmax-lab-model.js';
+import {
+  COMPARE_CODE,
+  comparisonCheck,
+  comparisonPrintout,
+  comparisonRows,
+  computeComparison,
+  describeComparison,
+} from './temperature-compare-model.js';
 
-const CODE = `import torch
-import numpy as np
-import matplotlib.pyplot as plt
-
-logits = torch.tensor({{logits}}, dtype=torch.float32)
-
-def custom_softmax(s, temperature=1.0):
-    scaled = s / temperature
-    stabilized = scaled - torch.max(scaled)   # subtract the max: nothing overflows
-    exps = torch.exp(stabilized)
-    return exps / torch.sum(exps)
-
-temperatures = {{temperatures}}
-x = np.arange(len(logits))
-width = 0.8 / len(temperatures)
-for k, tau in enumerate(temperatures):
-    alpha = custom_softmax(logits, temperature=tau)
-    print(f"tau = {tau}: {alpha.numpy().round(4)}")
-    plt.bar(x + (k - (len(temperatures) - 1) / 2) * width, alpha.numpy(), width, label=f"tau = {tau}")
-plt.xticks(x, [f"Pos {j}" for j in range(len(logits))])
-plt.ylabel("attention weight"); plt.legend(); plt.show()`;
-
-export class AttnTemperatureCompare extends AttnFigure {
+export class AttnTemperatureCompare extends AttnLab {
   static stateFields = {
-    logits: { type: 'numbers', default: [1.2, 4.5, 2.0, 0.8], minLength: 1, maxLength: 16, min: -1e4, max: 1e4 },
-    temperatures: { type: 'numbers', default: [0.25, 1, 5], minLength: 1, maxLength: 4, min: 1e-3, max: 1e3 },
+    logits: logitsField(16),
+    temperatures: TEMPERATURES_FIELD,
   };
 
-  static properties = { ...super.properties, _rows: { state: true }, _error: { state: true } };
-
   static styles = [
-    AttnFigure.baseStyles,
-    AttnFigure.figureStyles,
+    AttnLab.labStyles,
     css`
-      .chart {
-        max-width: 38rem;
-      }
       .bar.series-0 {
         fill: var(--text, #1b1e24);
       }
@@ -68,9 +50,6 @@ export class AttnTemperatureCompare extends AttnFigure {
         fill: var(--accent, #3b5bdb);
         opacity: 0.45;
       }
-      svg .value {
-        font-size: 10px;
-      }
     `,
   ];
 
@@ -78,62 +57,32 @@ export class AttnTemperatureCompare extends AttnFigure {
 
   constructor() {
     super();
-    this._rows = null;
-    this._error = '';
-    this._engine = null;
     this._chart = null;
     this._chartKey = '';
-  }
-
-  async connectedCallback() {
-    super.connectedCallback();
-    try {
-      this._engine = await this.engine();
-      this._compute();
-    } catch (error) {
-      this.fail(new Error(`the attention core could not be loaded: ${error.message}`));
-    }
-  }
-
-  willUpdate(changed) {
-    if (this._engine && (changed.has('logits') || changed.has('temperatures'))) this._compute();
-  }
-
-  _compute() {
-    try {
-      this._rows = this.temperatures.map((t) => this._engine.softmax(this.logits, { temperature: t }).data);
-      this._report = this._engine.rowStochasticReport({
-        data: Float32Array.from(this._rows.flatMap((r) => Array.from(r))),
-        shape: [this._rows.length, this.logits.length],
-      });
-      this._error = '';
-    } catch (error) {
-      this._rows = null;
-      this._error = error.message;
-    }
+    this.task = new LabTask(this, {
+      args: () => [this.logits, this.temperatures],
+      run: ([logits, temperatures], { engine }) => computeComparison(engine, logits, temperatures),
+      explain: () => SOFTMAX_ERROR,
+    });
   }
 
   updated() {
-    const rows = this._rows;
+    const c = this.task.value;
     const container = this.renderRoot.querySelector('.chart');
-    if (!rows || !container) return;
-    const labels = this.logits.map((_, j) => `Pos ${j}`);
-    const series = this.temperatures.map((t) => `τ = ${t}`);
+    if (!c || !container) return;
+    const labels = positionLabels(c.rows[0].length);
+    const series = c.temperatures.map((t) => `τ = ${t}`);
     const key = JSON.stringify([labels, series]);
     if (!this._chart || key !== this._chartKey || !container.contains(this._chart.svg)) {
       container.replaceChildren();
       this._chart = createGroupedBarChart(container, { labels, series, title: this.accessibleName });
       this._chartKey = key;
     }
-    this._chart.update(rows);
+    this._chart.update(c.rows);
   }
 
   describe() {
-    if (!this._rows) return 'Softmax weights, not computed yet.';
-    const parts = this._rows.map(
-      (row, k) => `at τ = ${this.temperatures[k]}: ${Array.from(row, (w) => w.toFixed(3)).join(', ')}`,
-    );
-    return `Grouped bars of the softmax weights of the logits ${this.logits.join(', ')}, ${parts.join('; ')}.`;
+    return `Grouped bars. ${describeComparison(this.logits, this.task.value)}`;
   }
 
   exportSvgText() {
@@ -141,44 +90,33 @@ export class AttnTemperatureCompare extends AttnFigure {
   }
 
   exportRows() {
-    const header = ['position', 'logit', ...this.temperatures.map((t) => `weight at tau=${t}`)];
-    return [header, ...this.logits.map((s, j) => [j, s, ...(this._rows ?? []).map((row) => row[j])])];
+    return comparisonRows(this.logits, this.task.value);
   }
 
   exportObject() {
+    const c = this.task.value;
     return {
       logits: this.logits,
       temperatures: this.temperatures,
-      weights: (this._rows ?? []).map((row) => Array.from(row)),
+      weights: (c?.rows ?? []).map((row) => Array.from(row)),
     };
   }
 
   renderFigure() {
-    const rows = this._rows;
-    const printout = rows
-      ? rows
-          .map(
-            (row, k) =>
-              `τ = ${this.temperatures[k].toFixed(2)}: α = ${pythonLiteral(Array.from(row, (w) => Number(w.toFixed(4))))}`,
-          )
-          .join('\n')
-      : 'Loading the attention core…';
-    return html`
-      <div class="chart"></div>
-      <attn-output label="Weights (4 decimals)" .text=${printout}></attn-output>
-      <attn-check
-        label="max |row sum − 1| over the three temperatures"
-        threshold="1e-6"
-        comparison="le"
-        .value=${rows ? this._report.maxRowSumError : undefined}
-      ></attn-check>
-      ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
-      <attn-code
+    const c = this.task.value;
+    return this.renderLab({
+      figure: html`<div class="chart"></div>`,
+      after: html`<attn-output
+        label="Weights (4 decimals)"
+        .text=${c ? comparisonPrintout(c) : 'Loading the attention core…'}
+      ></attn-output>`,
+      checks: checkList([comparisonCheck(c, this.temperatures)]),
+      code: html`<attn-code
         label="PyTorch: the figure"
-        .template=${CODE}
+        .template=${COMPARE_CODE}
         .params=${{ logits: this.logits, temperatures: this.temperatures }}
-      ></attn-code>
-    `;
+      ></attn-code>`,
+    });
   }
 }
 

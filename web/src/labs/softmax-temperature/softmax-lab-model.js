@@ -3,10 +3,36 @@
  * No DOM, no maths of its own beyond the comparison oracle; unit-tested in Node
  * (tests/js/labs-softmax-temperature.test.js).
  */
-import { formatNumber } from '../../cells/base/cell-support.js';
 import { niceDomain } from '../../charts/scale.js';
+import { comparisonCheck } from './temperature-compare-model.js';
 
-export const formatTau = (tau) => (tau === Infinity ? '∞' : formatNumber(tau, 3));
+/** State fields the softmax labs share: the logits (up to `maxLength`) and the comparison's temperatures. */
+export const logitsField = (maxLength) => ({
+  type: 'numbers',
+  default: [1.2, 4.5, 2.0, 0.8],
+  minLength: 1,
+  maxLength,
+  min: -1e4,
+  max: 1e4,
+});
+export const TEMPERATURES_FIELD = {
+  type: 'numbers',
+  default: [0.25, 1, 5],
+  minLength: 1,
+  maxLength: 4,
+  min: 1e-3,
+  max: 1e3,
+};
+
+/**
+ * τ as the lab writes it, three significant digits so the readout keeps its width as τ moves:
+ * 0.0100, 0.250, 1.00, 2.51, 25.1, 100.0; the limits as 0 and ∞.
+ */
+export function formatTau(tau) {
+  if (tau === Infinity) return '∞';
+  if (tau === 0) return '0';
+  return tau >= 10 ? tau.toFixed(1) : tau.toPrecision(3);
+}
 
 /**
  * The comparison oracle for the core's softmax: the formula in float64 with Math.exp, on the
@@ -58,6 +84,24 @@ export function computeSoftmaxLab(engine, logits, tau) {
   };
 }
 
+/**
+ * The lab's four checks (specs for checkList): the core against the float64 oracle at τ, at the
+ * two limits, and the rows of the comparison at `temperatures`. `r` is undefined until computed.
+ */
+export function softmaxChecks(r, T, temperatures) {
+  return [
+    {
+      id: 'check-reference',
+      label: 'max |α (computed here, float32) − α (float64 formula)|',
+      threshold: 1e-6,
+      value: r?.referenceGap,
+    },
+    { id: 'check-cold', label: 'τ → 0: max |α − one-hot of the argmax|', threshold: 1e-7, value: r?.coldGap },
+    { id: 'check-hot', label: `τ → ∞: max |α − 1/${T}|`, threshold: 1e-7, value: r?.hotGap },
+    { id: 'check-rows', ...comparisonCheck(r?.comparison, temperatures) },
+  ];
+}
+
 /** The text alternative. */
 export function describeSoftmaxLab(logits, tau, result) {
   if (!result) return `Softmax of the logits ${logits.join(', ')}: not computed yet.`;
@@ -67,6 +111,10 @@ export function describeSoftmaxLab(logits, tau, result) {
     `weights ${weights}; entropy ${result.entropy.toFixed(3)} nats, ${result.effective.toFixed(2)} effective positions.`
   );
 }
+
+/** A failed run, in the learner's words (the engine's own message is for the console). */
+export const SOFTMAX_ERROR =
+  'The weights could not be computed for these settings; the charts keep the last ones that could.';
 
 /** The PyTorch code cell, with {{logits}} and {{tau}} filled in by attn-code. */
 export const SOFTMAX_LAB_CODE = `import torch
