@@ -98,7 +98,8 @@ export class AttnMaskLab extends CausalLab {
         older versions) returns NaN there, which then spreads through everything computed from it.
       </p>
       <p>
-        This core returns zero weights and a zero output for such a row instead, as current PyTorch does, and counts it:
+        This page's attention returns zero weights and a zero output for such a row instead, as current PyTorch does,
+        and counts it:
         <span class="mono">fullyMaskedRows = <span class="count">${count}</span></span>
         (${rows.length} row${plural} × B = ${batches} batches).
       </p>
