@@ -20,6 +20,11 @@
 //   headings  [{ id, text, level }] for ## and ### headings, with the ids set in html
 // Bad front matter, a # heading, bad TeX, a duplicate or unsafe cell id, or two
 // lessons with one id stop the build with an error naming the file and field.
+// So does an attn-* element no cell defines (a misspelt tag would otherwise be an
+// empty box on the page): the error names the file, the line and the tag. The
+// known elements are read from the front end's files, every
+// customElements.define('attn-…') under web/src/cells and web/src/labs, so adding
+// a cell is adding its file.
 //
 // The plugin also trims KaTeX's stylesheet: it drops the .woff and .ttf
 // fallbacks (every browser the site supports reads woff2) and, in a build, the
@@ -101,6 +106,110 @@ function slugify(text) {
 const ELEMENT_TAG = /<(attn-[a-z0-9-]+)\b([^>]*)>/gi;
 const ID_ATTRIBUTE = /(?:^|\s)id\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
 
+const DEFINE = /customElements\.define\(\s*(['"`])(attn-[a-z0-9-]+)\1/g;
+
+/**
+ * Every attn-* element the front end defines: each customElements.define('attn-…') in the .js
+ * files under `dirs` (the plugin reads web/src/cells and web/src/labs).
+ * @param {string[]} dirs @returns {Promise<Set<string>>}
+ */
+export async function registeredTags(dirs) {
+  const tags = new Set();
+  for (const dir of dirs) {
+    // a folder that is not there defines nothing (then every attn-* tag is refused, loudly)
+    const names = await readdir(dir, { recursive: true }).catch((error) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    const files = names.filter((name) => name.endsWith('.js'));
+    for (const name of files) {
+      for (const match of (await readFile(path.join(dir, name), 'utf8')).matchAll(DEFINE)) tags.add(match[2]);
+    }
+  }
+  return tags;
+}
+
+/** Edit distance of two short strings (for "did you mean"). */
+function distance(a, b) {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
+}
+
+/**
+ * The attn-* start tags in the lesson's HTML (blocks and inline HTML, not code), each with its
+ * line in the file: [{ tag, line }]. `firstLine`: the file's line number of the body's first line.
+ */
+function attnTagLines(tokens, firstLine) {
+  const found = [];
+  const scan = (text, start, at) => {
+    for (const match of text.matchAll(ELEMENT_TAG)) {
+      const line = firstLine + at + (start + text.slice(0, match.index)).split('\n').length - 1;
+      found.push({ tag: match[1].toLowerCase(), line });
+    }
+  };
+  for (const token of tokens) {
+    if (!token.map) continue;
+    if (token.type === 'html_block') scan(token.content, '', token.map[0]);
+    if (token.type !== 'inline') continue;
+    let cursor = 0;
+    for (const child of token.children.filter((t) => t.type === 'html_inline')) {
+      const at = Math.max(cursor, token.content.indexOf(child.content, cursor));
+      cursor = at + child.content.length;
+      scan(child.content, token.content.slice(0, at), token.map[0]);
+    }
+  }
+  return found;
+}
+
+/** Refuses an attn-* element that is not in `known`, naming the file, line and tag. */
+function checkTags(tokens, firstLine, known, file) {
+  for (const { tag, line } of attnTagLines(tokens, firstLine)) {
+    if (known.has(tag)) continue;
+    const near = [...known].filter((t) => distance(t, tag) <= 3).sort((a, b) => distance(a, tag) - distance(b, tag));
+    const error = new LessonError(
+      `${file}:${line}`,
+      null,
+      `<${tag}> is not a known element: no file under web/src/cells or web/src/labs defines it` +
+        (near.length ? ` (did you mean <${near[0]}>?)` : ''),
+    );
+    Object.assign(error, { file, line, tag });
+    throw error;
+  }
+}
+
+/**
+ * Refuses an attn-* start tag that Markdown did not read as HTML and would print as text (a start
+ * tag that begins a block but spreads over several lines, one without its >). Tags in code are
+ * text on purpose and pass.
+ */
+function checkUnreadTags(tokens, firstLine, file) {
+  for (const token of tokens) {
+    if (token.type !== 'inline' || !token.map) continue;
+    let rest = token.content; // the paragraph's source, with its HTML and code blanked out (lines kept)
+    for (const child of token.children) {
+      if (child.type === 'html_inline' || child.type === 'code_inline') {
+        rest = rest.replace(child.content, child.content.replace(/[^\n]/g, ' '));
+      }
+    }
+    const match = rest.match(/<attn-[a-z0-9-]*/i);
+    if (!match) continue;
+    const line = firstLine + token.map[0] + rest.slice(0, match.index).split('\n').length - 1;
+    const error = new LessonError(
+      `${file}:${line}`,
+      null,
+      `${match[0]} … is not read as an element but as text: write its start tag on one line, from < to >`,
+    );
+    throw Object.assign(error, { file, line, tag: match[0].slice(1).toLowerCase() });
+  }
+}
+
 /** The attn-* elements written in `html`: [{ tag, id }]. */
 function attnElements(html) {
   return [...html.matchAll(ELEMENT_TAG)].map(([, tag, attributes]) => {
@@ -135,8 +244,11 @@ function createMarkdown() {
 
 const markdown = createMarkdown();
 
-/** Markdown source -> { meta, html, headings }; throws LessonError. `file` is for messages. */
-export function compileLesson(source, file) {
+/**
+ * Markdown source -> { meta, html, headings }; throws LessonError. `file` is for messages.
+ * With `knownTags` (a Set, see registeredTags), every attn-* element must be one of them.
+ */
+export function compileLesson(source, file, { knownTags = null } = {}) {
   let parsed;
   try {
     parsed = frontMatter(source);
@@ -154,6 +266,8 @@ export function compileLesson(source, file) {
 
   // Maths: every formula must render; the error names the line and the formula.
   const bodyStart = source.split('\n').length - parsed.body.split('\n').length;
+  checkUnreadTags(tokens, bodyStart + 1, file);
+  if (knownTags) checkTags(tokens, bodyStart + 1, knownTags, file);
   for (const block of tokens) {
     for (const token of block.type === 'inline' ? block.children : [block]) {
       if (!token.type.startsWith('math_')) continue;
@@ -258,41 +372,57 @@ async function lessonClassNames(dir) {
   return names;
 }
 
+/** The course's glob in shell/lessons.js, which the lessonsDir option points elsewhere. */
+const COURSE_GLOB = "import.meta.glob('../../lessons/*.md'";
+
 /**
- * @param {{ compress?: boolean }} [options] compress: export each lesson's HTML
+ * @param {{ compress?: boolean, lessonsDir?: string }} [options] compress: export each lesson's HTML
  *   gzipped, as base64 (`htmlGzip`, with `html` null), for the single file: a
  *   large inline module script is slow to compile, and only one lesson is shown
- *   at a time (app/lessons.js lessonHtml() inflates it).
+ *   at a time (shell/lessons.js lessonHtml() inflates it).
+ *   lessonsDir: build the course from the Markdown files of this folder instead of web/lessons
+ *   (the browser tests build a site of fixture lessons so; the site's own build never sets it).
  */
-export default function lessonsPlugin({ compress = false } = {}) {
+export default function lessonsPlugin({ compress = false, lessonsDir = null } = {}) {
   let root = process.cwd();
   let build = false;
+  let lessons = '';
+  let tags = null; // the attn-* elements the front end defines; read again for each build
   const owners = new Map(); // lesson id -> file, to refuse two lessons with one id
+  const knownTags = async () => {
+    if (!tags || !build) tags = await registeredTags([path.join(root, 'src', 'cells'), path.join(root, 'src', 'labs')]);
+    return tags;
+  };
   return {
     name: 'attnbook-lessons',
     enforce: 'pre',
     configResolved(config) {
       root = config.root;
       build = config.command === 'build';
+      lessons = lessonsDir ? path.resolve(lessonsDir) : path.join(root, 'lessons');
     },
     buildStart() {
       owners.clear();
+      tags = null;
     },
     async transform(code, id) {
       const file = id.split('?')[0];
       if (KATEX_CSS.test(file)) {
         // In a build, only the fonts the lessons use (the dev server keeps all: lessons change under it).
         const css = woff2Only(code);
-        return {
-          code: build ? dropUnusedFonts(css, await lessonClassNames(path.join(root, 'lessons'))) : css,
-          map: null,
-        };
+        return { code: build ? dropUnusedFonts(css, await lessonClassNames(lessons)) : css, map: null };
+      }
+      if (lessonsDir && /[\\/]src[\\/]shell[\\/]lessons\.js$/.test(file)) {
+        if (!code.includes(COURSE_GLOB))
+          this.error(`lessonsDir: ${file} has no ${COURSE_GLOB}…) to point at ${lessons}`);
+        const glob = path.relative(path.dirname(file), lessons).split(path.sep).join('/');
+        return { code: code.replace(COURSE_GLOB, `import.meta.glob('${glob}/*.md'`), map: null };
       }
       if (!file.endsWith('.md')) return null;
       const name = path.relative(path.resolve(root, '..'), file);
       let lesson;
       try {
-        lesson = compileLesson(code, name);
+        lesson = compileLesson(code, name, { knownTags: await knownTags() });
       } catch (error) {
         this.error(error.message);
       }

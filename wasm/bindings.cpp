@@ -71,7 +71,8 @@ AttentionOptions options_from_js(const val& options) {
 }
 
 /// attention(q, qShape, k, kShape, v, vShape, options)
-///   -> {output, weights?, logits?, fullyMaskedRows}
+///   -> {output, weights?, logits?, fullyMaskedRows, scratchBytes}
+/// scratchBytes: the core's working buffers for this call (AttentionResult::scratch_bytes).
 val attention(const val& q, const val& q_shape, const val& k, const val& k_shape, const val& v,
               const val& v_shape, const val& options) {
   return guarded([&] {
@@ -88,6 +89,7 @@ val attention(const val& q, const val& q_shape, const val& k, const val& k_shape
       result.set("logits", tensor_to_js(r.logits));
     }
     result.set("fullyMaskedRows", static_cast<double>(r.fully_masked_rows));
+    result.set("scratchBytes", static_cast<double>(r.scratch_bytes));
     return result;
   });
 }

@@ -332,6 +332,8 @@ AttentionResult run(const Problem& p, const Tensor& q, const Tensor& k, const Te
   const std::size_t ld = two_pass ? p.S : kTile;
   std::vector<float> packed(kernels::padded_keys(p.S) * p.E);
   std::vector<float> scores(kernels::kBlockRows * ld);
+  // What the call allocates besides its inputs and result: measured from the buffers themselves.
+  result.scratch_bytes = (packed.capacity() + scores.capacity()) * sizeof(float);
 
   for (std::size_t b = 0; b < p.batches; ++b) {
     const float* qb = q.data() + p.offset(b, p.q_strides);

@@ -360,6 +360,56 @@ TEST(attention, refuses_weights_beyond_memory_but_runs_fused) {
                                   "leave the weights and logits out");
 }
 
+// The working memory a call reports: keys packed into panels of 8 (padded_keys(S)·E floats) and
+// one block of 4 score rows, a 128-key tile each on the fused path, whole rows on the two-pass
+// path.
+std::size_t packed_bytes(std::size_t S, std::size_t E) {
+  return (S + 7) / 8 * 8 * E * sizeof(float);
+}
+
+TEST(attention, fused_path_reports_its_scratch_bytes_exactly_and_never_l_times_s) {
+  for (const std::size_t T : {1u, 7u, 8u, 9u, 127u, 1000u}) {
+    const Tensor q = random_tensor({T, 64}, 41u);
+    for (const auto* ks : attn::kernels::available()) {
+      const attn::AttentionResult r = attn::detail::attention_with(*ks, q, q, q, {});
+      const std::string where = std::string(ks->isa) + ", T = " + std::to_string(T);
+      EXPECT_EQ(r.scratch_bytes, packed_bytes(T, 64) + 4 * 128 * sizeof(float)) << where;
+      if (T >= 100) {
+        EXPECT_LT(r.scratch_bytes, T * T * sizeof(float)) << where << ": less than the weights";
+      }
+    }
+  }
+  // T = 4096, E = 64: 1 MiB + 2 KiB of working memory where the weights would take 64 MiB.
+  const Tensor big = random_tensor({4096, 64}, 42u);
+  EXPECT_EQ(attn::scaled_dot_product_attention(big, big, big).scratch_bytes, 1048576u + 2048u);
+}
+
+TEST(attention, scratch_bytes_grow_with_the_keys_not_the_queries_or_the_batch) {
+  const Tensor k = random_tensor({300, 16}, 43u);
+  const std::size_t one =
+      attn::scaled_dot_product_attention(random_tensor({1, 16}, 44u), k, k).scratch_bytes;
+  const std::size_t many =
+      attn::scaled_dot_product_attention(random_tensor({3, 2000, 16}, 45u), k, k).scratch_bytes;
+  EXPECT_EQ(one, packed_bytes(300, 16) + 4 * 128 * sizeof(float));
+  EXPECT_EQ(many, one) << "queries and batch entries reuse the same buffers";
+  AttentionOptions causal;
+  causal.mask = Mask::causal_mask();
+  EXPECT_EQ(attn::scaled_dot_product_attention(k, k, k, causal).scratch_bytes, one);
+}
+
+TEST(attention, two_pass_scratch_holds_whole_score_rows) {
+  const Tensor q = random_tensor({50, 12}, 46u);
+  const Tensor k = random_tensor({300, 12}, 47u);
+  AttentionOptions o;
+  o.return_weights = true;
+  const attn::AttentionResult r = attn::scaled_dot_product_attention(q, k, k, o);
+  EXPECT_EQ(r.scratch_bytes, packed_bytes(300, 12) + 4 * 300 * sizeof(float));
+  EXPECT_EQ(r.weights.size(), 50u * 300u) << "the weights are the result, not scratch";
+  o.return_weights = false;
+  o.temperature = 0; // the argmax limit takes the two-pass path too
+  EXPECT_EQ(attn::scaled_dot_product_attention(q, k, k, o).scratch_bytes, r.scratch_bytes);
+}
+
 TEST(attention, large_problem_matches_reference_within_1e_5_relative) {
   // L = S = 4096, E = 64 with this build's fastest kernels (fused); the error is
   // measured relative to the largest output magnitude.

@@ -134,25 +134,60 @@ test('moving a hull vertex by keyboard recomputes the hull and the outside count
   const { page, problems } = await openGallery();
   const figure = page.locator('#hull-figure');
   assert.equal(await figure.getAttribute('data-outside'), '0');
-  await figure.getByText('Hull (counter-clockwise): v1 → v4 → v3 → v2').waitFor();
+  await figure.getByText('Hull (counter-clockwise): v0 → v3 → v2 → v1').waitFor();
   await figure.getByText('of 500 mixtures lie outside the hull').waitFor();
 
-  const v3 = figure.getByRole('button', { name: /^Point v3 at/ });
-  await v3.focus();
+  const v2 = figure.getByRole('button', { name: /^Point v2 at/ }); // counted from 0
+  await v2.focus();
   for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowLeft'); // x: 5 -> 2.5
   for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowDown'); // y: 4.5 -> 2.5
   await settled(figure);
-  assert.equal(await v3.getAttribute('aria-label'), 'Point v3 at (2.5, 2.5)');
-  await figure.getByText('Hull (counter-clockwise): v1 → v4 → v2').waitFor();
+  assert.equal(await v2.getAttribute('aria-label'), 'Point v2 at (2.5, 2.5)');
+  await figure.getByText('Hull (counter-clockwise): v0 → v3 → v1').waitFor();
   const outside = Number(await figure.getAttribute('data-outside'));
   assert.ok(outside > 0, `mixtures outside: ${outside}`);
   assert.equal(await figure.locator('.outside-count').textContent(), String(outside));
 
   await figure.getByRole('button', { name: 'Reset' }).click();
   await settled(figure);
-  await figure.getByText('Hull (counter-clockwise): v1 → v4 → v3 → v2').waitFor();
+  await figure.getByText('Hull (counter-clockwise): v0 → v3 → v2 → v1').waitFor();
   assert.equal(await figure.getAttribute('data-outside'), '0');
   assert.equal(await figure.locator('circle.point').nth(2).getAttribute('data-x'), '5');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('on a phone, every hull point is a drag target at least 44 px across, grabbed without a jump', async () => {
+  const { page, problems } = await openGallery();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const figure = page.locator('#hull-figure');
+  await settled(figure);
+  const dot = figure.locator('circle.point[data-index="0"]');
+  await dot.scrollIntoViewIfNeeded();
+  const drawn = await dot.boundingBox();
+  assert.ok(drawn.width < 44, `the dot itself is small on a phone (${drawn.width} px)`);
+  const targets = await figure
+    .locator('circle.point-hit')
+    .evaluateAll((cs) => cs.map((c) => Math.min(c.getBoundingClientRect().width, c.getBoundingClientRect().height)));
+  assert.equal(targets.length, 4);
+  for (const size of targets) assert.ok(size >= 44, `a point's target is ${size} px across`);
+  // grab v0 from 18 px below it and drag up by 20 px: it moves with the pointer, by 20 px
+  const [cx, cy] = [drawn.x + drawn.width / 2, drawn.y + drawn.height / 2];
+  await page.mouse.move(cx, cy + 18);
+  await page.mouse.down();
+  await page.mouse.move(cx, cy - 2, { steps: 4 });
+  await page.mouse.up();
+  await settled(figure);
+  const after = await dot.boundingBox();
+  assert.ok(
+    Math.abs(after.y + after.height / 2 - (cy - 20)) < 2,
+    `v0 moved from ${cy} to ${after.y + after.height / 2}`,
+  );
+  // the keyboard still works on the point itself
+  await dot.focus();
+  await page.keyboard.press('ArrowRight');
+  await settled(figure);
+  assert.match(await dot.getAttribute('aria-label'), /^Point v0 at \(1\.1, /);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -1,12 +1,15 @@
 // The attention-at-scale lesson in headless Chromium, on the static site over http and
 // in the single file from file://: the weights heatmap (canvas) with its masks, the fused
-// kernel's memory against the T·T·4 bytes of the weights, and the live benchmark (wasm
-// SIMD, wasm scalar, plain JS) run in the Web Worker while a slider on the page still
-// responds. The 4,096 × 4,096 heatmap is drawn once, on the site (T = 16,384 of the fused
-// kernel takes seconds of CPU and is left to the page).
+// kernel's memory per call (the core's scratch buffers) against the T·T·4 bytes of the weights at
+// the lesson's T = 4,096, and the live benchmark (wasm SIMD, wasm scalar, plain JS) run in the Web
+// Worker while a slider on the page still responds. On the site: the 4,096 × 4,096 weights with
+// the local window, whose band stands out on the log colour scale; the magnifier on a tap; old
+// links; figure and controls together at 1280 × 900 (T = 16,384 of the fused kernel takes seconds
+// of CPU and is left to the page).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { assertTogether, boxesInView, smallestFigureText, smallestHitArea } from './lab-layout.js';
 
 const site = useBrowserAndSite();
 const MiB = 1024 * 1024;
@@ -26,7 +29,7 @@ const number = async (locator) => Number(await locator.getAttribute('data-value'
 
 for (const [name, url] of targets) {
   describe(name, () => {
-    test('default state: causal weights on a canvas at T = 256, the fused kernel at T = 1024, every check passes', async () => {
+    test('default state: causal weights on a canvas at T = 256; the fused kernel at T = 4096 uses 1 MiB per call against 64 MiB; every check passes', async () => {
       const page = await site.browser.context.newPage();
       const { problems } = watch(page);
       await page.goto(url());
@@ -35,21 +38,34 @@ for (const [name, url] of targets) {
       const heatmap = await ready(page, '#heatmap');
       assert.equal(await heatmap.getAttribute('data-t'), '256');
       assert.equal(await heatmap.getAttribute('data-computed-in'), 'worker');
-      await page.locator('#heatmap attn-heatmap[data-mode="canvas"]').waitFor();
+      await page.locator('#heatmap attn-heatmap[data-mode="canvas"][data-scale="linear"]').waitFor();
       assert.equal(await number(page.locator('#heatmap .weights-bytes')), 256 * 256 * 4);
 
       const fused = await ready(page, '#fused');
-      assert.equal(await fused.getAttribute('data-t'), '1024');
+      assert.equal(await fused.getAttribute('data-t'), '4096');
       assert.equal(await fused.getAttribute('data-computed-in'), 'worker');
-      assert.equal(await number(page.locator('#fused .weights-bytes')), 1024 * 1024 * 4);
-      const heap = await number(page.locator('#fused .heap-bytes'));
+      const weights = await number(fused.locator('.weights-bytes'));
+      const perCall = await number(fused.locator('.fused-bytes'));
+      assert.equal(weights, 4096 * 4096 * 4);
+      assert.equal(perCall, 4096 * 64 * 4 + 4 * 128 * 4, 'keys packed for the kernel and one tile of scores');
+      assert.ok(perCall * 60 < weights, `the fused kernel saves memory: ${perCall} against ${weights}`);
+      assert.equal(await fused.locator('.times').textContent(), '64×');
+      assert.equal(await fused.locator('.fused-bytes').textContent(), '1.00 MiB');
+      const heap = await number(fused.locator('.heap-bytes'));
       assert.ok(heap > 0 && heap <= 64 * MiB, `fused heap ${heap}`);
+      assert.equal(await fused.locator('.heap-bytes').isVisible(), false, 'the heap is told under the hood');
 
       const checks = page.locator('attn-check');
-      assert.equal(await checks.count(), 2);
+      assert.equal(await checks.count(), 3);
       for (const check of await checks.all()) {
-        assert.equal(await check.getAttribute('data-status'), 'pass', await check.textContent());
+        assert.equal(
+          await check.getAttribute('data-status'),
+          'pass',
+          await check.evaluate((c) => c.shadowRoot.textContent),
+        );
       }
+      const text = await page.locator('main').innerText();
+      assert.ok(!text.includes('$'), 'no literal $ in the lesson text');
       assert.deepEqual(problems, []);
       await page.close();
     });
@@ -96,22 +112,139 @@ for (const [name, url] of targets) {
         assert.equal(await heatmap.getAttribute('data-t'), '128');
         assert.equal(await heatmap.locator('attn-check').getAttribute('data-status'), 'pass', mask);
       }
+      await heatmap.getByRole('slider', { name: 'Window w' }).waitFor();
       assert.deepEqual(problems, []);
       await page.close();
     });
   });
 }
 
-test('the 4,096 × 4,096 weights on a canvas (permalink heatmap.t=4096)', async () => {
+/** Luminance (0–255) of the canvas pixel of row r, column c. */
+function pixel(canvas, r, c) {
+  return canvas.evaluate(
+    (el, [row, col]) => {
+      const [red, green, blue] = el.getContext('2d').getImageData(col, row, 1, 1).data;
+      return 0.2126 * red + 0.7152 * green + 0.0722 * blue;
+    },
+    [r, c],
+  );
+}
+
+test('the 4,096 × 4,096 local-window weights: the band is faint on the linear colour scale and stands out on the log one', async () => {
   const page = await site.browser.context.newPage();
   const { problems } = watch(page);
-  await page.goto(`${site.server.url}#/attention-at-scale?heatmap.t=4096`);
+  await page.goto(`${site.server.url}#/attention-at-scale?heatmap.t=4096&heatmap.mask=window&heatmap.window=8`);
   await page.locator('#heatmap').scrollIntoViewIfNeeded();
   await page.locator('#heatmap[data-t="4096"][data-settled]').waitFor({ timeout: 30000 });
   const heatmap = page.locator('#heatmap');
+  const map = heatmap.locator('attn-heatmap');
   await heatmap.locator('attn-heatmap[data-mode="canvas"][data-settled]').waitFor();
-  assert.equal(await number(page.locator('#heatmap .weights-bytes')), 4096 * 4096 * 4);
+  assert.equal(await number(heatmap.locator('.weights-bytes')), 4096 * 4096 * 4);
   assert.equal(await heatmap.locator('attn-check').getAttribute('data-status'), 'pass');
+  const canvas = map.locator('canvas.heatmap-canvas');
+  // the mean band pixel against a masked one (exactly 0): rows 1000…1015, on the diagonal and far from it
+  const contrast = async () => {
+    let band = 0;
+    for (let r = 1000; r < 1016; r++) band += (await pixel(canvas, r, r + 3)) / 16;
+    return band - (await pixel(canvas, 1000, 3000));
+  };
+  const linear = await contrast();
+  await heatmap.getByRole('radio', { name: /^log/ }).check();
+  await settled(heatmap);
+  assert.equal(await map.getAttribute('data-scale'), 'log');
+  const log = await contrast();
+  assert.ok(log > 100 && log > 3 * linear, `band against the masked zeros: linear ${linear}, log ${log}`);
+  await map.getByText('10⁻³').first().waitFor(); // the legend counts in powers of ten
+  await page.waitForURL(/heatmap\.scale=log/); // the permalink keeps the colour scale
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a large heatmap magnifies on a tap (touch) and under the keyboard cursor', async () => {
+  const page = await site.browser.context.newPage();
+  const { problems } = watch(page);
+  await page.goto(`${site.server.url}#/attention-at-scale?heatmap.t=1024`);
+  await page.locator('#heatmap').scrollIntoViewIfNeeded();
+  await page.locator('#heatmap[data-t="1024"][data-settled]').waitFor({ timeout: 30000 });
+  const map = page.locator('#heatmap attn-heatmap');
+  const canvas = map.locator('canvas.heatmap-canvas');
+  const lens = map.locator('.heatmap-lens');
+  assert.equal(await lens.isVisible(), false);
+  const box = await canvas.boundingBox();
+  await canvas.dispatchEvent('pointerdown', {
+    pointerType: 'touch',
+    isPrimary: true,
+    clientX: box.x + box.width * 0.75,
+    clientY: box.y + box.height * 0.25,
+  });
+  await lens.waitFor();
+  const [row, col] = [Number(await lens.getAttribute('data-row')), Number(await lens.getAttribute('data-col'))];
+  assert.ok(Math.abs(row - 256) <= 4 && Math.abs(col - 768) <= 4, `the tapped cell ${row}, ${col}`);
+  const lensBox = await lens.boundingBox();
+  const [tapX, tapY] = [box.x + box.width * 0.75, box.y + box.height * 0.25];
+  const covers =
+    tapX >= lensBox.x && tapX <= lensBox.x + lensBox.width && tapY >= lensBox.y && tapY <= lensBox.y + lensBox.height;
+  assert.ok(lensBox.width >= 100 && !covers, `the lens ${JSON.stringify(lensBox)} is large and away from the finger`);
+  await map.getByText(new RegExp(`Row ${row}, column ${col}: `)).waitFor();
+  await canvas.focus();
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await lens.getAttribute('data-row'), String(row + 1));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('old links keep their values: the fused kernel at T = 1024, a window of 5', async () => {
+  const page = await site.browser.context.newPage();
+  const { problems } = watch(page);
+  await page.goto(`${site.server.url}#/attention-at-scale?fused.t=1024&heatmap.mask=window&heatmap.window=5`);
+  const heatmap = await ready(page, '#heatmap');
+  assert.equal(await heatmap.locator('output.w-value').textContent(), 'w = 5');
+  assert.equal(await heatmap.locator('attn-check').getAttribute('data-status'), 'pass');
+  const fused = await ready(page, '#fused');
+  assert.equal(await fused.getAttribute('data-t'), '1024');
+  assert.equal(await number(fused.locator('.fused-bytes')), 1024 * 64 * 4 + 2048);
+  assert.equal(await number(fused.locator('.weights-bytes')), 4 * MiB);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('at 1280 × 900 every control is in view with the figure it moves; text ≥ 11 px; 44 px targets', async () => {
+  const page = await site.browser.context.newPage();
+  const viewport = { width: 1280, height: 900 };
+  await page.setViewportSize(viewport);
+  const { problems } = watch(page);
+  await page.goto(`${site.server.url}#/attention-at-scale?heatmap.mask=window`);
+  const cases = [
+    [
+      '#heatmap',
+      'attn-heatmap canvas',
+      ['slider:Sequence length T', 'slider:Window w', 'radio:log (small weights show)'],
+    ],
+    ['#fused', '.bars', ['slider:Sequence length T']],
+    ['#benchmark', '.chart', ['button:Run benchmark']],
+  ];
+  for (const [id, figureSelector, controls] of cases) {
+    const lab = await ready(page, id);
+    if (id === '#benchmark') {
+      await lab.getByRole('button', { name: 'Run benchmark' }).click();
+      await page.locator('#benchmark[data-status="done"]').waitFor({ timeout: 60000 });
+      await settled(lab);
+    }
+    for (const control of controls) {
+      const [role, name] = control.split(':');
+      const target = lab.getByRole(role, { name, exact: true });
+      assertTogether(
+        assert,
+        await boxesInView(page, lab, lab.locator(figureSelector).first(), target),
+        viewport,
+        `${id} ${name}`,
+      );
+      const hit = role === 'radio' ? lab.locator('label.choice').filter({ hasText: name }) : target;
+      assert.ok((await smallestHitArea(hit)) >= 44, `${id} ${name}: 44 px`);
+    }
+    const [size, text] = await smallestFigureText(lab);
+    assert.ok(size >= 11, `${id}: "${text}" is ${size.toFixed(1)} px`);
+  }
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -1,8 +1,11 @@
 // The convex-combinations lesson in headless Chromium (the site over http and
 // the single file from file://): the notebook's example y = [0.7, 0.5, 0.9],
-// every check passing, a broken rule explained and repaired by Normalise,
-// bars dragged by keyboard and mouse, bad editor entries keeping the last valid
-// state, and a permalink round trip.
+// every check passing behind one quiet Verified line, a broken rule explained in
+// the learner's words (never the engine's) and repaired by Normalise, the "keep
+// Σα = 1" mode (a drag rescales the others and moves y in the picture of where
+// it lands), bars dragged by keyboard and mouse, bad editor entries keeping the
+// last valid state, permalinks old and new, and the layout: figure and controls
+// in one 1280×900 view, readable figure text, 44 px drag targets.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
@@ -30,6 +33,22 @@ function assertClose(actual, expected, tol, what) {
   actual.forEach((v, i) =>
     assert.ok(Math.abs(v - expected[i]) <= tol, `${what}[${i}] is ${v}, expected ${expected[i]}`),
   );
+}
+
+/** Where y lands in the picture: the ring's value on each coordinate's line. */
+const marks = (lab) =>
+  lab.locator('.value-strips .mark').evaluateAll((ms) => ms.map((m) => Number(m.getAttribute('data-value'))));
+
+/** The weights the lab holds now. */
+const weightsOf = (lab) => lab.evaluate((el) => el.weights);
+const sumOf = (xs) => xs.reduce((a, b) => a + b, 0);
+
+/** The "Keep Σα = 1" box, set to `on`. */
+async function keepSum(lab, on) {
+  const box = lab.getByRole('checkbox', { name: 'Keep Σα = 1' });
+  if ((await box.isChecked()) !== on) await box.click();
+  await settled(lab);
+  assert.equal(await box.isChecked(), on);
 }
 
 async function statuses(page) {
@@ -86,6 +105,17 @@ for (const [name, url] of targets) {
       assert.match(code, /alpha = np\.array\(\[0\.4, 0\.1, 0\.2, 0\.3\]/);
       assert.match(code, /y_matrix = alpha @ V/);
       assert.equal(await lab.getAttribute('data-valid'), 'true');
+      // y drawn where it lands among the values, one line per coordinate
+      assertClose(await marks(lab), [0.7, 0.5, 0.9], 1e-6, 'y in the picture');
+      // the checks are behind one quiet line until it is opened
+      const verified = lab.locator('attn-verified');
+      await verified.getByText('Verified').waitFor();
+      assert.match(await verified.locator('summary').textContent(), /Verified\s*✓\s*\(3 checks\)/);
+      assert.equal(await lab.locator('attn-check').first().isVisible(), false, 'no check row before opening');
+      await verified.locator('summary').click();
+      await lab.locator('attn-check').first().waitFor({ state: 'visible' });
+      await verified.locator('summary').click();
+      await lab.locator('attn-check').first().waitFor({ state: 'hidden' });
       assert.deepEqual(problems, []);
     });
 
@@ -99,7 +129,18 @@ for (const [name, url] of targets) {
       assert.match(await lab.locator('[data-rule="sum"]').textContent(), /Rule 2 broken.*add up to 0\.8, off by 0\.2/s);
       assert.equal(await lab.getAttribute('data-valid'), 'false');
       assert.deepEqual(await readY(lab), [], 'the core refuses a non-convex α');
-      assert.match(await lab.locator('.refused').textContent(), /weights\[1\] is -0\.1/);
+      // said in the learner's words, never the engine's; the last y that was a mixture stays drawn
+      const error = lab.locator('.lab-error');
+      assert.match(await error.textContent(), /α1 = −0\.1 is negative, so y is not a mixture of the values/);
+      assert.doesNotMatch(await lab.evaluate((el) => el.shadowRoot.textContent), /weights\[1\] is/);
+      assert.doesNotMatch(await error.textContent(), /convexCombination|weights\[/);
+      assertClose(await marks(lab), [0.7, 0.5, 0.9], 1e-6, 'the last valid y');
+      assert.match(await lab.locator('.value-strips').getAttribute('class'), /stale/);
+      // and where the weighted sum with these weights would land: 0.4 v0 − 0.1 v1 + … on dim 1 is 0.1
+      const stray = await lab
+        .locator('.value-strips .stray')
+        .evaluateAll((xs) => xs.map((x) => Number(x.dataset.value)));
+      assertClose(stray, [0.7, 0.1, 0.9], 1e-6, 'the weighted sum');
       assert.match(await lab.locator('attn-output pre').textContent(), /AssertionError: Weights must be non-negative!/);
       assert.equal(await lab.locator('attn-check.check-nonnegative').getAttribute('data-status'), 'fail');
       assert.equal(await lab.locator('attn-check.check-sum').getAttribute('data-status'), 'fail');
@@ -112,6 +153,8 @@ for (const [name, url] of targets) {
       assertClose(await readY(lab), [0.7778, 0.3333, 0.9999], 1e-5, 'y after Normalise');
       assert.deepEqual(await statuses(page), ['pass', 'pass', 'pass']);
       assert.ok(await lab.getByRole('button', { name: 'Normalise α' }).isDisabled(), 'nothing left to normalise');
+      assert.equal(await lab.locator('.lab-error').count(), 0);
+      assertClose(await marks(lab), [0.7778, 0.3333, 0.9999], 1e-5, 'y drawn after Normalise');
       await resetLab(page, lab);
       assert.deepEqual(problems, []);
     });
@@ -121,8 +164,68 @@ for (const [name, url] of targets) {
 describe('interactions, on one page of the site over http', () => {
   const shared = sharedPage(() => `${site.server.url}#/convex-combinations`);
 
-  test('dragging bars (keyboard, mouse) breaks a rule by the amount moved; Normalise and Reset restore', async () => {
+  test('keep Σα = 1 (on by default): dragging one weight rescales the others, the sum stays 1, y moves', async () => {
     const { page, problems, lab } = shared;
+    assert.equal(await lab.getByRole('checkbox', { name: 'Keep Σα = 1' }).isChecked(), true);
+    // by keyboard: α2 up by 0.1, the others shrink in proportion
+    const bar2 = lab.getByRole('slider', { name: 'Bar α2' });
+    await bar2.focus();
+    for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowUp');
+    await settled(lab);
+    let w = await weightsOf(lab);
+    assert.equal(w[2], 0.3);
+    assert.ok(Math.abs(sumOf(w) - 1) < 1e-9, `sum of ${w}`);
+    assert.ok(Math.abs(w[0] / w[3] - 4 / 3) < 1e-3, `α0 : α3 kept at 4 : 3 (${w})`);
+    assert.equal(await lab.getAttribute('data-valid'), 'true');
+    assert.equal(await lab.locator('.lab-error').count(), 0);
+
+    // by mouse: drag α2 to the top, all weight on v2 = (0, 0, 3), and y lands on it
+    const before = await marks(lab);
+    const box = await bar2.boundingBox();
+    const svg = await lab.locator('.chart.bars svg').boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, box.y - 40, { steps: 3 });
+    const during = await weightsOf(lab);
+    assert.ok(Math.abs(sumOf(during) - 1) < 1e-9, `sum while dragging: ${during}`);
+    await page.mouse.move(box.x + box.width / 2, svg.y - 20, { steps: 3 });
+    await page.mouse.up();
+    await settled(lab);
+    w = await weightsOf(lab);
+    assert.deepEqual(w, [0, 0, 1, 0]);
+    assert.equal(await lab.getAttribute('data-y'), '0,0,3');
+    const after = await marks(lab);
+    assert.notDeepEqual(after, before, 'y moved in the picture');
+    assert.deepEqual(after, [0, 0, 3]);
+    assert.equal(await lab.locator('attn-vector-editor input').inputValue(), '0, 0, 1, 0');
+    assert.deepEqual(await statuses(page), ['pass', 'pass', 'pass']);
+    await resetLab(page, lab);
+    assert.deepEqual(problems, []);
+  });
+
+  test('turning keep Σα = 1 on repairs weights that break a rule; a permalink keeps the mode', async () => {
+    const { page, problems, lab } = shared;
+    await keepSum(lab, false);
+    await lab.locator('attn-vector-editor input').fill('0.4, -0.1, 0.2, 0.3');
+    await settled(lab);
+    assert.equal(await lab.getAttribute('data-valid'), 'false');
+    await page.waitForFunction(() => /mix\.keep-sum=0(&|$)/.test(location.hash));
+    const link = page.url();
+    await keepSum(lab, true);
+    await page.locator(`${LAB}[data-valid="true"]`).waitFor();
+    assert.deepEqual(await weightsOf(lab), [0.4445, 0, 0.2222, 0.3333]);
+
+    const again = await open(link);
+    assert.equal(await again.lab.getByRole('checkbox', { name: 'Keep Σα = 1' }).isChecked(), false);
+    assert.equal(await again.lab.getAttribute('data-valid'), 'false');
+    await again.page.close();
+    await resetLab(page, lab);
+    assert.deepEqual(problems, []);
+  });
+
+  test('dragging bars with keep Σα = 1 off (keyboard, mouse) breaks a rule by the amount moved; Normalise and Reset restore', async () => {
+    const { page, problems, lab } = shared;
+    await keepSum(lab, false);
     const bar = lab.getByRole('slider', { name: 'Bar α0' });
     await bar.focus();
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowUp'); // 0.4 -> 0.45
@@ -176,7 +279,7 @@ describe('interactions, on one page of the site over http', () => {
     assert.equal(await lab.getAttribute('data-y'), '0.7,0.5,0.9');
     assert.deepEqual(await statuses(page), ['pass', 'pass', 'pass']);
 
-    const cell = lab.getByRole('textbox', { name: 'Values V, row v0, column d1' });
+    const cell = lab.getByRole('textbox', { name: 'Values V, row v0, column dim 0' });
     await cell.fill('one');
     await settled(lab);
     await lab.locator('attn-matrix-editor .field-error').first().waitFor();
@@ -187,6 +290,17 @@ describe('interactions, on one page of the site over http', () => {
     assert.deepEqual(await statuses(page), ['pass', 'pass', 'pass']);
     await resetLab(page, lab);
     assert.deepEqual(problems, []);
+  });
+
+  test('an old permalink (no keep-sum field) opens with the mode on', async () => {
+    const { problems } = shared;
+    const old = await open(
+      `${site.server.url}#/convex-combinations?mix.weights=0.1,0.2,0.3,0.4&mix.values=1,0,0;0,2,0;0,0,3;1,1,1`,
+    );
+    await old.page.locator(`${LAB}[data-y="0.5,0.8,1.3"]`).waitFor();
+    assert.equal(await old.lab.getByRole('checkbox', { name: 'Keep Σα = 1' }).isChecked(), true);
+    assert.deepEqual([...problems, ...old.problems], []);
+    await old.page.close();
   });
 
   test('permalink: the weights survive a round trip through the URL', async () => {
@@ -201,5 +315,62 @@ describe('interactions, on one page of the site over http', () => {
     assert.equal(await again.lab.locator('attn-vector-editor input').inputValue(), '0.25, 0.25, 0.25, 0.25');
     assert.deepEqual([...problems, ...again.problems], []);
     await again.page.close();
+  });
+});
+
+describe('layout and readability', () => {
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ]) {
+    test(`${width}×${height}: figure text ≥ 11 px as drawn, every bar a ≥ 44 px drag target`, async () => {
+      const { page, problems, lab } = await open(`${site.server.url}#/convex-combinations`);
+      await page.setViewportSize({ width, height });
+      await settled(lab);
+      const sizes = await lab.evaluate((el) =>
+        [...el.shadowRoot.querySelectorAll('svg text')]
+          .filter((t) => t.getBoundingClientRect().width > 0)
+          .map((t) => {
+            const svg = t.closest('svg');
+            const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+            return [parseFloat(getComputedStyle(t).fontSize) * scale, t.textContent];
+          }),
+      );
+      assert.ok(sizes.length > 20, `${sizes.length} texts`);
+      for (const [px, text] of sizes) assert.ok(px >= 11, `“${text}” drawn at ${px.toFixed(1)} px`);
+      const targets = await lab
+        .locator('.chart.bars rect.hit')
+        .evaluateAll((rects) => rects.map((r) => [r.getBoundingClientRect().width, r.getBoundingClientRect().height]));
+      assert.equal(targets.length, 4);
+      for (const [w, h] of targets) assert.ok(w >= 44 && h >= 44, `a bar's target is ${w} × ${h} px`);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+
+  test('1280×900: the bars, the picture of y and the controls that move them are in one view', async () => {
+    const { page, problems, lab } = await open(`${site.server.url}#/convex-combinations`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await lab.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await settled(lab);
+    const box = (locator) => locator.boundingBox();
+    const parts = {
+      bars: await box(lab.locator('.chart.bars svg')),
+      picture: await box(lab.locator('.value-strips')),
+      toggle: await box(lab.getByRole('checkbox', { name: 'Keep Σα = 1' })),
+      weights: await box(lab.locator('attn-vector-editor input')),
+      normalise: await box(lab.getByRole('button', { name: 'Normalise α' })),
+      y: await box(lab.locator('.y-value')),
+    };
+    for (const [name, b] of Object.entries(parts)) {
+      assert.ok(b.y >= 0 && b.y + b.height <= 900, `${name} at y ${b.y}…${b.y + b.height}, outside the view`);
+    }
+    for (const name of ['bars', 'picture']) {
+      const b = parts[name];
+      assert.ok(Math.max(b.width, b.height) >= 240, `${name} is ${b.width} × ${b.height}`);
+    }
+    assert.ok(parts.toggle.x > parts.bars.x + parts.bars.width, 'the controls sit beside the figure');
+    assert.deepEqual(problems, []);
+    await page.close();
   });
 });

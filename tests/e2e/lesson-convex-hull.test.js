@@ -1,8 +1,10 @@
 // The convex-hull lesson in headless Chromium (the site over http and the
 // single file from file://): the notebook's four values and 1,000 Dirichlet(1)
-// mixtures with none outside the hull, every check passing; dragging a value by
-// keyboard and by mouse keeps the count at 0; the concentration slider; the
-// softmax(s/τ) mixture at the limits τ = 0 and ∞; a bad logit entry; a permalink.
+// mixtures with none outside the hull, every check passing behind one quiet
+// Verified line; dragging a value by keyboard and by mouse (from beside it: a
+// 44 px target) keeps the count at 0; the concentration slider and the seed; the
+// softmax(s/τ) mixture at the limits τ = 0 and ∞, watched in the same view as
+// the slider; a bad logit entry; a permalink; readable figure text.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
@@ -81,11 +83,13 @@ for (const [name, url] of targets) {
     test('four values, 1000 Dirichlet(1) mixtures, none outside the hull, every check passes', async () => {
       const { page, problems, lab } = shared;
       assert.deepEqual(await points(lab), VALUES);
-      const plot = lab.locator('attn-scatter-hull');
-      assert.equal(await plot.evaluate((el) => el.mixtures.length), 1000);
-      assert.match(await plot.locator('.count').textContent(), /0\s+of 1000 mixtures lie\s+outside the hull/);
-      assert.equal(await plot.getAttribute('data-outside'), '0');
+      assert.equal(await lab.evaluate((el) => el.exportObject().mixtures.length), 1000);
+      assert.match(await lab.locator('.count').textContent(), /0\s+of 1000 mixtures lie\s+outside the hull/);
       await assertAllInside(page, lab, 'default');
+      // the checks are behind one quiet line until it is opened
+      const verified = lab.locator('attn-verified');
+      assert.match(await verified.locator('summary').textContent(), /Verified\s*✓\s*\(4 checks\)/);
+      assert.equal(await lab.locator('attn-check').first().isVisible(), false, 'no check row before opening');
       assert.match(await lab.locator('.readout').first().textContent(), /v0 → v3 → v2 → v1/);
       assertClose(await highlight(lab), Y_AT_1, 1e-5, 'y(τ = 1)');
       const printed = await lab.locator('attn-output pre').first().textContent();
@@ -142,7 +146,7 @@ describe('interactions, on one page of the site over http', () => {
     assert.deepEqual(problems, []);
   });
 
-  test('data-settled: a new state un-settles the lab at once; back, the nested plot shows it and the checks pass', async () => {
+  test('data-settled: a new state un-settles the lab at once; back, the plot shows it and the checks pass', async () => {
     const { page, problems, lab } = shared;
     await resetLab(page, lab);
     const moved = [
@@ -153,21 +157,20 @@ describe('interactions, on one page of the site over http', () => {
     ];
     const result = await lab.evaluate(
       async (el, [values, original]) => {
-        const plot = el.shadowRoot.querySelector('attn-scatter-hull');
-        const settledNow = () => [el.hasAttribute('data-settled'), plot.hasAttribute('data-settled')];
-        // Resolves with what the lab and its plot show at the moment the lab's data-settled is set again.
+        const slider = el.shadowRoot.querySelector('attn-slider');
+        const settledNow = () => [el.hasAttribute('data-settled'), slider.hasAttribute('data-settled')];
+        // Resolves with what the lab shows at the moment its data-settled is set again.
         const nextSettle = () =>
           new Promise((resolve) => {
             new MutationObserver((records, observer) => {
               if (!el.hasAttribute('data-settled')) return;
               observer.disconnect();
               resolve({
-                plotSettled: plot.hasAttribute('data-settled'),
-                points: [...plot.shadowRoot.querySelectorAll('circle.point')].map((d) => [
+                points: [...el.shadowRoot.querySelectorAll('circle.point')].map((d) => [
                   Number(d.dataset.x),
                   Number(d.dataset.y),
                 ]),
-                outside: plot.getAttribute('data-outside'),
+                outside: el.getAttribute('data-outside'),
                 checks: [...el.shadowRoot.querySelectorAll('attn-check')].map((c) => c.dataset.status),
               });
             }).observe(el, { attributes: true, attributeFilter: ['data-settled'] });
@@ -176,20 +179,20 @@ describe('interactions, on one page of the site over http', () => {
         el.values = values;
         const afterLabChange = settledNow();
         const atLabSettle = await nextSettle();
-        plot.highlight = [3, 3]; // a change inside: the lab is not settled either until the plot has drawn it
-        const afterPlotChange = settledNow();
+        slider.requestUpdate(); // a change inside: the lab is not settled either until the slider has drawn it
+        const afterNestedChange = settledNow();
         await nextSettle();
         el.values = original; // as a script sets it: the state the next tests start from
         await nextSettle();
-        return { before, afterLabChange, atLabSettle, afterPlotChange };
+        return { before, afterLabChange, atLabSettle, afterNestedChange };
       },
       [moved, VALUES],
     );
     assert.deepEqual(result, {
       before: [true, true],
-      afterLabChange: [false, true], // the plot changes in the lab's update, after this
-      atLabSettle: { plotSettled: true, points: moved, outside: '0', checks: ['pass', 'pass', 'pass', 'pass'] },
-      afterPlotChange: [false, false],
+      afterLabChange: [false, true],
+      atLabSettle: { points: moved, outside: '0', checks: ['pass', 'pass', 'pass', 'pass'] },
+      afterNestedChange: [false, false],
     });
     assert.deepEqual(await points(lab), VALUES);
     assert.deepEqual(problems, []);
@@ -199,7 +202,7 @@ describe('interactions, on one page of the site over http', () => {
     const { page, problems, lab } = shared;
     await resetLab(page, lab);
     const slider = lab.getByRole('slider', { name: 'Concentration c' });
-    const meanEffective = async () => Number((await lab.locator('.mono').first().textContent()).match(/= ([\d.]+)/)[1]);
+    const meanEffective = async () => Number(await lab.locator('.mean-effective').getAttribute('data-value'));
     await slider.focus();
     await page.keyboard.press('Home'); // c = 0.01
     await settled(lab);
@@ -211,6 +214,17 @@ describe('interactions, on one page of the site over http', () => {
     await lab.getByText('c = 100').first().waitFor();
     assert.ok((await meanEffective()) > 3.9, `mean exp(H) at c = 100 is ${await meanEffective()}`);
     await assertAllInside(page, lab, 'c = 100');
+    // a new draw from the seed: Re-roll, then a typed seed; still none outside
+    const seed = await lab.evaluate((el) => el.seed);
+    await lab.getByRole('button', { name: 'Re-roll' }).click();
+    await settled(lab);
+    assert.notEqual(await lab.evaluate((el) => el.seed), seed);
+    await assertAllInside(page, lab, 're-rolled');
+    await lab.getByRole('textbox', { name: 'Seed' }).fill('7');
+    await settled(lab);
+    assert.equal(await lab.evaluate((el) => el.seed), 7);
+    assert.match(await lab.locator('attn-output pre').textContent(), /seed 7/);
+    await assertAllInside(page, lab, 'seed 7');
     assert.deepEqual(problems, []);
   });
 
@@ -270,4 +284,93 @@ describe('interactions, on one page of the site over http', () => {
     assert.deepEqual([...problems, ...again.problems], []);
     await again.page.close();
   });
+});
+
+describe('layout and readability', () => {
+  test('1280×900: the τ slider and its 0 button sit beside the plot, in one view; pressing 0 moves y(τ) to v1', async () => {
+    const { page, problems, lab } = await open(`${site.server.url}#/convex-hull`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await lab.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await settled(lab);
+    const plot = await lab.locator('.chart svg').boundingBox();
+    const slider = await lab.getByRole('slider', { name: 'Temperature τ' }).boundingBox();
+    const zero = lab.getByRole('button', { name: 'τ → 0' });
+    const button = await zero.boundingBox();
+    const concentration = await lab.getByRole('slider', { name: 'Concentration c' }).boundingBox();
+    for (const [name, b] of Object.entries({ plot, slider, button, concentration })) {
+      assert.ok(b.y >= 0 && b.y + b.height <= 900, `${name} at y ${b.y}…${b.y + b.height}, outside the view`);
+    }
+    assert.ok(Math.max(plot.width, plot.height) >= 240, `the plot is ${plot.width} × ${plot.height}`);
+    assert.ok(slider.x > plot.x + plot.width, 'the slider sits beside the plot');
+    const ring = lab.locator('.highlight circle').first();
+    const before = await ring.boundingBox();
+    const scroll = await page.evaluate(() => scrollY);
+    await zero.click();
+    await settled(lab);
+    await page.locator(`${LAB}[data-highlight="1.5,4"]`).waitFor();
+    const scrolled = Math.abs((await page.evaluate(() => scrollY)) - scroll);
+    assert.ok(scrolled < 10, `the page stayed put (moved ${scrolled} px): the point was watched`);
+    const after = await ring.boundingBox();
+    const v1 = await lab.locator('circle.point[data-index="1"]').boundingBox();
+    assert.ok(after.y >= 0 && after.y + after.height <= 900, 'y(τ) is in view');
+    assert.notDeepEqual(after, before, 'y(τ) moved');
+    assert.ok(Math.abs(after.x + after.width / 2 - (v1.x + v1.width / 2)) < 1, 'y(τ) on v1');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ]) {
+    test(`${width}×${height}: figure text ≥ 11 px as drawn; each value a ≥ 44 px drag target, grabbed from beside it`, async () => {
+      const { page, problems, lab } = await open(`${site.server.url}#/convex-hull`);
+      await page.setViewportSize({ width, height });
+      await settled(lab);
+      const sizes = await lab.evaluate((el) =>
+        [...el.shadowRoot.querySelectorAll('svg text')]
+          .filter((t) => t.getBoundingClientRect().width > 0)
+          .map((t) => {
+            const svg = t.closest('svg');
+            const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+            return [parseFloat(getComputedStyle(t).fontSize) * scale, t.textContent];
+          }),
+      );
+      assert.ok(sizes.length > 10, `${sizes.length} texts`);
+      for (const [px, text] of sizes) assert.ok(px >= 11, `“${text}” drawn at ${px.toFixed(1)} px`);
+
+      const targets = await lab
+        .locator('circle.point-hit')
+        .evaluateAll((cs) => cs.map((c) => [c.getBoundingClientRect().width, c.getBoundingClientRect().height]));
+      assert.equal(targets.length, 4);
+      for (const [w, h] of targets) assert.ok(w >= 44 && h >= 44, `a value's target is ${w} × ${h} px`);
+      // grab v3 18 px to its left, drag 30 px right: v3 moves right with the pointer, without a jump
+      const v3 = lab.locator('circle.point[data-index="3"]');
+      await v3.scrollIntoViewIfNeeded();
+      const b = await v3.boundingBox();
+      const [cx, cy] = [b.x + b.width / 2, b.y + b.height / 2];
+      const hit = await page.evaluate(
+        ([x, y]) => {
+          let el = document.elementFromPoint(x, y);
+          while (el?.shadowRoot?.elementFromPoint(x, y) && el.shadowRoot.elementFromPoint(x, y) !== el) {
+            el = el.shadowRoot.elementFromPoint(x, y);
+          }
+          return el?.getAttribute('class');
+        },
+        [cx - 18, cy],
+      );
+      assert.equal(hit, 'point-hit', '18 px beside the point is still its target');
+      await page.mouse.move(cx - 18, cy);
+      await page.mouse.down();
+      await page.mouse.move(cx + 12, cy, { steps: 4 });
+      await page.mouse.up();
+      await settled(lab);
+      const after = await v3.boundingBox();
+      assert.ok(Math.abs(after.x + after.width / 2 - (cx + 30)) < 2, `v3 followed the pointer: ${after.x}`);
+      assert.ok(Math.abs(after.y + after.height / 2 - cy) < 2, 'and did not jump to where it was grabbed');
+      assert.equal(await lab.getAttribute('data-outside'), '0');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
 });

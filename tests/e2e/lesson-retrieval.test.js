@@ -1,7 +1,9 @@
 // Lesson 7, retrieval, in headless Chromium (the site over http and the single
 // file from file://): the source's weights [0, 0, 1, 0, 0] and retrieved id 2,
 // every check passing, another queried token, the query builder (presets, a
-// bad entry refused) and Exercise 1, marked correct only for the right answer.
+// bad entry refused) and Exercise 1, marked correct only for the right answer;
+// and the layout at 1280×900 and 390×844 (controls in view with the figures
+// they move, text of at least 11 px, 44 px targets, one toolbar per lab).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
@@ -50,6 +52,7 @@ for (const [name, url] of targets) {
       page = await site.browser.context.newPage();
       ({ problems } = watch(page));
       await page.goto(url());
+      await page.locator('attn-retrieval').scrollIntoViewIfNeeded(); // labs draw once near the viewport
       await page.locator('attn-retrieval[data-settled]').waitFor();
       await page.locator('attn-query-builder').scrollIntoViewIfNeeded();
       await page.locator('attn-query-builder[data-settled]').waitFor();
@@ -77,7 +80,7 @@ for (const [name, url] of targets) {
 
     test('querying token 4 retrieves token 4', async () => {
       const cell = page.locator('attn-retrieval');
-      await cell.getByLabel('Query = embedding of token').selectOption('4');
+      await cell.getByRole('button', { name: 'Query token 4' }).click();
       await settled(cell);
       await page.locator('attn-retrieval[data-retrieved="4"]').waitFor();
       const weights = await listAttr(cell, 'data-weights');
@@ -87,7 +90,8 @@ for (const [name, url] of targets) {
       );
       for (const [status, text] of await checkStatuses(page)) assert.equal(status, 'pass', text);
       assert.match(await cell.locator('attn-code').evaluate((el) => el.code), /query = vocab\[4\]/);
-      await cell.getByRole('button', { name: /^Reset Retrieval/ }).click();
+      assert.equal(await cell.getByRole('button', { name: 'Query token 4' }).getAttribute('aria-pressed'), 'true');
+      await cell.getByRole('button', { name: 'Reset', exact: true }).click();
       await settled(cell);
       await page.locator('attn-retrieval[data-retrieved="2"]').waitFor();
       assert.deepEqual(problems, []);
@@ -154,7 +158,9 @@ for (const [name, url] of targets) {
 
     test('a permalink restores the queried token and the builder mix', async () => {
       await page.goto(`${url()}?retrieve.query=3&builder.mix=0,1,0,0.5,0,0`);
+      await page.locator('attn-retrieval').scrollIntoViewIfNeeded();
       await page.locator('attn-retrieval[data-retrieved="3"]').waitFor();
+      await page.locator('attn-query-builder').scrollIntoViewIfNeeded();
       await page.locator('attn-query-builder[data-dots="0,25,0,12.5,0"]').waitFor();
       const builder = page.locator('attn-query-builder');
       assertClose(await listAttr(builder, 'data-weights'), retrieval([0, 1, 0, 0.5, 0, 0]).weights, 1e-6, 'mix');
@@ -162,5 +168,76 @@ for (const [name, url] of targets) {
       for (const [status, text] of await checkStatuses(page)) assert.equal(status, 'pass', text);
       assert.deepEqual(problems, []);
     });
+  });
+}
+
+/** In the page: the smallest SVG text inside `host` as rendered (px) and its visible toolbars. */
+const measure = (host) =>
+  host.evaluate((el) => {
+    let text = Infinity;
+    let toolbars = 0;
+    const visit = (root) => {
+      for (const node of root.querySelectorAll('*')) {
+        if (node instanceof SVGTextElement && node.textContent.trim() && node.getClientRects().length) {
+          const m = node.getScreenCTM();
+          text = Math.min(text, parseFloat(getComputedStyle(node).fontSize) * Math.hypot(m.a, m.b));
+        }
+        if (node.matches('.toolbar') && node.checkVisibility()) toolbars += 1;
+        if (node.shadowRoot) visit(node.shadowRoot);
+      }
+    };
+    visit(el.shadowRoot);
+    return { text, toolbars };
+  });
+
+const inView = (box, viewport) => box.y >= 0 && box.y + box.height <= viewport.height;
+
+for (const [width, height] of [
+  [1280, 900],
+  [390, 844],
+]) {
+  test(`at ${width}×${height}: each lab's controls in view with its figure, text ≥ 11 px, 44 px targets`, async () => {
+    const page = await site.browser.context.newPage();
+    const { problems } = watch(page);
+    await page.setViewportSize({ width, height });
+    await page.goto(`${site.server.url}#/retrieval`);
+    const cases = [
+      ['attn-retrieval', 'attn-heatmap', 'button[data-token="4"]'],
+      ['attn-query-builder', '.chart svg', 'attn-vector-editor'],
+    ];
+    for (const [tag, figure, control] of cases) {
+      const lab = page.locator(tag);
+      await lab.scrollIntoViewIfNeeded();
+      await settled(lab);
+      const m = await measure(lab);
+      assert.ok(m.text >= 11, `${tag}: text of ${m.text} px`);
+      assert.equal(m.toolbars, 1, `${tag}: one toolbar`);
+      assert.equal(
+        await lab
+          .locator('attn-check')
+          .first()
+          .isVisible()
+          .catch(() => false),
+        false,
+        `${tag}: checks closed`,
+      );
+      await lab.evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
+      const viewport = page.viewportSize();
+      const box = await lab.locator(figure).first().boundingBox();
+      assert.ok(Math.max(box.width, box.height) >= 240, `${tag}: figure ${box.width} × ${box.height}`);
+      if (width >= 1280) assert.ok(inView(box, viewport), `${tag}: the figure in view`);
+      else assert.ok(box.y < viewport.height, `${tag}: the figure starts in view`);
+      assert.ok(inView(await lab.locator(control).first().boundingBox(), viewport), `${tag}: ${control} in view`);
+    }
+    const targets = await page
+      .locator('attn-retrieval .tokens button, attn-query-builder .presets button')
+      .evaluateAll((buttons) => buttons.map((b) => b.getBoundingClientRect().height));
+    assert.equal(targets.length, 9);
+    assert.ok(
+      targets.every((h) => h >= 44),
+      `button heights ${targets}`,
+    );
+    assert.deepEqual(problems, []);
+    await page.close();
   });
 }

@@ -1,7 +1,10 @@
 // The scaled-dot-product lesson in headless Chromium, over http and from the
-// single file: the default example (B, T, D) = (2, 5, 8) with its checks, the
-// WASM result against the float64 reference, the formula's linked terms, and
-// the step-through of the four passes.
+// single file: the default example (B, T, D) = (2, 5, 8) with its checks, both
+// ways of computing the output against double precision (each labelled, the
+// summary and the checks agreeing), the formula's linked terms, the
+// step-through of the four passes, and the layout a learner sees at 1280×900
+// and 390×844 (one toolbar per lab, controls in view with the figures, text of
+// at least 11 px, quiet checks).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
@@ -45,11 +48,11 @@ for (const [name, url] of targets) {
       const lab = page.locator('attn-sdpa');
       assert.equal(await lab.locator('#seed').inputValue(), '0');
       const statuses = await checkStatuses(page);
-      assert.equal(statuses.length, 3);
-      assert.deepEqual(statuses, ['pass', 'pass', 'pass']);
+      assert.equal(statuses.length, 4);
+      assert.deepEqual(statuses, ['pass', 'pass', 'pass', 'pass']);
       const diff = Number(await lab.locator('.max-diff').getAttribute('data-value'));
       assert.ok(Number.isFinite(diff) && diff >= 0 && diff <= 1e-6, `max abs diff shown: ${diff}`);
-      const printout = await lab.locator('attn-output pre').textContent();
+      const printout = await lab.locator('details.hood attn-output pre').textContent();
       assert.match(printout, /output shape: \(2, 5, 8\)/);
       assert.match(printout, /each attention-weight row sums to 1: True/);
       assert.match(printout, /max abs diff vs float64 reference \(fused kernel\): \d\.\d\de-\d\d/);
@@ -148,12 +151,13 @@ test('Re-roll draws new Q, K, V and the checks still pass; a bad seed shows an e
   const { page, problems } = await open(`${site.server.url}#/scaled-dot-product`);
   const lab = page.locator('attn-sdpa');
   const before = await lab.locator('.max-diff').getAttribute('data-value');
+  const firstGapText = await lab.locator('.max-diff').textContent();
   const firstQ = await lab.locator('attn-matrix').first().locator('tbody td').first().textContent();
   await lab.getByRole('button', { name: 'Re-roll' }).click();
   await settled(lab);
   assert.notEqual(await lab.locator('#seed').inputValue(), '0');
   assert.notEqual(await lab.locator('attn-matrix').first().locator('tbody td').first().textContent(), firstQ);
-  assert.deepEqual(await checkStatuses(page), ['pass', 'pass', 'pass']);
+  assert.deepEqual(await checkStatuses(page), ['pass', 'pass', 'pass', 'pass']);
   const after = Number(await lab.locator('.max-diff').getAttribute('data-value'));
   assert.ok(after <= 1e-6, `after re-roll: ${after} (before ${before})`);
 
@@ -161,11 +165,132 @@ test('Re-roll draws new Q, K, V and the checks still pass; a bad seed shows an e
   await settled(lab);
   assert.match(await lab.locator('#seed-error').textContent(), /not a number/);
   assert.equal(await lab.locator('#seed').getAttribute('aria-invalid'), 'true');
-  assert.deepEqual(await checkStatuses(page), ['pass', 'pass', 'pass']);
+  assert.deepEqual(await checkStatuses(page), ['pass', 'pass', 'pass', 'pass']);
   await lab.locator('button.reset').first().click();
   await settled(lab);
   assert.equal(await lab.locator('#seed').inputValue(), '0');
+  assert.equal(await lab.locator('#seed').getAttribute('aria-invalid'), 'false');
   assert.equal(await lab.locator('.max-diff').getAttribute('data-value'), before);
+  assert.equal(await lab.locator('.max-diff').textContent(), firstGapText, 'Reset: back to seed 0');
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('regression: the summary names both ways of computing the output, and its numbers are the checks’ numbers', async () => {
+  const { page, problems } = await open(`${site.server.url}#/scaled-dot-product`);
+  const lab = page.locator('attn-sdpa');
+  const gaps = await lab.locator('.gap').evaluateAll((spans) =>
+    spans.map((s) => ({
+      way: s.dataset.way,
+      value: Number(s.dataset.value),
+      text: s.textContent.trim(),
+      line: s.closest('li').textContent.replace(/\s+/g, ' ').trim(),
+    })),
+  );
+  assert.deepEqual(
+    gaps.map((g) => g.way),
+    ['one-pass', 'step-by-step'],
+  );
+  assert.match(gaps[0].line, /in one pass \(the weights are never stored\)/);
+  assert.match(gaps[1].line, /step by step \(the weights are kept/);
+  const checks = await lab
+    .locator('attn-check.reference')
+    .evaluateAll((cs) =>
+      cs.map((c) => ({ way: c.dataset.way, value: c.value, text: c.shadowRoot.textContent.replace(/\s+/g, ' ') })),
+    );
+  assert.equal(checks.length, 2, 'one check per way');
+  for (const gap of gaps) {
+    const check = checks.find((c) => c.way === gap.way);
+    assert.equal(check.value, gap.value, `${gap.way}: the check measures the number the summary shows`);
+    assert.ok(check.text.includes(`= ${gap.text} ≤`), `${gap.way}: check "${check.text}" shows ${gap.text}`);
+    assert.ok(
+      check.text.includes(gap.line.replace(gap.text, '').trim()),
+      `${gap.way}: the check is named as the summary`,
+    );
+  }
+  // the learner's words: the engineering names are under the hood only
+  const prose = await lab.evaluate((el) => {
+    const copy = document.createElement('div');
+    for (const node of el.shadowRoot.childNodes) copy.append(node.cloneNode(true));
+    copy.querySelectorAll('details.hood, attn-code, style').forEach((n) => n.remove());
+    return copy.textContent;
+  });
+  assert.doesNotMatch(prose, /kernel|float64|SIMD/i);
+  assert.match(await lab.locator('details.hood').textContent(), /fused kernel/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/** In the page: the smallest SVG text of `host` (any depth of shadow roots) as rendered, in px. */
+const smallestText = (host) =>
+  host.evaluate((el) => {
+    let least = Infinity;
+    const visit = (root) => {
+      for (const node of root.querySelectorAll('*')) {
+        if (node instanceof SVGTextElement && node.textContent.trim() && node.getClientRects().length) {
+          const m = node.getScreenCTM();
+          least = Math.min(least, parseFloat(getComputedStyle(node).fontSize) * Math.hypot(m.a, m.b));
+        }
+        if (node.shadowRoot) visit(node.shadowRoot);
+      }
+    };
+    visit(el.shadowRoot);
+    return least;
+  });
+
+/** In the page: the visible toolbars and Export menus inside `host`, nested figures included. */
+const toolbars = (host) =>
+  host.evaluate((el) => {
+    let count = 0;
+    const visit = (root) => {
+      for (const node of root.querySelectorAll('*')) {
+        if (node.matches('.toolbar, details.export-menu') && node.checkVisibility()) count += 1;
+        if (node.shadowRoot) visit(node.shadowRoot);
+      }
+    };
+    visit(el.shadowRoot);
+    return count;
+  });
+
+const inView = (box, viewport) => box && box.y >= 0 && box.y + Math.min(box.height, 44) <= viewport.height;
+
+for (const [width, height] of [
+  [1280, 900],
+  [390, 844],
+]) {
+  test(`at ${width}×${height}: one toolbar per lab, the seed with the figures, figure text ≥ 11 px, checks closed`, async () => {
+    const { page, problems } = await open(`${site.server.url}#/scaled-dot-product`);
+    await page.setViewportSize({ width, height });
+    for (const tag of ['attn-sdpa', 'attn-sdpa-steps']) {
+      const lab = page.locator(tag);
+      await settled(lab);
+      assert.equal(await toolbars(lab), 2, `${tag}: one toolbar (Reset, Export menu), no nested ones`);
+      assert.ok((await smallestText(lab)) >= 11, `${tag}: text of ${await smallestText(lab)} px`);
+      const verified = lab.locator('attn-verified');
+      if (await verified.count()) assert.equal(await lab.locator('attn-check').first().isVisible(), false);
+    }
+    const lab = page.locator('attn-sdpa');
+    // scrolled down to the weights, the seed and the formula are still in view (on a screen this tall)
+    await lab
+      .locator('[data-panel="weights"]')
+      .evaluate((el) => el.scrollIntoView({ block: 'end', behavior: 'instant' }));
+    const viewport = page.viewportSize();
+    const weights = await lab.locator('[data-panel="weights"] attn-heatmap').boundingBox();
+    assert.ok(Math.max(weights.width, weights.height) >= 240, `weights heatmap ${weights.width} × ${weights.height}`);
+    if (width >= 1280) {
+      assert.ok(inView(await lab.locator('#seed').boundingBox(), viewport), 'the seed field is in view');
+      assert.ok(
+        inView(await lab.locator('.term[data-term="softmax"]').boundingBox(), viewport),
+        'the formula is in view',
+      );
+    }
+    // the step-through: its passes, table and Previous/Next in one view
+    const steps = page.locator('attn-sdpa-steps');
+    await steps.evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
+    for (const part of ['ol.passes', 'table.steps', 'button.next']) {
+      assert.ok(inView(await steps.locator(part).boundingBox(), viewport), `steps: ${part} in view`);
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}

@@ -1,7 +1,8 @@
 // The page's Web Worker (web/src/runtime.js getWorkerEngine): heavy labs really compute in a
 // worker on the site (a module worker file), in the single file from file:// (an inline blob:
 // worker) and in the embeddable widgets; under the embed CSP of issue 4, which has no
-// worker-src blob:, the widgets fall back to the main thread, say so, and log no error.
+// worker-src blob:, the widgets fall back to the main thread, say so, and log no error; long jobs
+// (the benchmark, the fused kernel with its memory report) work there too.
 import assert from 'node:assert/strict';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -41,6 +42,7 @@ before(async () => {
 <h1>Why divide by the square root of d</h1>
 <attn-scaling-curves id="curves"></attn-scaling-curves>
 <attn-scale-benchmark id="benchmark" tmax="64"></attn-scale-benchmark>
+<attn-scale-fused id="fused" t="512"></attn-scale-fused>
 </body>
 </html>`,
   );
@@ -120,6 +122,14 @@ test('the widgets under the embed CSP (no blob: workers) fall back to the main t
   await settled(bench); // data-status is set before the final rows are drawn
   assert.equal(await bench.getAttribute('data-computed-in'), 'main-thread');
   assert.equal(await bench.locator('tr[data-contender]').count(), 2 * 3, 'T = 32, 64 × three contenders');
+
+  // The fused kernel's memory per call comes through the main-thread stand-in as through the worker.
+  const fused = page.locator('#fused');
+  await fused.scrollIntoViewIfNeeded();
+  await page.locator('#fused[data-t="512"][data-settled]').waitFor({ timeout: 30000 });
+  assert.equal(await fused.getAttribute('data-computed-in'), 'main-thread');
+  assert.equal(Number(await fused.locator('.fused-bytes').getAttribute('data-value')), 512 * 64 * 4 + 4 * 128 * 4);
+  assert.equal(await fused.locator('attn-verified').getAttribute('data-status'), 'pass');
 
   assert.deepEqual(await cspViolations(page), []);
   assert.deepEqual(problems, []);

@@ -60,6 +60,11 @@ struct AttentionResult {
   Tensor weights;                    ///< (..., L, S) when asked for, else shape {0}
   Tensor logits;                     ///< (..., L, S) when asked for, else shape {0}
   std::size_t fully_masked_rows = 0; ///< rows with no allowed key (zero weights and output)
+  /// Bytes of the working buffers this call allocated and freed before returning, besides its
+  /// inputs and its result: K packed into panels of 8 keys, padded_keys(S)·E floats, and one
+  /// block of score rows, 4·128 floats on the fused path (one key tile per row) or 4·S floats on
+  /// the two-pass path (whole rows). Never L·S on the fused path; the same for every batch size.
+  std::size_t scratch_bytes = 0;
 };
 
 struct AttentionResult64 {
@@ -71,7 +76,8 @@ struct AttentionResult64 {
 
 /// Scaled dot-product attention (see the top of this file). Without weights or
 /// logits asked for, runs the fused kernel: online softmax over key tiles, memory
-/// O(L·Ev + S·E), never an L×S buffer.
+/// O(L·Ev + S·E), never an L×S buffer; AttentionResult::scratch_bytes says how much
+/// working memory the call took.
 /// Throws ShapeError (ranks, mismatched E or S, batch axes that do not broadcast,
 /// empty tensors, mask shapes), ValueError (NaN/inf inputs, bad scale or τ) or
 /// MemoryError (weights too large to hold).

@@ -71,6 +71,7 @@ export function createBarChart(container, options) {
             y: MARGIN.top,
             height: bottom - MARGIN.top,
             class: 'hit',
+            fill: 'transparent',
             'data-export': 'skip',
           },
           svg,
@@ -78,6 +79,8 @@ export function createBarChart(container, options) {
       : null;
     const rect = svgElement('rect', { x, width, y: zero, height: 0, class: 'bar', 'data-index': i }, svg);
     if (editable) {
+      // a drag target without any CSS: the pointer may grab the whole band, and touch does not scroll
+      for (const target of [rect, hit]) Object.assign(target.style, { cursor: 'ns-resize', touchAction: 'none' });
       setAttributes(rect, {
         tabindex: 0,
         role: 'slider',

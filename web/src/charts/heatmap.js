@@ -4,29 +4,90 @@
  * Small matrices (up to SVG_LIMIT cells) are SVG: one focusable gridcell per
  * cell (role="grid", arrow keys move between cells, one tab stop) with its
  * value printed in black or white, whichever contrasts more with the cell
- * colour. Larger ones are one <canvas> pixel per cell, filled through
- * ImageData from a palette lookup table (4096 × 4096 stays interactive), with
- * a keyboard cursor instead of focusable cells and no annotations. Both have a
- * colour legend. Elements are created once; update() recolours in place.
+ * colour. Larger ones are one <canvas> pixel per cell (heatmap-canvas.js), with
+ * a keyboard cursor and a magnifier instead of focusable cells and annotations.
+ * Both have a colour legend, linear or log (color-scale.js).
+ *
+ * The chart is laid out in CSS pixels for the width its container gives it (and again
+ * when that width changes), one SVG unit to a pixel, so its text is the size it says:
+ * axis and legend labels 12 px, numbers in cells 11–12 px. A cell under MIN_ANNOTATED_CELL
+ * pixels is too small for its number: the numbers are hidden and a note says so (hover,
+ * focus or the data table still read every value). Elements are created once; update()
+ * recolours in place.
  *
  *   const map = createHeatmap(el, { rows: 2, cols: 2, onCell: (r, c, how) => … });
- *   map.update({ data: [0, 1, 1, 0], min: 0, max: 1, palette: 'viridis' });
+ *   map.update({ data: [0, 1, 1, 0], min: 0, max: 1, palette: 'viridis', colorScale: 'log' });
  *   map.update({ highlightRow: 1 }); // outlines row 1 (-1 or null: none)
  */
+import { colorScale } from './color-scale.js';
 import { cssVariable, svgDocument } from './export.js';
-import { PALETTES, paletteLut, paletteRgb, rgbHex, textColorOn } from './palettes.js';
+import { createCanvasLayer } from './heatmap-canvas.js';
+import { PALETTES, paletteRgb, rgbHex, textColorOn } from './palettes.js';
 import { formatDecimals, niceTicks } from './scale.js';
 import { setAttributes, svgElement } from './svg.js';
 
 /** Matrices with more cells than this are drawn on a canvas, without annotations. */
 export const SVG_LIMIT = 32 * 32;
+/** Cells narrower than this (CSS pixels) do not print their numbers. */
+export const MIN_ANNOTATED_CELL = 28;
+/** Axis and legend text, in CSS pixels. */
+export const FONT_PX = 12;
 
-const LEGEND = { gap: 18, width: 14, text: 46 };
+const LEGEND = { gap: 14, width: 12, text: 48 };
+const MAX_CELL = 56;
+const MAX_PLOT = { svg: 420, canvas: 480 };
+
+/**
+ * Where everything goes for a container `width` px wide: the plot's box, the cell size, which
+ * rows and columns get a label. Pure (no DOM), so it can be tested in Node.
+ * @param {{ rows: number, cols: number, rowLabels?: string[] | null, colLabels?: string[] | null,
+ *   legend?: boolean, width?: number }} options  width: the container's width (0 or missing: the natural size)
+ */
+export function heatmapLayout({ rows, cols, rowLabels = null, colLabels = null, legend = true, width = 0 }) {
+  const mode = rows * cols > SVG_LIMIT ? 'canvas' : 'svg';
+  const charW = FONT_PX * 0.62;
+  const longest = Math.max(1, ...(rowLabels ?? [String(rows - 1)]).map((s) => s.length));
+  const left = Math.round(Math.min(120, 10 + longest * charW));
+  const top = FONT_PX + 12;
+  const right = legend ? LEGEND.gap + LEGEND.width + LEGEND.text : 8;
+  const natural = mode === 'svg' ? Math.min(MAX_PLOT.svg, MAX_CELL * Math.max(rows, cols)) : MAX_PLOT.canvas;
+  const room = width > 0 ? width - left - right : natural;
+  let side = Math.max(40, Math.min(natural, room));
+  let cell = side / Math.max(rows, cols);
+  if (mode === 'svg' && cell >= 8) cell = Math.floor(cell);
+  if (mode === 'svg') side = cell * Math.max(rows, cols);
+  const plotW = (side * cols) / Math.max(rows, cols);
+  const plotH = (side * rows) / Math.max(rows, cols);
+  const [cellW, cellH] = [plotW / cols, plotH / rows];
+  // Labels: every row whose text fits its height, every column whose widest label fits its width;
+  // else round indices far enough apart.
+  const colChars = Math.max(1, ...(colLabels ?? [String(cols - 1)]).map((s) => s.length));
+  const colLabelW = colChars * charW + 6;
+  const someTicks = (n, space, each) =>
+    niceTicks(0, n - 1, Math.max(2, Math.min(8, Math.floor(space / each)))).filter(Number.isInteger);
+  const rowTicks = cellH >= FONT_PX + 2 ? [...Array(rows).keys()] : someTicks(rows, plotH, FONT_PX * 2.5);
+  const colTicks = cellW >= colLabelW ? [...Array(cols).keys()] : someTicks(cols, plotW, colLabelW + 16);
+  return {
+    mode,
+    left,
+    top,
+    plotW,
+    plotH,
+    cellW,
+    cellH,
+    width: Math.ceil(left + plotW + right),
+    height: Math.ceil(top + plotH + 8),
+    rowTicks,
+    colTicks,
+    annotated: mode === 'svg' && Math.min(cellW, cellH) >= MIN_ANNOTATED_CELL,
+    annotationPx: Math.min(cellW, cellH) >= 40 ? 12 : 11,
+  };
+}
 
 /**
  * @param {Element} container
  * @param {{ rows: number, cols: number, rowLabels?: string[], colLabels?: string[], title?: string,
- *   format?: (v: number) => string, onCell?: (row: number, col: number, how: 'hover' | 'focus') => void,
+ *   format?: (v: number) => string, onCell?: (row: number, col: number, how: 'hover' | 'focus' | 'touch') => void,
  *   legend?: boolean }} options  legend: false leaves out the colour legend (small multiples sharing one scale)
  */
 export function createHeatmap(container, options) {
@@ -36,113 +97,74 @@ export function createHeatmap(container, options) {
   const colLabels = options.colLabels ?? null;
   const onCell = options.onCell ?? (() => {});
   const showLegend = options.legend !== false;
-
-  // Layout: square cells; a plot of at most ~420 units on its long side.
-  const cell = mode === 'svg' ? Math.max(14, Math.min(56, Math.floor(420 / Math.max(rows, cols)))) : 0;
-  const plotW = mode === 'svg' ? cell * cols : 420 * Math.min(1, cols / rows);
-  const plotH = mode === 'svg' ? cell * rows : 420 * Math.min(1, rows / cols);
-  const longest = Math.max(1, ...(rowLabels ?? [String(rows - 1)]).map((s) => s.length));
-  const left = Math.min(100, 12 + longest * 7);
-  const top = 24;
-  const width = left + plotW + (showLegend ? LEGEND.gap + LEGEND.width + LEGEND.text : 12);
-  const height = top + plotH + 12;
-  const px = (r) => top + (r * plotH) / rows;
-  const pxc = (c) => left + (c * plotW) / cols;
+  const layoutFor = (width) => heatmapLayout({ rows, cols, rowLabels, colLabels, legend: showLegend, width });
 
   const wrap = document.createElement('div');
   wrap.className = `heatmap heatmap-${mode}`;
   wrap.style.position = 'relative';
-  wrap.style.maxWidth = `${Math.max(width, 320)}px`;
-  const svg = svgElement('svg', { viewBox: `0 0 ${width} ${height}`, class: 'heatmap-svg' });
+  const svg = svgElement('svg', { class: 'heatmap-svg', 'font-size': FONT_PX });
   svg.setAttribute('role', mode === 'svg' ? 'group' : 'img');
   svg.setAttribute('aria-label', title);
+  const note = document.createElement('p');
+  note.className = 'hint heatmap-note';
+  note.hidden = true;
+  note.textContent = `Numbers hidden: the cells are under ${MIN_ANNOTATED_CELL} px here.`;
   wrap.append(svg);
 
-  // Axis labels: every label (or index) when they fit, else ticks at round whole indices.
-  const axisFont = mode === 'svg' ? Math.min(12, Math.max(8, cell * 0.45)) : 11;
-  const indices = (n) => [...Array(n).keys()];
-  const someTicks = (n) => niceTicks(0, n - 1, 6).filter(Number.isInteger);
-  const rowTicks = rows * 12 <= plotH ? indices(rows) : someTicks(rows);
-  const colTicks =
-    cols * 7 * longestOf(colLabels ?? [String(cols - 1)]) <= plotW * 1.1 ? indices(cols) : someTicks(cols);
-  const axes = svgElement('g', { class: 'axes', 'aria-hidden': 'true', 'font-size': axisFont }, svg);
-  for (const r of rowTicks) {
-    svgElement(
-      'text',
-      { x: left - 6, y: px(r + 0.5) + axisFont * 0.35, 'text-anchor': 'end', class: 'tick' },
-      axes,
-    ).textContent = rowLabels?.[r] ?? String(r);
-  }
-  for (const c of colTicks) {
-    svgElement('text', { x: pxc(c + 0.5), y: top - 8, 'text-anchor': 'middle', class: 'tick' }, axes).textContent =
-      colLabels?.[c] ?? String(c);
-  }
-
-  // Legend: a vertical gradient from max (top) to min (bottom).
+  const axes = svgElement('g', { class: 'axes', 'aria-hidden': 'true' }, svg);
   const gradient = svgElement(
     'linearGradient',
     { id: 'heatmap-legend', x1: 0, y1: 1, x2: 0, y2: 0 },
     svgElement('defs', {}, svg),
   );
-  const legendX = left + plotW + LEGEND.gap;
   const legend = svgElement('g', { class: 'legend', 'aria-hidden': 'true' }, svg);
   if (!showLegend) legend.setAttribute('display', 'none');
-  svgElement(
-    'rect',
-    { x: legendX, y: top, width: LEGEND.width, height: plotH, fill: 'url(#heatmap-legend)', class: 'legend-bar' },
-    legend,
-  );
+  const legendBar = svgElement('rect', { fill: 'url(#heatmap-legend)', class: 'legend-bar' }, legend);
   const legendTicks = svgElement('g', { class: 'legend-ticks' }, legend);
 
   const labelOf = (r, c) => `row ${rowLabels?.[r] ?? r}, column ${colLabels?.[c] ?? c}`;
   let current = [0, 0];
-  let state = { data: new Float32Array(rows * cols), min: 0, max: 1, palette: 'viridis' };
-  const t = (v) => (state.max > state.min ? (v - state.min) / (state.max - state.min) : 0.5);
+  let state = { data: new Float32Array(rows * cols), min: 0, max: 1, palette: 'viridis', colorScale: 'linear' };
+  let scale = colorScale({ min: 0, max: 1 });
+  let g = layoutFor(0);
+
+  function move(event, [r, c], by = 1) {
+    const keys = {
+      ArrowUp: [r - by, c],
+      ArrowDown: [r + by, c],
+      ArrowLeft: [r, c - by],
+      ArrowRight: [r, c + by],
+      Home: event.ctrlKey ? [0, 0] : [r, 0],
+      End: event.ctrlKey ? [rows - 1, cols - 1] : [r, cols - 1],
+      PageUp: [r - 10, c],
+      PageDown: [r + 10, c],
+    };
+    const next = keys[event.key];
+    return next && [Math.min(rows - 1, Math.max(0, next[0])), Math.min(cols - 1, Math.max(0, next[1]))];
+  }
 
   // --- SVG mode: focusable cells with annotations -------------------------
   const cells = [];
   const texts = [];
+  let notes = null;
   if (mode === 'svg') {
     const grid = svgElement(
       'g',
       { role: 'grid', 'aria-label': title, 'aria-rowcount': rows, 'aria-colcount': cols },
       svg,
     );
-    const notes = svgElement('g', { class: 'annotations', 'aria-hidden': 'true', 'pointer-events': 'none' }, svg);
-    const fontSize = Math.min(12, Math.max(6, cell * 0.3));
+    notes = svgElement('g', { class: 'annotations', 'aria-hidden': 'true', 'pointer-events': 'none' }, svg);
     for (let r = 0; r < rows; r++) {
       const row = svgElement('g', { role: 'row' }, grid);
       for (let c = 0; c < cols; c++) {
         cells.push(
           svgElement(
             'rect',
-            {
-              x: pxc(c),
-              y: px(r),
-              width: cell,
-              height: cell,
-              role: 'gridcell',
-              tabindex: r === 0 && c === 0 ? 0 : -1,
-              class: 'cell',
-              'data-row': r,
-              'data-col': c,
-            },
+            { role: 'gridcell', tabindex: r === 0 && c === 0 ? 0 : -1, class: 'cell', 'data-row': r, 'data-col': c },
             row,
           ),
         );
-        texts.push(
-          svgElement(
-            'text',
-            {
-              x: pxc(c + 0.5),
-              y: px(r + 0.5) + fontSize * 0.35,
-              'text-anchor': 'middle',
-              'font-size': fontSize,
-              class: 'annotation',
-            },
-            notes,
-          ),
-        );
+        texts.push(svgElement('text', { 'text-anchor': 'middle', class: 'annotation' }, notes));
       }
     }
     const cellOf = (target) =>
@@ -167,55 +189,10 @@ export function createHeatmap(container, options) {
     });
   }
 
-  // --- canvas mode: one pixel per cell, a keyboard cursor ------------------
-  let canvas = null;
-  let cursor = null;
-  let image = null;
-  if (mode === 'canvas') {
-    svgElement('rect', { x: left, y: top, width: plotW, height: plotH, class: 'plot-frame', fill: 'none' }, svg);
-    canvas = document.createElement('canvas');
-    canvas.width = cols;
-    canvas.height = rows;
-    const place = (node, x, y, w, h) =>
-      Object.assign(node.style, {
-        position: 'absolute',
-        left: `${(100 * x) / width}%`,
-        top: `${(100 * y) / height}%`,
-        width: `${(100 * w) / width}%`,
-        height: `${(100 * h) / height}%`,
-      });
-    place(canvas, left, top, plotW, plotH);
-    canvas.className = 'heatmap-canvas';
-    setAttributes(canvas, {
-      tabindex: 0,
-      role: 'img',
-      'aria-label': `${title}: ${rows} × ${cols} cells. Arrow keys read one cell at a time (Shift moves 10).`,
-    });
-    cursor = document.createElement('div');
-    cursor.className = 'heatmap-cursor';
-    cursor.hidden = true;
-    wrap.append(canvas, cursor);
-    const moveCursor = (r, c, how) => {
-      current = [r, c];
-      place(cursor, pxc(c), px(r), plotW / cols, plotH / rows);
-      cursor.hidden = false;
-      onCell(r, c, how);
-    };
-    canvas.addEventListener('pointermove', (event) => {
-      const box = canvas.getBoundingClientRect();
-      const c = Math.min(cols - 1, Math.max(0, Math.floor(((event.clientX - box.left) / box.width) * cols)));
-      const r = Math.min(rows - 1, Math.max(0, Math.floor(((event.clientY - box.top) / box.height) * rows)));
-      moveCursor(r, c, 'hover');
-    });
-    canvas.addEventListener('focus', () => moveCursor(current[0], current[1], 'focus'));
-    canvas.addEventListener('blur', () => (cursor.hidden = true));
-    canvas.addEventListener('keydown', (event) => {
-      const next = move(event, current, event.shiftKey ? 10 : 1);
-      if (!next) return;
-      event.preventDefault();
-      moveCursor(next[0], next[1], 'focus');
-    });
-  }
+  // --- canvas mode: one pixel per cell, a keyboard cursor, a magnifier ------
+  const frame = mode === 'canvas' ? svgElement('rect', { class: 'plot-frame', fill: 'none' }, svg) : null;
+  const layer = mode === 'canvas' ? createCanvasLayer(wrap, { rows, cols, title, onCell, move }) : null;
+  wrap.append(note);
 
   // An outline around one row (e.g. the query whose weights are being read); hidden until asked for.
   const rowMark = svgElement(
@@ -227,39 +204,95 @@ export function createHeatmap(container, options) {
   function markRow(r) {
     const shown = Number.isInteger(r) && r >= 0 && r < rows;
     rowMark.setAttribute('visibility', shown ? 'visible' : 'hidden');
-    if (shown) setAttributes(rowMark, { x: left, y: px(r), width: plotW, height: plotH / rows, 'data-row': r });
+    if (shown)
+      setAttributes(rowMark, { x: g.left, y: g.top + r * g.cellH, width: g.plotW, height: g.cellH, 'data-row': r });
     else rowMark.removeAttribute('data-row');
   }
 
-  function move(event, [r, c], by = 1) {
-    const keys = {
-      ArrowUp: [r - by, c],
-      ArrowDown: [r + by, c],
-      ArrowLeft: [r, c - by],
-      ArrowRight: [r, c + by],
-      Home: event.ctrlKey ? [0, 0] : [r, 0],
-      End: event.ctrlKey ? [rows - 1, cols - 1] : [r, cols - 1],
-      PageUp: [r - 10, c],
-      PageDown: [r + 10, c],
-    };
-    const next = keys[event.key];
-    return next && [Math.min(rows - 1, Math.max(0, next[0])), Math.min(cols - 1, Math.max(0, next[1]))];
+  /** Places every element for the layout `g` (on creation and when the container's width changes). */
+  function place() {
+    const { left, top, plotW, plotH, cellW, cellH } = g;
+    setAttributes(svg, { viewBox: `0 0 ${g.width} ${g.height}`, width: g.width, height: g.height });
+    wrap.style.maxWidth = `${g.width}px`;
+    axes.replaceChildren();
+    for (const r of g.rowTicks) {
+      svgElement(
+        'text',
+        { x: left - 6, y: top + (r + 0.5) * cellH + FONT_PX * 0.35, 'text-anchor': 'end', class: 'tick' },
+        axes,
+      ).textContent = rowLabels?.[r] ?? String(r);
+    }
+    for (const c of g.colTicks) {
+      svgElement(
+        'text',
+        { x: left + (c + 0.5) * cellW, y: top - 8, 'text-anchor': 'middle', class: 'tick' },
+        axes,
+      ).textContent = colLabels?.[c] ?? String(c);
+    }
+    setAttributes(legendBar, { x: left + plotW + LEGEND.gap, y: top, width: LEGEND.width, height: plotH });
+    if (mode === 'svg') {
+      const fontSize = g.annotationPx;
+      for (let i = 0; i < cells.length; i++) {
+        const [r, c] = [Math.floor(i / cols), i % cols];
+        setAttributes(cells[i], { x: left + c * cellW, y: top + r * cellH, width: cellW, height: cellH });
+        setAttributes(texts[i], {
+          x: left + (c + 0.5) * cellW,
+          y: top + (r + 0.5) * cellH + fontSize * 0.35,
+          'font-size': fontSize,
+        });
+      }
+      notes.setAttribute('display', g.annotated ? 'inline' : 'none');
+      note.hidden = g.annotated;
+    } else {
+      setAttributes(frame, { x: left, y: top, width: plotW, height: plotH });
+      layer.place(g);
+    }
+    if (rowMark.hasAttribute('data-row')) markRow(Number(rowMark.getAttribute('data-row')));
+    drawLegendTicks();
   }
 
+  function drawLegendTicks() {
+    legendTicks.replaceChildren();
+    const x = g.left + g.plotW + LEGEND.gap + LEGEND.width;
+    for (const { label, at } of scale.ticks) {
+      const y = g.top + g.plotH * (1 - at);
+      svgElement('line', { x1: x, x2: x + 4, y1: y, y2: y, class: 'axis' }, legendTicks);
+      svgElement('text', { x: x + 7, y: y + 4, class: 'tick' }, legendTicks).textContent = label;
+    }
+  }
+
+  let width = 0;
+  const resize = () => {
+    const next = Math.floor(container.clientWidth);
+    if (next === width) return;
+    width = next;
+    g = layoutFor(width);
+    place();
+  };
+  place();
   container.append(wrap);
+  resize();
+  const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(resize) : null;
+  observer?.observe(container);
 
   return {
     mode,
     svg,
-    canvas,
+    canvas: layer?.canvas ?? null,
     rows,
     cols,
+    /** The current layout (see heatmapLayout). */
+    get layout() {
+      return g;
+    },
     update(next) {
-      const paletteChanged = next.palette !== state.palette;
+      const paletteChanged = next.palette !== undefined && next.palette !== state.palette;
       state = { ...state, ...next };
       if ('highlightRow' in next) markRow(next.highlightRow);
-      if (!('data' in next)) return;
+      if (!('data' in next) && !('colorScale' in next)) return;
       const { data, palette } = state;
+      scale = colorScale({ kind: state.colorScale, min: state.min, max: state.max, data });
+      wrap.dataset.colorScale = scale.kind;
       // Legend: gradient stops from the palette's control points, ticks at round values.
       if (paletteChanged || !gradient.firstChild) {
         gradient.replaceChildren();
@@ -268,22 +301,11 @@ export function createHeatmap(container, options) {
           svgElement('stop', { offset: i / (stops.length - 1), 'stop-color': rgbHex(rgb) }, gradient),
         );
       }
-      legendTicks.replaceChildren();
-      const span = state.max - state.min;
-      for (const v of span > 0 ? niceTicks(state.min, state.max, 4) : [state.min]) {
-        const y = top + plotH * (span > 0 ? 1 - (v - state.min) / span : 0.5);
-        svgElement(
-          'line',
-          { x1: legendX + LEGEND.width, x2: legendX + LEGEND.width + 4, y1: y, y2: y, class: 'axis' },
-          legendTicks,
-        );
-        svgElement('text', { x: legendX + LEGEND.width + 7, y: y + 4, class: 'tick' }, legendTicks).textContent =
-          formatDecimals(v, 3);
-      }
+      drawLegendTicks();
       if (mode === 'svg') {
         for (let i = 0; i < cells.length; i++) {
           const v = data[i];
-          const rgb = paletteRgb(palette, t(v));
+          const rgb = paletteRgb(palette, scale.t(v));
           const [r, c] = [Math.floor(i / cols), i % cols];
           setAttributes(cells[i], {
             fill: rgbHex(rgb),
@@ -296,34 +318,27 @@ export function createHeatmap(container, options) {
           texts[i].style.fill = ink; // beats any stylesheet rule for text
         }
       } else {
-        fillPixels(
-          (image ??= canvas.getContext('2d').createImageData(cols, rows)),
-          data,
-          state.min,
-          state.max,
-          palette,
-        );
-        const context = canvas.getContext('2d');
-        context.putImageData(image, 0, 0);
+        layer.draw(data, scale, palette);
       }
+    },
+    /** The colour scale in use: { kind, lo, hi, fallback, ticks }. */
+    get scale() {
+      return scale;
     },
     /** A self-contained SVG document of the heatmap (the canvas embedded as a PNG image). */
     exportSvg() {
       return svgDocument(svg, {
         background: cssVariable(container, '--surface', '#ffffff'),
         edit(copy) {
-          if (mode === 'svg') {
-            // Annotations are separate from cells in the live chart; keep them.
-            return;
-          }
+          if (mode === 'svg') return; // annotations are separate from cells in the live chart; keep them
           const img = document.createElementNS(svg.namespaceURI, 'image');
           setAttributes(img, {
-            x: left,
-            y: top,
-            width: plotW,
-            height: plotH,
+            x: g.left,
+            y: g.top,
+            width: g.plotW,
+            height: g.plotH,
             preserveAspectRatio: 'none',
-            href: canvas.toDataURL('image/png'),
+            href: layer.canvas.toDataURL('image/png'),
             style: 'image-rendering: pixelated',
           });
           copy.append(img);
@@ -332,35 +347,12 @@ export function createHeatmap(container, options) {
     },
     /** Focuses the current cell (or the canvas). */
     focus() {
-      (mode === 'svg' ? cells[current[0] * cols + current[1]] : canvas).focus();
+      if (mode === 'svg') cells[current[0] * cols + current[1]].focus();
+      else layer.focus();
+    },
+    /** Stops following the container's size. */
+    disconnect() {
+      observer?.disconnect();
     },
   };
-}
-
-/**
- * Colours one RGBA pixel per value through a 256-entry palette table packed as
- * 32-bit words (one store per pixel; NaN gets the low end).
- */
-function fillPixels(image, data, min, max, palette) {
-  const lut = paletteLut(palette, 256);
-  const words = new Uint32Array(256);
-  const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-  for (let i = 0; i < 256; i++) {
-    const [r, g, b] = [lut[i * 3], lut[i * 3 + 1], lut[i * 3 + 2]];
-    words[i] = littleEndian
-      ? ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0
-      : ((r << 24) | (g << 16) | (b << 8) | 255) >>> 0;
-  }
-  const pixels = new Uint32Array(image.data.buffer);
-  const k = max > min ? 255 / (max - min) : 0;
-  const n = pixels.length;
-  for (let i = 0; i < n; i++) {
-    let j = ((data[i] - min) * k + 0.5) | 0; // NaN -> 0
-    j = j < 0 ? 0 : j > 255 ? 255 : j;
-    pixels[i] = words[j];
-  }
-}
-
-function longestOf(labels) {
-  return Math.max(1, ...labels.map((s) => s.length));
 }

@@ -12,7 +12,8 @@
  *   chart.update([[[1, 0.4], [2, 0.5]], [[1, 0.4], [2, 0.41]]], { marker: 128 });
  *
  * Each point is a <circle> with data-series, data-x and data-y (for tests and the
- * exports); series are told apart by dash pattern and marker shape as well as colour.
+ * exports), unless its series says points: false; series are told apart by dash pattern
+ * and marker shape as well as colour.
  */
 import { formatDecimals, linearScale, niceDomain, niceTicks } from './scale.js';
 import { setAttributes, svgElement } from './svg.js';
@@ -23,7 +24,7 @@ const MARGIN = { top: 30, right: 14, bottom: 42, left: 52 };
 
 /**
  * @param {Element} container
- * @param {{ title: string, xLabel: string, yLabel: string, series: Array<{ name: string, className?: string, dashed?: boolean }>,
+ * @param {{ title: string, xLabel: string, yLabel: string, series: Array<{ name: string, className?: string, dashed?: boolean, points?: boolean }>,
  *   xDomain: [number, number], yDomain?: [number, number], xLog?: boolean, yLog?: boolean,
  *   xTicks?: number[], format?: (v: number) => string }} options
  * @returns {{ update(data: Array<Array<[number, number]>>, view?: { marker?: number }): void, svg: SVGSVGElement }}
@@ -111,6 +112,7 @@ export function createLineChart(container, options) {
           finite.map(([px, py], j) => `${j ? 'L' : 'M'}${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(''),
         );
         group.querySelectorAll('.point').forEach((p) => p.remove());
+        if (series[i].points === false) return; // a dense curve (a histogram): the line alone
         for (const [px, py] of finite) {
           const shape = i % 2 ? 'rect' : 'circle';
           const attrs =

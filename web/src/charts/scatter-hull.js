@@ -12,10 +12,13 @@
  * ring, e.g. the mixture under study) with `highlightLabel`.
  *
  * Each point is focusable: arrow keys move it by a tenth of the tick step,
- * Shift+arrow by half a step; a pointer (mouse, pen, touch) drags it.
+ * Shift+arrow by half a step; a pointer (mouse, pen, touch) drags it, from anywhere in an
+ * invisible circle around it 48 px across as drawn, however far the plot is scaled down (its
+ * radius follows --units-per-px, the viewBox units per CSS pixel that AttnFigure sets).
+ * Points are named v0, v1, … unless `pointLabel` says otherwise (counted from 0, as the code).
  */
 import { cssVariable, svgDocument } from './export.js';
-import { formatDecimals, linearScale, niceStep, niceTicks } from './scale.js';
+import { formatDecimals, linearScale, niceDomain, niceStep, niceTicks } from './scale.js';
 import { setAttributes, svgElement } from './svg.js';
 
 export const CANVAS_LIMIT = 500;
@@ -23,6 +26,7 @@ export const CANVAS_LIMIT = 500;
 const WIDTH = 420;
 const HEIGHT = 360;
 const MARGIN = { top: 14, right: 16, bottom: 34, left: 40 };
+const HIT_RADIUS_PX = 24; // the drag target: 48 px across as drawn (at least 44 px, after rounding)
 const PLOT = {
   x: MARGIN.left,
   y: MARGIN.top,
@@ -31,12 +35,26 @@ const PLOT = {
 };
 
 /**
+ * The plot's domain for a set of points ([x, y] rows): each axis padded by 12 % (at least 0.5)
+ * and widened to round numbers.
+ */
+export function scatterDomain(points) {
+  const axis = (values) => {
+    const lo = Math.min(...values);
+    const hi = Math.max(...values);
+    const pad = Math.max((hi - lo) * 0.12, 0.5);
+    return niceDomain(lo - pad, hi + pad, 6);
+  };
+  return { x: axis(points.map((p) => p[0])), y: axis(points.map((p) => p[1])) };
+}
+
+/**
  * @param {Element} container
  * @param {{ title?: string, pointLabel?: (i: number) => string,
  *   onInput?: (points: number[][], index: number) => void, onChange?: (points: number[][], index: number) => void }} options
  */
 export function createScatterHull(container, options = {}) {
-  const { title = 'Scatter plot with convex hull', pointLabel = (i) => `v${i + 1}` } = options;
+  const { title = 'Scatter plot with convex hull', pointLabel = (i) => `v${i}` } = options;
   const wrap = document.createElement('div');
   wrap.className = 'scatter';
   wrap.style.position = 'relative';
@@ -73,6 +91,7 @@ export function createScatterHull(container, options = {}) {
   const markDot = svgElement('circle', { r: 2.5, class: 'highlight-dot' }, mark);
   const markText = svgElement('text', { class: 'highlight-label' }, mark);
   mark.style.display = 'none';
+  const hits = svgElement('g', { class: 'point-hits', 'aria-hidden': 'true', 'data-export': 'skip' }, svg);
   const layer = svgElement('g', { class: 'points' }, svg);
 
   let x = linearScale([0, 1], [PLOT.x, PLOT.x + PLOT.w]);
@@ -122,8 +141,9 @@ export function createScatterHull(container, options = {}) {
   }
 
   function placeHandle(i) {
-    const { dot, text } = handles[i];
+    const { dot, hit, text } = handles[i];
     const [px, py] = points[i];
+    setAttributes(hit, { cx: x(px), cy: y(py) });
     setAttributes(dot, {
       cx: x(px),
       cy: y(py),
@@ -136,7 +156,18 @@ export function createScatterHull(container, options = {}) {
 
   function makeHandles(n) {
     layer.replaceChildren();
+    hits.replaceChildren();
     handles = Array.from({ length: n }, (_, i) => {
+      const hit = svgElement(
+        'circle',
+        { r: HIT_RADIUS_PX, class: 'point-hit', fill: 'transparent', 'data-index': i },
+        hits,
+      );
+      Object.assign(hit.style, {
+        r: `calc(${HIT_RADIUS_PX}px * var(--units-per-px, 1))`,
+        cursor: 'grab',
+        touchAction: 'none',
+      });
       const dot = svgElement(
         'circle',
         {
@@ -152,24 +183,30 @@ export function createScatterHull(container, options = {}) {
       const text = svgElement('text', { class: 'point-label', 'aria-hidden': 'true' }, layer);
       text.textContent = pointLabel(i);
       let dragging = false;
+      let offset = [0, 0]; // from the pointer to the point, so grabbing beside it does not make it jump
       const at = (event) => {
         const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
-        return [x.invert(p.x), y.invert(p.y)];
+        return [x.invert(p.x) + offset[0], y.invert(p.y) + offset[1]];
       };
-      dot.addEventListener('pointerdown', (event) => {
-        if (event.button !== 0) return;
-        event.preventDefault();
-        dragging = true;
-        dot.setPointerCapture(event.pointerId);
-        dot.focus({ preventScroll: true });
-      });
-      dot.addEventListener('pointermove', (event) => dragging && setPoint(i, ...at(event), false));
-      dot.addEventListener('pointerup', (event) => {
-        if (!dragging) return;
-        dragging = false;
-        setPoint(i, ...at(event), true);
-      });
-      dot.addEventListener('pointercancel', () => (dragging = false));
+      for (const target of [hit, dot]) {
+        target.addEventListener('pointerdown', (event) => {
+          if (event.button !== 0) return;
+          event.preventDefault();
+          dragging = true;
+          offset = [0, 0];
+          const [px, py] = at(event);
+          offset = [points[i][0] - px, points[i][1] - py];
+          target.setPointerCapture(event.pointerId);
+          dot.focus({ preventScroll: true });
+        });
+        target.addEventListener('pointermove', (event) => dragging && setPoint(i, ...at(event), false));
+        target.addEventListener('pointerup', (event) => {
+          if (!dragging) return;
+          dragging = false;
+          setPoint(i, ...at(event), true);
+        });
+        target.addEventListener('pointercancel', () => (dragging = false));
+      }
       dot.addEventListener('keydown', (event) => {
         const k = event.shiftKey ? 5 : 1;
         const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[event.key] ?? [
@@ -179,7 +216,7 @@ export function createScatterHull(container, options = {}) {
         event.preventDefault();
         setPoint(i, points[i][0] + (dx * k * steps.x) / 10, points[i][1] + (dy * k * steps.y) / 10, true);
       });
-      return { dot, text };
+      return { dot, hit, text };
     });
   }
 

@@ -49,6 +49,11 @@ export interface AttentionResult {
   logits?: Tensor;
   /** Rows with no allowed key: their weights and output are zeros. */
   fullyMaskedRows: number;
+  /**
+   * Bytes of working memory the call allocated and freed, besides its inputs and result: the keys
+   * packed for the kernels and one block of score rows (fused: 4·(padded S·E + 4·128), never L·S).
+   */
+  scratchBytes: number;
 }
 
 /** A row-major float64 tensor (results of the float64 reference). */

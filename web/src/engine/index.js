@@ -72,8 +72,9 @@ export class Attention {
    * @param {TensorLike} v (..., S, Ev)
    * @param {{ scale?: number, temperature?: number, mask?: null | 'causal' | { window: number, causal?: boolean } | TensorLike | { additive: TensorLike }, returnWeights?: boolean, returnLogits?: boolean }} [options]
    *   scale defaults to 1/sqrt(E); mask tensors use 1 = may attend
-   * @returns {{ output: Tensor, weights?: Tensor, logits?: Tensor, fullyMaskedRows: number }}
-   *   output (..., L, Ev); weights and logits (..., L, S); rows with no allowed key are zeros and counted
+   * @returns {{ output: Tensor, weights?: Tensor, logits?: Tensor, fullyMaskedRows: number, scratchBytes: number }}
+   *   output (..., L, Ev); weights and logits (..., L, S); rows with no allowed key are zeros and counted;
+   *   scratchBytes: the working memory the call allocated besides its inputs and result
    */
   attention(q, k, v, options) {
     const opts = attentionOptions(options, 'attention', false);

@@ -137,8 +137,9 @@ async function benchmark(engines, options = {}, context) {
  * kept), the query rows cut into blocks of `block` rows (each row of the output
  * depends only on its own query, so the blocks give exactly the full result).
  * Runs on the SIMD build when this runtime has it, else the scalar one. Reports the
- * time, GFLOP/s, that module's wasm heap (a high-water mark: wasm memory never
- * shrinks) and the bytes the weights would have needed, T·T·4.
+ * time, GFLOP/s, the working memory one call allocated (the largest scratchBytes the core
+ * reported: it grows with T, never T²), that module's wasm heap (a high-water mark: wasm
+ * memory never shrinks) and the bytes the weights would have needed, T·T·4.
  * @param {JobEngines} engines
  * @param {{ T: number, dim?: number, seed?: number, block?: number, simd?: boolean }} options
  */
@@ -153,14 +154,18 @@ async function fusedAttention(engines, options = {}, context) {
   const v = engine.randn([T, dim], seed + 2);
   const output = new Float32Array(T * dim);
   let ms = 0;
+  let scratchBytes = 0;
+  let calls = 0;
   for (let r0 = 0; r0 < T; r0 += block) {
     await step(context);
     const r1 = Math.min(T, r0 + block);
     const qBlock = { data: q.data.subarray(r0 * dim, r1 * dim), shape: [r1 - r0, dim] };
     const t0 = performance.now();
-    const { output: part } = engine.attention(qBlock, k, v);
+    const result = engine.attention(qBlock, k, v);
     ms += performance.now() - t0;
-    output.set(part.data, r0 * dim);
+    scratchBytes = Math.max(scratchBytes, result.scratchBytes);
+    calls++;
+    output.set(result.output.data, r0 * dim);
     context.progress({ done: r1, steps: T, ms });
   }
   const memory = engine.memory();
@@ -172,6 +177,8 @@ async function fusedAttention(engines, options = {}, context) {
     gflops: attentionFlops(T, dim) / (ms * 1e6),
     heapBytes: memory.heapBytes,
     inUseBytes: memory.inUseBytes,
+    scratchBytes,
+    calls,
     weightsBytes: T * T * 4,
     firstRow: output.slice(0, Math.min(dim, 8)),
   };

@@ -66,6 +66,10 @@ export interface FusedAttentionResult {
   /** That module's wasm heap: a high-water mark. */
   heapBytes: number;
   inUseBytes: number;
+  /** The largest working memory of one call (attention()'s scratchBytes): it grows with T, not T². */
+  scratchBytes: number;
+  /** Attention calls made (one per block of query rows). */
+  calls: number;
   /** What the T×T float32 weights would have needed. */
   weightsBytes: number;
   /** The first (up to 8) entries of the output's first row. */

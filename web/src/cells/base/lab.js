@@ -16,9 +16,27 @@
  * renderFigure(). The host gets data-lab, which the lesson page uses to let a lab use the margin
  * of a wide screen.
  */
-import { html } from 'lit';
+import { html, nothing } from 'lit';
 import { AttnFigure } from './figure-base.js';
 import { controlStyles, labLayout, textStyles } from './styles.js';
+
+/**
+ * Checks written as data (a lab model's check logic) as attn-check cells, for renderLab's
+ * `checks`: each { name (its class), label, comparison ('le' by default), threshold, value } or,
+ * for a yes/no check, { name, label, pass }.
+ */
+export const checkCells = (checks) =>
+  checks.map(
+    (c) =>
+      html`<attn-check
+        class=${c.name}
+        label=${c.label}
+        comparison=${c.comparison ?? 'le'}
+        threshold=${c.threshold ?? nothing}
+        .value=${c.value}
+        .pass=${c.pass}
+      ></attn-check>`,
+  );
 
 export class AttnLab extends AttnFigure {
   static labStyles = [AttnFigure.baseStyles, AttnFigure.figureStyles, labLayout, controlStyles, textStyles];
@@ -28,18 +46,36 @@ export class AttnLab extends AttnFigure {
     this.toggleAttribute('data-lab', true);
   }
 
+  /** A learner's change of one state field: remembered for Reset (beginEdit), then announced. */
+  setField(name, value) {
+    if (Object.is(this[name], value)) return;
+    this.beginEdit();
+    this[name] = value;
+    this.stateChanged();
+  }
+
   /**
    * The lab's layout. Every part is optional (a Lit template or ''):
    * figure and controls side by side (or stacked), `after` below them both, then the error line,
    * the checks inside one attn-verified line, the code, and `hood` inside "Under the hood".
+   * `error` is the task's error line by default; a lab whose controls cause the errors may show
+   * this.task.errorLine() among them instead and pass error: ''.
    */
-  renderLab({ figure = '', controls = '', after = '', checks = '', code = '', hood = '' }) {
+  renderLab({
+    figure = '',
+    controls = '',
+    after = '',
+    checks = '',
+    code = '',
+    hood = '',
+    error = this.task?.errorLine() ?? '',
+  }) {
     return html`
       <div class=${controls ? 'lab split' : 'lab'}>
         <div class="lab-figure">${figure}</div>
         ${controls ? html`<div class="lab-side">${controls}</div>` : ''}
       </div>
-      ${after} ${this.task?.errorLine() ?? ''} ${checks ? html`<attn-verified>${checks}</attn-verified>` : ''} ${code}
+      ${after} ${error} ${checks ? html`<attn-verified>${checks}</attn-verified>` : ''} ${code}
       ${
         hood
           ? html`<details class="hood">

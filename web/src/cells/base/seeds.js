@@ -1,7 +1,8 @@
 /**
  * Seeds and re-roll for a lab with a `seed` state field (an integer, see state-fields.js):
  * the Seed field (bad text shows its error beside the field and keeps the last valid seed),
- * Re-roll (a new random seed) and Reset, as one control row.
+ * Re-roll (a new random seed) and Reset, as one control row. A new seed is a user edit
+ * (beginEdit), so an AttnFigure's Reset goes back to the seed the page gave.
  *
  *   static stateFields = { seed: SEED_FIELD, … };
  *   seeds = new SeedControl(this, 'Random draws of Q, K and V');
@@ -32,6 +33,7 @@ export class SeedControl {
       const seed = parseField(text.trim(), 'seed', lab.constructor.stateFields.seed);
       this.draft = null;
       if (seed !== lab.seed) {
+        lab.beginEdit?.(); // an AttnFigure's Reset goes back to the state before the first edit
         lab.seed = seed;
         lab.stateChanged();
       }
@@ -47,8 +49,16 @@ export class SeedControl {
     let seed = lab.seed;
     while (seed === lab.seed) seed = Math.floor(Math.random() * SEED_MAX);
     this.draft = null;
+    lab.beginEdit?.();
     lab.seed = seed;
     lab.stateChanged();
+  }
+
+  /** Reset: the lab's authored state, and the Seed field shows its seed again. */
+  reset() {
+    this.draft = null;
+    this.lab.reset();
+    this.lab.requestUpdate();
   }
 
   /** The control row; `extra` (a template) goes at its end. */
@@ -68,7 +78,7 @@ export class SeedControl {
           @input=${(e) => this.onInput(e)}
         />
         <button type="button" class="reroll" @click=${() => this.reroll()}>Re-roll</button>
-        <button type="button" class="reset" @click=${() => this.lab.reset()}>Reset</button>
+        <button type="button" class="reset" @click=${() => this.reset()}>Reset</button>
         ${extra}
       </div>
       ${draft ? html`<p class="field-error" id="seed-error">${draft.error}</p>` : ''}`;

@@ -9,6 +9,9 @@
  *   };
  *
  * Types: number, integer, numbers (a list), matrix (rows of numbers), boolean, enum.
+ * A field of any other type gives its own `parse(text, field)` (returns the value or throws
+ * FieldError) and `format(value)` (its inverse), e.g. an attention mask that is 'none', 'causal'
+ * or a 0/1 matrix.
  * parseField() never evaluates anything and never returns HTML: text is split
  * and converted with Number(); anything out of the declared bounds is rejected
  * with a FieldError that says which field and why.
@@ -52,6 +55,7 @@ function checkLength(n, field, { minLength = 1, maxLength = MAX_ITEMS } = {}) {
 export function parseField(text, field, spec) {
   if (typeof text !== 'string') throw new FieldError(field, 'is missing');
   if (text.length > MAX_TEXT) throw new FieldError(field, `is too long (${text.length} characters)`);
+  if (typeof spec.parse === 'function') return spec.parse(text, field);
   switch (spec.type) {
     case 'number':
       return parseNumber(text, field, spec);
@@ -87,6 +91,7 @@ export function parseField(text, field, spec) {
 
 /** Value -> text, the inverse of parseField. */
 export function formatField(value, spec) {
+  if (typeof spec.format === 'function') return spec.format(value);
   switch (spec.type) {
     case 'boolean':
       return value ? '1' : '0';

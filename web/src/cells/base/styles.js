@@ -6,8 +6,11 @@
  *   figure stays in view (sticky) while a tall column of controls scrolls; below, they stack with
  *   the controls directly under the figure. Below 600 px of window, cards are flat.
  * - controlStyles: rows of labelled controls, range inputs, selects, number and text fields.
- * - textStyles: notes, hints, errors, monospace numbers, boxes that scroll sideways on their own.
+ * - textStyles: headings inside a lab, notes, hints, errors, monospace numbers, boxes that scroll
+ *   sideways on their own.
  * - tableStyles: compact numeric tables (they scroll inside their own box).
+ * - touchTargets: buttons, selects and fields of a control row at least 44 px tall (a finger's
+ *   hit area).
  */
 import { css } from 'lit';
 
@@ -91,6 +94,10 @@ export const controlStyles = css`
 `;
 
 export const textStyles = css`
+  h3 {
+    font-size: 0.95rem;
+    margin: 0.75rem 0 0.2rem;
+  }
   .note,
   .hint {
     color: var(--muted, #555d6b);
@@ -134,5 +141,56 @@ export const tableStyles = css`
   td:first-child,
   th:first-child {
     text-align: left;
+  }
+`;
+
+export const touchTargets = css`
+  .controls button,
+  .controls select,
+  .controls input[type='text'],
+  .controls input[type='number'] {
+    min-height: 2.75rem;
+  }
+  .controls button {
+    min-width: 2.75rem;
+  }
+`;
+
+/**
+ * lineChartStyles: the colours of charts/line-chart.js's series (series-0 red, series-1 blue,
+ * series-2 green; they differ by dash and marker shape too), its marker and its texts.
+ */
+export const lineChartStyles = css`
+  .line-chart .series-0 .line,
+  .line-chart .series-0 .point {
+    stroke: var(--danger, #b3261e);
+  }
+  .line-chart .series-0 .point {
+    fill: var(--danger, #b3261e);
+  }
+  .line-chart .series-1 .line,
+  .line-chart .series-1 .point {
+    stroke: var(--accent, #3b5bdb);
+  }
+  .line-chart .series-1 .point {
+    fill: var(--accent, #3b5bdb);
+  }
+  .line-chart .series-2 .line,
+  .line-chart .series-2 .point {
+    stroke: var(--pass, #2b8a3e);
+  }
+  .line-chart .series-2 .point {
+    fill: var(--pass, #2b8a3e);
+  }
+  .line-chart .line {
+    stroke-width: 2;
+  }
+  .line-chart .marker {
+    stroke: var(--muted, #555d6b);
+    stroke-dasharray: 3 3;
+  }
+  .line-chart .axis-title,
+  .line-chart .legend-text {
+    fill: var(--text, #1b1e24);
   }
 `;

@@ -11,13 +11,15 @@
  * last valid value. The shape is fixed by `values`.
  *
  * State (permalink): values. Config attributes: label, min, max, row-labels,
- * col-labels (comma-separated).
+ * col-labels (comma-separated); for and field: edit that setting of another cell, e.g.
+ * <attn-matrix-editor for="att" field="q"> (cells/base/wiring.js).
  * Events: `change` (detail { values }).
  */
 import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, parseNumberText } from '../base/cell-support.js';
+import { FieldLink, fieldLinkProperties } from '../base/wiring.js';
 
 const labelList = {
   fromAttribute: (text) =>
@@ -49,6 +51,7 @@ export class AttnMatrixEditor extends AttnCell {
     rowLabels: { attribute: 'row-labels', converter: labelList },
     colLabels: { attribute: 'col-labels', converter: labelList },
     _drafts: { state: true },
+    ...fieldLinkProperties,
   };
 
   static styles = [
@@ -95,6 +98,7 @@ export class AttnMatrixEditor extends AttnCell {
     this.colLabels = [];
     this._drafts = new Map(); // "r,c" -> { text, error } for cells whose text differs from values
     this._committed = null;
+    this._link = new FieldLink(this, { kind: 'matrix', get: () => this.values, set: (v) => (this.values = v) });
   }
 
   willUpdate(changed) {
@@ -162,8 +166,9 @@ export class AttnMatrixEditor extends AttnCell {
   }
 
   reset() {
-    super.reset(); // back to the attributes
     this._drafts = new Map();
+    if (this._link.resetSource()) return; // the setting it edits, back to the page's
+    super.reset(); // back to the attributes
     this.dispatchEvent(new CustomEvent('change', { detail: { values: structuredClone(this.values) }, bubbles: true }));
   }
 

@@ -8,12 +8,15 @@
  * Infinity (the temperature limits of softmax: argmax and uniform).
  *
  * State (permalink): value. Config attributes: label, symbol, min, max, step,
- * scale (linear | log), limits (boolean).
+ * scale (linear | log), limits (boolean); for and field: drive that setting of another cell,
+ * e.g. <attn-slider for="att" field="temperature"> (cells/base/wiring.js; the slider then starts
+ * at that cell's value and its Reset resets that setting).
  * Events: `change` (detail { value }) and attn-state-change on every user change.
  */
 import { css, html } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, formatNumber } from '../base/cell-support.js';
+import { FieldLink, fieldLinkProperties } from '../base/wiring.js';
 
 const significant = (x, digits = 6) => Number(x.toPrecision(digits));
 
@@ -31,6 +34,7 @@ export class AttnSlider extends AttnCell {
     step: { type: Number },
     scale: { type: String },
     limits: { type: Boolean },
+    ...fieldLinkProperties,
   };
 
   static styles = [
@@ -88,6 +92,7 @@ export class AttnSlider extends AttnCell {
     this.step = 0;
     this.scale = 'linear';
     this.limits = false;
+    this._link = new FieldLink(this, { kind: 'number', get: () => this.value, set: (v) => (this.value = v) });
   }
 
   /** True when the log scale can be used (0 < min < max). */
@@ -134,6 +139,7 @@ export class AttnSlider extends AttnCell {
   }
 
   reset() {
+    if (this._link.resetSource()) return; // the setting it drives, back to the page's
     super.reset(); // back to the attributes
     this.dispatchEvent(new CustomEvent('change', { detail: { value: this.value }, bubbles: true }));
   }

@@ -9,13 +9,16 @@
  * keep the last valid list.
  *
  * State (permalink): values. Config attributes: label, min, max, count (0 = any),
- * max-count (at most this many entries when count is 0; default and limit 64).
+ * max-count (at most this many entries when count is 0; default and limit 64); for and field:
+ * edit that setting of another cell, e.g. <attn-vector-editor for="b" field="values">
+ * (cells/base/wiring.js).
  * Events: `change` (detail { values }).
  */
 import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, parseNumberList } from '../base/cell-support.js';
+import { FieldLink, fieldLinkProperties } from '../base/wiring.js';
 
 const MAX_ENTRIES = 64;
 const sameList = (a, b) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
@@ -32,6 +35,7 @@ export class AttnVectorEditor extends AttnCell {
     max: { type: Number },
     count: { type: Number },
     maxCount: { type: Number, attribute: 'max-count' },
+    ...fieldLinkProperties,
     _text: { state: true },
     _error: { state: true },
   };
@@ -71,6 +75,7 @@ export class AttnVectorEditor extends AttnCell {
     this._text = null; // what the field shows; null = the formatted values
     this._error = '';
     this._committed = null; // the values the current text was parsed into
+    this._link = new FieldLink(this, { kind: 'numbers', get: () => this.values, set: (v) => (this.values = v) });
   }
 
   willUpdate(changed) {
@@ -108,9 +113,10 @@ export class AttnVectorEditor extends AttnCell {
   }
 
   reset() {
-    super.reset(); // back to the attributes
     this._text = null;
     this._error = '';
+    if (this._link.resetSource()) return; // the setting it edits, back to the page's
+    super.reset(); // back to the attributes
     this.dispatchEvent(new CustomEvent('change', { detail: { values: [...this.values] }, bubbles: true }));
   }
 

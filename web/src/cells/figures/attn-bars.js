@@ -8,7 +8,9 @@
  *
  * State fields: values (numbers), max (number, optional: otherwise a round
  * number above the largest value), editable (boolean).
- * Attributes: labels (comma-separated text), label (accessible name), caption.
+ * Attributes: labels (comma-separated text), label (accessible name), caption; for and value-of:
+ * show a list of numbers from another cell instead, e.g. <attn-bars for="att" value-of="weights[2]">
+ * (row 2 of its weights; cells/base/wiring.js).
  * data-settled (AttnCell) once the bars show the current values.
  */
 import { css, html } from 'lit';
@@ -16,6 +18,7 @@ import { createBarChart } from '../../charts/bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
 import { formatDecimals, niceDomain } from '../../charts/scale.js';
 import { AttnFigure, listConverter } from '../base/figure-base.js';
+import { CellLink, readList, readerProperties } from '../base/wiring.js';
 
 export class AttnBars extends AttnFigure {
   static stateFields = {
@@ -24,7 +27,7 @@ export class AttnBars extends AttnFigure {
     editable: { type: 'boolean', default: false },
   };
 
-  static properties = { ...super.properties, labels: { converter: listConverter } };
+  static properties = { ...super.properties, labels: { converter: listConverter }, ...readerProperties };
 
   static styles = [
     AttnFigure.baseStyles,
@@ -59,6 +62,16 @@ export class AttnBars extends AttnFigure {
     this._chartKey = '';
     this._domain = [0, 1];
     this._fromEdit = false;
+    this._link = new CellLink(
+      this,
+      (source) => {
+        const { value, error } = readList(source, this.valueOfPath);
+        this._link.report(error ?? '');
+        if (value) this.values = value;
+      },
+      undefined,
+      ['valueOfPath'],
+    );
   }
 
   get barLabels() {

@@ -2,27 +2,35 @@
  * <attn-heatmap values="0.1,0.9;0.5,0.5" row-labels="q1,q2" col-labels="k1,k2" palette="viridis">
  *
  * An annotated heatmap of a matrix (attention weights, scores, …). Up to 32 × 32
- * cells each value is printed in its cell, in black or white for contrast, and
+ * cells each value is printed in its cell (while the cells are at least 28 px; below,
+ * a note says the numbers are hidden), in black or white for contrast, and
  * the cells form a keyboard grid (arrow keys); larger matrices are drawn on a
- * canvas (4096 × 4096 stays responsive) with a keyboard cursor. Hovering or
+ * canvas (4096 × 4096 stays responsive) with a keyboard cursor and a magnifier
+ * (hover, tap on a touch screen, or the keyboard). Hovering or
  * focusing a cell shows its row, column and value and fires `cell-focus`
  * (detail { row, col }). "Data table" shows the numbers as an HTML table.
+ * Text is SVG, laid out for the width the heatmap is given (12 px labels).
  *
  * State fields: values (matrix, rows separated by ";"), palette (viridis |
- * cividis), min and max (optional; default: the data's range).
+ * cividis), min and max (optional; default: the data's range), scale (linear |
+ * log: colours along log10 of the value, for weights that span decades; zeros and
+ * values below 10⁻⁶ of the largest get the darkest colour; default linear).
  * Attributes: row-labels, col-labels (comma-separated), label, caption;
  * highlight-row (a row index to outline, -1 for none: view state, not saved;
  * SVG mode only); compact (boolean: no Reset/export toolbar and no colour
  * legend, for small multiples that share one scale, such as a grid of heads;
- * the readout, data table and text alternative stay).
+ * the readout, data table and text alternative stay); bare (boolean: no Reset/export
+ * toolbar, the legend kept, for a heatmap inside a lab that has its own toolbar).
  * The `values` property also takes a { data, shape: [rows, cols] } tensor or
  * rows of typed arrays, for matrices too large for an attribute.
  * data-mode="svg" or "canvas"; data-settled (AttnCell) once drawn.
  */
 import { css, html } from 'lit';
+import { COLOR_SCALES } from '../../charts/color-scale.js';
 import { createHeatmap } from '../../charts/heatmap.js';
 import { PALETTE_NAMES } from '../../charts/palettes.js';
 import { formatDecimals } from '../../charts/scale.js';
+import { formatNumber } from '../base/cell-support.js';
 import { AttnFigure, listConverter } from '../base/figure-base.js';
 
 /** The data table shows at most this many rows and columns (CSV has them all). */
@@ -75,6 +83,7 @@ export class AttnHeatmap extends AttnFigure {
     palette: { type: 'enum', default: 'viridis', values: PALETTE_NAMES },
     min: { type: 'number', default: null, min: -1e9, max: 1e9 },
     max: { type: 'number', default: null, min: -1e9, max: 1e9 },
+    scale: { type: 'enum', default: 'linear', values: COLOR_SCALES },
   };
 
   static properties = {
@@ -83,6 +92,7 @@ export class AttnHeatmap extends AttnFigure {
     colLabels: { attribute: 'col-labels', converter: listConverter },
     highlightRow: { attribute: 'highlight-row', type: Number },
     compact: { type: Boolean, reflect: true },
+    bare: { type: Boolean, reflect: true },
     _table: { state: true },
     _cell: { state: true },
     _error: { state: true },
@@ -112,6 +122,10 @@ export class AttnHeatmap extends AttnFigure {
       :host([compact]) figure {
         padding: 0.5rem 0.6rem;
       }
+      :host([bare]) figure {
+        padding: 0;
+        border: 0;
+      }
       .plot-frame {
         stroke: var(--border, #d0d4dc);
       }
@@ -134,9 +148,32 @@ export class AttnHeatmap extends AttnFigure {
         box-shadow: 0 0 0 1px var(--surface, #fff);
         pointer-events: none;
       }
+      .heatmap-lens {
+        box-sizing: content-box;
+        border: 2px solid var(--text, #1b1e24);
+        box-shadow: 0 2px 8px rgb(0 0 0 / 35%);
+        background: var(--surface, #fff);
+        pointer-events: none;
+        z-index: 1;
+      }
+      .heatmap-lens canvas {
+        display: block;
+        width: 100%;
+        height: 100%;
+        image-rendering: pixelated;
+      }
+      .heatmap-lens-mark {
+        box-sizing: border-box;
+        border: 2px solid #fff;
+        outline: 1px solid #000;
+      }
       .hint {
         font-family: var(--font-sans, system-ui, sans-serif);
         color: var(--muted, #555d6b);
+      }
+      .heatmap-note {
+        font-size: 0.85rem;
+        margin: 0.25rem 0 0;
       }
       .table-wrap {
         max-height: 24rem;
@@ -169,6 +206,7 @@ export class AttnHeatmap extends AttnFigure {
     this.colLabels = null;
     this.highlightRow = -1;
     this.compact = false;
+    this.bare = false;
     this._table = false;
     this._cell = null;
     this._error = '';
@@ -207,6 +245,7 @@ export class AttnHeatmap extends AttnFigure {
     const key = JSON.stringify([rows, cols, rowLabels, colLabels, this.accessibleName, this.compact]);
     if (!this._chart || key !== this._chartKey) {
       const container = this.renderRoot.querySelector('.chart');
+      this._chart?.disconnect();
       container.replaceChildren();
       this._chart = createHeatmap(container, {
         rows,
@@ -225,9 +264,9 @@ export class AttnHeatmap extends AttnFigure {
       this._drawnMark = false;
     }
     const [min, max] = this.domain;
-    const drawn = [data, min, max, this.palette];
+    const drawn = [data, min, max, this.palette, this.scale];
     if (!this._drawn || drawn.some((v, i) => v !== this._drawn[i])) {
-      this._chart.update({ data, min, max, palette: this.palette });
+      this._chart.update({ data, min, max, palette: this.palette, colorScale: this.scale });
       this._drawn = drawn;
     }
     if (this._markedRow !== this.highlightRow || !this._drawnMark) {
@@ -236,6 +275,20 @@ export class AttnHeatmap extends AttnFigure {
       this._drawnMark = true;
     }
     this.dataset.mode = this._chart.mode;
+    this.dataset.scale = this._chart.scale.kind;
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    if (this._chart) {
+      this._chartKey = ''; // back in a page: drawn afresh, following its new container
+      this.requestUpdate();
+    }
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this._chart?.disconnect();
   }
 
   resetView() {
@@ -250,11 +303,16 @@ export class AttnHeatmap extends AttnFigure {
   describe() {
     const { rows, cols } = this._view;
     const [min, max] = this.domain;
-    return `${this.accessibleName}: a ${rows} × ${cols} matrix coloured by value with the ${this.palette} palette, from ${formatDecimals(min, 3)} (dark) to ${formatDecimals(max, 3)} (light). The data table button shows the numbers.`;
+    const scale = this._chart?.scale;
+    const colours =
+      scale?.kind === 'log'
+        ? `on a log scale from ${formatNumber(scale.lo, 2)} or less, zeros included (dark), to ${formatNumber(scale.hi, 3)} (light)`
+        : `from ${formatDecimals(min, 3)} (dark) to ${formatDecimals(max, 3)} (light)${scale?.fallback ? ` (${scale.fallback})` : ''}`;
+    return `${this.accessibleName}: a ${rows} × ${cols} matrix coloured by value with the ${this.palette} palette, ${colours}. The data table button shows the numbers.`;
   }
 
   renderCell() {
-    if (!this.compact) return super.renderCell();
+    if (!this.compact && !this.bare) return super.renderCell();
     return html`<figure aria-label=${this.accessibleName} aria-describedby="alt">
       ${this.renderFigure()} ${this.caption ? html`<figcaption>${this.caption}</figcaption>` : ''}
       <p class="sr-only alt" id="alt">${this.describe()}</p>
@@ -342,6 +400,7 @@ export class AttnHeatmap extends AttnFigure {
       rowLabels: Array.from({ length: rows }, (_, r) => this.axisLabel('row', r)),
       colLabels: Array.from({ length: cols }, (_, c) => this.axisLabel('col', c)),
       palette: this.palette,
+      scale: this.scale,
       min,
       max,
       values,

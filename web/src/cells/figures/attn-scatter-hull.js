@@ -10,7 +10,7 @@
  * `attn-state-change`.
  *
  * State fields: points (matrix n × 2), mixtures (matrix m × 2, optional).
- * Attributes: labels (names of the points, comma-separated), label, caption,
+ * Attributes: labels (names of the points, comma-separated; default v0, v1, …), label, caption,
  * highlight-label (text beside the highlighted point).
  * Properties (set from JS by a lab): highlight ([x, y] or null: one point drawn
  * as a ring, e.g. the mixture under study), path (array of [x, y]: a dashed
@@ -18,27 +18,81 @@
  * data-outside = mixtures outside; data-settled (AttnCell) once the hull is drawn.
  */
 import { css, html } from 'lit';
-import { createScatterHull } from '../../charts/scatter-hull.js';
-import { formatDecimals, niceDomain } from '../../charts/scale.js';
+import { createScatterHull, scatterDomain } from '../../charts/scatter-hull.js';
+import { formatDecimals } from '../../charts/scale.js';
 import { AttnFigure, listConverter } from '../base/figure-base.js';
 
-function paddedDomain(values) {
-  let lo = Math.min(...values);
-  let hi = Math.max(...values);
-  const pad = Math.max((hi - lo) * 0.12, 0.5);
-  return niceDomain(lo - pad, hi + pad, 6);
-}
+/** The source notebook's four values in the plane: this figure's default points, and the convex-hull lab's. */
+export const NOTEBOOK_POINTS = [
+  [1, 1],
+  [1.5, 4],
+  [5, 4.5],
+  [4, 0.5],
+];
+
+/** The plot's CSS, shared with the labs that draw createScatterHull themselves. */
+export const scatterHullStyles = css`
+  .chart {
+    max-width: 30rem;
+  }
+  .hull {
+    fill: var(--accent, #3b5bdb);
+    fill-opacity: 0.12;
+    stroke: var(--accent, #3b5bdb);
+    stroke-width: 2px;
+    stroke-linejoin: round;
+  }
+  .mixture {
+    fill: var(--muted, #555d6b);
+    fill-opacity: 0.6;
+  }
+  .mixture.outside {
+    fill: var(--danger, #b3261e);
+    fill-opacity: 1;
+  }
+  .point {
+    fill: var(--accent, #3b5bdb);
+    stroke: var(--surface, #fff);
+    stroke-width: 2px;
+    cursor: grab;
+    touch-action: none;
+  }
+  .point:active,
+  .point-hit:active {
+    cursor: grabbing;
+  }
+  .path {
+    stroke: var(--danger, #b3261e);
+    stroke-width: 2.5px;
+    stroke-dasharray: 6 4;
+    stroke-linecap: round;
+  }
+  .highlight circle {
+    fill: none;
+    stroke: var(--danger, #b3261e);
+    stroke-width: 2.5px;
+  }
+  .highlight .highlight-dot {
+    fill: var(--danger, #b3261e);
+    stroke: none;
+  }
+  .highlight-label {
+    font-weight: 600;
+  }
+  .point-label {
+    font-weight: 600;
+    pointer-events: none;
+  }
+  .count {
+    margin: 0.25rem 0 0;
+  }
+`;
 
 export class AttnScatterHull extends AttnFigure {
   static stateFields = {
     points: {
       type: 'matrix',
-      default: [
-        [1, 1],
-        [1.5, 4],
-        [5, 4.5],
-        [4, 0.5],
-      ],
+      default: NOTEBOOK_POINTS,
       minRows: 1,
       maxRows: 64,
       min: -1e6,
@@ -57,65 +111,7 @@ export class AttnScatterHull extends AttnFigure {
     _error: { state: true },
   };
 
-  static styles = [
-    AttnFigure.baseStyles,
-    AttnFigure.figureStyles,
-    css`
-      .chart {
-        max-width: 30rem;
-      }
-      .hull {
-        fill: var(--accent, #3b5bdb);
-        fill-opacity: 0.12;
-        stroke: var(--accent, #3b5bdb);
-        stroke-width: 2px;
-        stroke-linejoin: round;
-      }
-      .mixture {
-        fill: var(--muted, #555d6b);
-        fill-opacity: 0.6;
-      }
-      .mixture.outside {
-        fill: var(--danger, #b3261e);
-        fill-opacity: 1;
-      }
-      .point {
-        fill: var(--accent, #3b5bdb);
-        stroke: var(--surface, #fff);
-        stroke-width: 2px;
-        cursor: grab;
-        touch-action: none;
-      }
-      .point:active {
-        cursor: grabbing;
-      }
-      .path {
-        stroke: var(--danger, #b3261e);
-        stroke-width: 2.5px;
-        stroke-dasharray: 6 4;
-        stroke-linecap: round;
-      }
-      .highlight circle {
-        fill: none;
-        stroke: var(--danger, #b3261e);
-        stroke-width: 2.5px;
-      }
-      .highlight .highlight-dot {
-        fill: var(--danger, #b3261e);
-        stroke: none;
-      }
-      .highlight-label {
-        font-weight: 600;
-      }
-      .point-label {
-        font-weight: 600;
-        pointer-events: none;
-      }
-      .count {
-        margin: 0.25rem 0 0;
-      }
-    `,
-  ];
+  static styles = [AttnFigure.baseStyles, AttnFigure.figureStyles, scatterHullStyles];
 
   defaultLabel = 'Points and their convex hull';
 
@@ -144,13 +140,12 @@ export class AttnScatterHull extends AttnFigure {
   }
 
   pointLabel(i) {
-    return this.labels?.[i] ?? `v${i + 1}`;
+    return this.labels?.[i] ?? `v${i}`;
   }
 
   willUpdate(changed) {
     if (!this._domain || ((changed.has('points') || changed.has('mixtures')) && !this._fromEdit)) {
-      const all = [...this.points, ...(this.mixtures ?? [])];
-      this._domain = { x: paddedDomain(all.map((p) => p[0])), y: paddedDomain(all.map((p) => p[1])) };
+      this._domain = scatterDomain([...this.points, ...(this.mixtures ?? [])]);
     }
     this._fromEdit = false;
     if (this._attn) this._compute();

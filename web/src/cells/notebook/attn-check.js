@@ -6,12 +6,16 @@
  * (comparison: le ≤, lt <, ge ≥, gt >, eq = within `tolerance`, default 0)
  * and shows "✓ label = value ≤ threshold" or "✗ label = value, not ≤ threshold".
  * Setting `pass` (true/false) from JS overrides the comparison.
+ * Wired by attributes instead of JS: `for` and `value-of` read the value from another cell,
+ * e.g. <attn-check for="att" value-of="maxRowSumError" threshold="1e-6"> (cells/base/wiring.js);
+ * the label defaults to the value-of text, and a value-of that cannot be read fails the check.
  * The host reflects data-status="pass" | "fail" | "pending" (no value yet),
  * for CSS and tests; the verdict is a status region with icon, word and colour.
  */
 import { css, html } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, formatNumber } from '../base/cell-support.js';
+import { CellLink, readNumber, readerProperties } from '../base/wiring.js';
 
 const COMPARISONS = {
   le: ['≤', (v, t) => v <= t],
@@ -38,6 +42,7 @@ export class AttnCheck extends AttnCell {
     comparison: { type: String },
     pass: { converter: optionalBoolean },
     status: { type: String, reflect: true, attribute: 'data-status' },
+    ...readerProperties,
   };
 
   static styles = [
@@ -95,15 +100,34 @@ export class AttnCheck extends AttnCell {
     this.comparison = 'le';
     this.pass = undefined;
     this.status = 'pending';
+    this._link = new CellLink(
+      this,
+      (source) => this.#read(source),
+      () => (this.value = NaN),
+      ['valueOfPath'],
+    );
+  }
+
+  /** The value `value-of` names in the linked cell (NaN, a failing check, if it cannot be read). */
+  #read(source) {
+    const { value, error } = readNumber(source, this.valueOfPath);
+    this._link.report(error ?? '');
+    this.value = error ? NaN : value;
+  }
+
+  /** What the line calls the value: the label, else the value-of text. */
+  get #name() {
+    return this.valueOfPath && !this.hasAttribute('label') ? this.valueOfPath : this.label;
   }
 
   /** { status, text } for the current inputs. */
   #verdict() {
     const [symbol, test] = COMPARISONS[this.comparison] ?? COMPARISONS.le;
     const hasValue = typeof this.value === 'number';
-    const measured = hasValue ? `${this.label} = ${formatNumber(this.value)}` : this.label;
+    const name = this.#name;
+    const measured = hasValue ? `${name} = ${formatNumber(this.value)}` : name;
     if (typeof this.pass === 'boolean') return { status: this.pass ? 'pass' : 'fail', text: measured };
-    if (!hasValue) return { status: 'pending', text: `${this.label} (not measured yet)` };
+    if (!hasValue) return { status: 'pending', text: `${name} (not measured yet)` };
     if (typeof this.threshold !== 'number' || Number.isNaN(this.threshold)) {
       return { status: 'fail', text: `${measured} (no threshold to compare with)` };
     }

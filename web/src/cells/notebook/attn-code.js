@@ -21,12 +21,15 @@
  * (hidden), so `code` and copying work either way.
  *
  * Properties: language (python), template, params, label, open (reflected). `code` is the
- * filled-in text.
+ * filled-in text. Wired by attributes instead of JS: with `for="<id>"` the params are every value
+ * of that cell (its settings and results, cells/base/wiring.js), and a code cell with no template
+ * of its own takes that cell's (its class's `codeTemplate`), e.g. <attn-code for="att"></attn-code>.
  */
 import { css, html } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, pythonLiteral } from '../base/cell-support.js';
 import { showCode } from '../base/preferences.js';
+import { allValues, CellLink } from '../base/wiring.js';
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w]*)\s*\}\}/g;
 const PYTHON_TOKENS =
@@ -51,6 +54,7 @@ export class AttnCode extends AttnCell {
     open: { type: Boolean, reflect: true },
     _always: { state: true },
     _copyStatus: { state: true },
+    for: { type: String },
   };
 
   static styles = [
@@ -132,6 +136,12 @@ export class AttnCode extends AttnCell {
     this._timer = 0;
     this._always = showCode.get();
     this.open = this._always;
+    this._ownTemplate = null; // whether the page gave a template (known once linked)
+    this._link = new CellLink(this, (source) => {
+      this._ownTemplate ??= Boolean(this.template);
+      if (!this._ownTemplate) this.template = source.constructor.codeTemplate ?? '';
+      this.params = allValues(source);
+    });
   }
 
   connectedCallback() {

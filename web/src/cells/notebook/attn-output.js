@@ -7,17 +7,23 @@
  * a polite live region, so screen readers hear what changed.
  *
  * Properties/attributes: text, label. No state of its own (reset() is a no-op
- * beyond the base class).
+ * beyond the base class). Wired by attributes instead of JS: `for` and `value-of` print a value
+ * of another cell as NumPy would, with `precision` decimals (default 4), e.g.
+ * <attn-output for="att" value-of="output"> (cells/base/wiring.js); the label then defaults to
+ * the value-of text.
  */
 import { css, html } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles } from '../base/cell-support.js';
+import { CellLink, formatValue, readValue, readerProperties } from '../base/wiring.js';
 
 export class AttnOutput extends AttnCell {
   static properties = {
     ...super.properties,
     text: { type: String },
     label: { type: String },
+    precision: { type: Number },
+    ...readerProperties,
   };
 
   static styles = [
@@ -53,11 +59,27 @@ export class AttnOutput extends AttnCell {
     super();
     this.text = '';
     this.label = 'Output';
+    this.precision = 4;
+    this._link = new CellLink(
+      this,
+      (source) => this.#read(source),
+      () => (this.text = ''),
+      ['valueOfPath', 'precision'],
+    );
+  }
+
+  #read(source) {
+    const { value, error } = readValue(source, this.valueOfPath);
+    this._link.report(error ?? '');
+    const digits = Number.isInteger(this.precision) && this.precision >= 0 && this.precision <= 12 ? this.precision : 4;
+    this.text = error ? '' : formatValue(value, digits);
   }
 
   renderCell() {
     return html`<section class="output" aria-labelledby="label">
-      <span class="label" id="label">${this.label}</span>
+      <span class="label" id="label"
+        >${this.valueOfPath && !this.hasAttribute('label') ? this.valueOfPath : this.label}</span
+      >
       <pre aria-live="polite">${String(this.text ?? '')}</pre>
     </section>`;
   }

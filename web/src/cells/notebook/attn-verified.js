@@ -32,10 +32,10 @@ export class AttnVerified extends AttnCell {
       }
       summary {
         cursor: pointer;
-        display: flex;
-        align-items: center;
-        gap: 0.4rem;
+        display: block;
+        padding: 0.3rem 0;
         min-height: 1.75rem;
+        box-sizing: border-box;
         color: var(--muted, #555d6b);
         font-size: 0.875rem;
         list-style-position: inside;
@@ -44,11 +44,11 @@ export class AttnVerified extends AttnCell {
         display: none;
       }
       summary::before {
-        content: '▸';
+        content: '▸ ';
         font-size: 0.75rem;
       }
       details[open] > summary::before {
-        content: '▾';
+        content: '▾ ';
       }
       summary:focus-visible {
         outline: 2px solid var(--accent, #3b5bdb);

@@ -1,72 +1,50 @@
 /**
  * <attn-scale-benchmark tmax="256">
  *
- * A live benchmark of one head of attention (L = S = T, E = 64, no mask):
- * the wasm SIMD build against the wasm scalar build (both the fused kernel) and
- * a plain-JavaScript loop (engine/plain-attention.js), at T = 32, 64, … up to
- * tmax. Runs as a job in the page's Web Worker (benchmark in engine/jobs.js),
- * started by the Run button, with a progress bar and Cancel; running again
- * supersedes the run in progress. Shows a table (median time, GFLOP/s counting
- * 4·T²·E operations, the time ratio to the previous T, which tends to 4 as the
- * cost grows with T², and the largest difference from the plain-JS output) and a
- * log–log chart of time against T.
+ * A live benchmark of one head of attention (L = S = T, E = 64, no mask): the wasm SIMD build
+ * against the wasm scalar build (both the fused kernel) and a plain-JavaScript loop
+ * (engine/plain-attention.js), at T = 32, 64, … up to tmax. Runs as a job in the page's Web Worker
+ * (benchmark in engine/jobs.js), started by the Run button, with a progress bar and Cancel;
+ * running again supersedes the run in progress. The figure: a log–log chart of time against T.
+ * Beside it: the largest T, Run and Cancel, the progress. Below: the table (median time, GFLOP/s
+ * counting 4·T²·E operations, the time ratio to the previous T, which tends to 4 as the cost
+ * grows with T², and the largest difference from the plain-JS output; scale-benchmark-model.js).
  *
  * State (permalink): tmax (64–2048, a power of two). Sets data-status on itself:
  * idle | running | done | cancelled | failed; data-computed-in.
  */
 import { css, html } from 'lit';
+import { AttnLab } from '../../cells/base/lab.js';
+import { LabTask } from '../../cells/base/lab-task.js';
+import { lineChartStyles, tableStyles } from '../../cells/base/styles.js';
 import { svgDocument } from '../../charts/export.js';
-import { createLineChart, logDomain } from '../../charts/line-chart.js';
-import { AttnFigure } from '../../cells/base/figure-base.js';
-import { labStyles, markWhere, workerEngine } from '../common/worker-lab.js';
+import { createLineChart } from '../../charts/line-chart.js';
+import {
+  BENCHMARK_CODE,
+  benchmarkRows,
+  chartAxes,
+  CONTENDERS,
+  describeBenchmark,
+  explainBenchmark,
+  formatMs,
+  MAX_SIZES,
+  ratioToHalf,
+  seriesOf,
+  sizesUpTo,
+  timed,
+} from './scale-benchmark-model.js';
 
-const MAX_SIZES = [64, 128, 256, 512, 1024, 2048];
-const CONTENDERS = [
-  { id: 'simd', name: 'wasm SIMD', className: 'series-1' },
-  { id: 'scalar', name: 'wasm scalar', className: 'series-0', dashed: true },
-  { id: 'js', name: 'plain JS', className: 'series-2', dashed: true },
-];
-
-const CODE = `import time
-import torch
-import torch.nn.functional as F
-
-torch.set_num_threads(1)                    # one thread, like the wasm build
-E = 64
-for T in {{sizes}}:
-    q, k, v = (torch.randn(T, E) for _ in range(3))
-    F.scaled_dot_product_attention(q, k, v) # warm-up
-    times = []
-    for _ in range(15):
-        t0 = time.perf_counter()
-        F.scaled_dot_product_attention(q, k, v)
-        times.append(time.perf_counter() - t0)
-    ms = sorted(times)[len(times) // 2] * 1e3
-    print(T, f'{ms:.3f} ms', f'{4 * T * T * E / (ms * 1e6):.2f} GFLOP/s')`;
-
-const sizesUpTo = (max) => {
-  const sizes = [];
-  for (let T = 32; T <= max; T *= 2) sizes.push(T);
-  return sizes;
-};
-
-export class AttnScaleBenchmark extends AttnFigure {
+export class AttnScaleBenchmark extends AttnLab {
   static stateFields = {
     tmax: { type: 'enum', default: '256', values: MAX_SIZES.map(String) },
   };
 
-  static properties = {
-    ...super.properties,
-    _rows: { state: true },
-    _progress: { state: true },
-    _error: { state: true },
-    _where: { state: true },
-  };
+  static properties = { ...super.properties, _request: { state: true } };
 
   static styles = [
-    AttnFigure.baseStyles,
-    AttnFigure.figureStyles,
-    labStyles,
+    AttnLab.labStyles,
+    tableStyles,
+    lineChartStyles,
     css`
       .buttons {
         display: flex;
@@ -74,8 +52,13 @@ export class AttnScaleBenchmark extends AttnFigure {
         flex-wrap: wrap;
         margin: 0.5rem 0;
       }
-      .chart {
-        max-width: 34rem;
+      .buttons button,
+      select {
+        min-height: 2.75rem;
+      }
+      progress {
+        width: 100%;
+        accent-color: var(--accent, #3b5bdb);
       }
     `,
   ];
@@ -85,11 +68,15 @@ export class AttnScaleBenchmark extends AttnFigure {
   constructor() {
     super();
     this._rows = [];
-    this._progress = null;
-    this._error = '';
-    this._where = '';
     this._chart = null;
-    this._runs = 0;
+    this._runs = 0; // the newest run's token: rows of an older one are dropped
+    this._request = { n: 0, on: false, tmax: this.tmax }; // Run asks for run n; Cancel turns it off
+    this.task = new LabTask(this, {
+      engine: 'worker',
+      args: () => [this._request.n, this._request.on],
+      run: ([n, on], { engine, progress }) => (n > 0 && on ? this._bench(engine, progress) : this._rows),
+      explain: explainBenchmark,
+    });
   }
 
   connectedCallback() {
@@ -97,62 +84,56 @@ export class AttnScaleBenchmark extends AttnFigure {
     this.dataset.status ??= 'idle';
   }
 
-  get maxT() {
-    return Number(this.tmax);
-  }
-
   disconnectedCallback() {
     super.disconnectedCallback();
-    this._engine?.cancel('benchmark');
+    this.task.engine?.cancel('benchmark');
   }
 
-  async _run() {
-    try {
-      this._engine ??= await workerEngine();
-      this._where = markWhere(this, this._engine);
-    } catch (error) {
-      this._error = `the attention core could not be loaded: ${error.message}`;
-      return;
-    }
-    const run = ++this._runs;
-    const sizes = sizesUpTo(this.maxT);
+  get running() {
+    return this.dataset.status === 'running';
+  }
+
+  async _bench(engine, progress) {
+    const token = ++this._runs;
+    const sizes = sizesUpTo(Number(this._request.tmax));
     this._rows = [];
-    this._error = '';
-    this._progress = { done: 0, steps: sizes.length * CONTENDERS.length, row: null };
     this.dataset.status = 'running';
+    progress({ done: 0, steps: sizes.length * CONTENDERS.length, row: null });
     try {
-      const { rows } = await this._engine.benchmark(
+      const onProgress = (p) => {
+        if (token !== this._runs) return;
+        this._rows = [...this._rows, p.row];
+        progress(p);
+      };
+      const { rows } = await engine.benchmark(
         { sizes, dim: 64, contenders: CONTENDERS.map((c) => c.id) },
-        {
-          onProgress: (p) => {
-            if (run !== this._runs) return;
-            this._progress = p;
-            this._rows = [...this._rows, p.row];
-          },
-        },
+        { onProgress },
       );
-      if (run !== this._runs) return;
-      this._rows = rows;
-      this._progress = null;
-      this.dataset.status = 'done';
-    } catch (error) {
-      if (run !== this._runs) return; // a newer run superseded this one
-      if (error.kind === 'Cancelled') {
-        this._progress = null;
-        this.dataset.status = 'cancelled';
-        return;
+      if (token === this._runs) {
+        this._rows = rows;
+        this.dataset.status = 'done';
       }
-      this._progress = null;
-      this._error = error.message;
-      this.dataset.status = 'failed';
+      return this._rows;
+    } catch (error) {
+      if (token === this._runs && error.kind !== 'Cancelled') this.dataset.status = 'failed';
+      throw error;
     }
+  }
+
+  _run() {
+    if (this.running) {
+      this._runs++; // the running one's last rows are not this run's
+      this.task.engine?.cancel('benchmark');
+    }
+    this.dataset.status = 'running';
+    this._request = { n: this._request.n + 1, on: true, tmax: this.tmax };
   }
 
   _cancel() {
     this._runs++;
-    this._engine?.cancel('benchmark');
-    this._progress = null;
+    this.task.engine?.cancel('benchmark');
     this.dataset.status = 'cancelled';
+    this._request = { ...this._request, on: false };
   }
 
   _onMax(event) {
@@ -161,25 +142,17 @@ export class AttnScaleBenchmark extends AttnFigure {
     this.stateChanged();
   }
 
-  /** rows of one contender, by T. */
-  _series(id) {
-    return this._rows.filter((r) => r.contender === id && r.ms !== null);
-  }
-
   updated() {
-    const code = this.renderRoot.querySelector('attn-code');
-    if (code) code.params = { sizes: sizesUpTo(this.maxT) };
     const box = this.renderRoot.querySelector('.chart');
     if (!box) return;
-    const timed = this._rows.filter((r) => r.ms !== null);
-    if (timed.length === 0) {
+    if (timed(this._rows).length === 0) {
       box.replaceChildren();
       this._chart = null;
       return;
     }
-    const sizes = sizesUpTo(this.maxT);
-    const [lo, hi] = logDomain(Math.min(...timed.map((r) => r.ms)), Math.max(...timed.map((r) => r.ms)));
-    const key = `${sizes.at(-1)}:${lo}:${hi}`;
+    const max = Math.max(...this._rows.map((r) => r.T));
+    const axes = chartAxes(this._rows, Math.max(max, Number(this._request.tmax)));
+    const key = JSON.stringify(axes);
     if (!this._chart || this._chart.key !== key || !box.contains(this._chart.chart.svg)) {
       box.replaceChildren();
       this._chart = {
@@ -190,22 +163,17 @@ export class AttnScaleBenchmark extends AttnFigure {
           yLabel: 'ms per call',
           xLog: true,
           yLog: true,
-          xDomain: [sizes[0], sizes.at(-1)],
-          yDomain: [lo, hi],
+          ...axes,
           series: CONTENDERS,
           format: (v) => (v >= 1 ? String(v) : v.toPrecision(1)),
         }),
       };
     }
-    this._chart.chart.update(CONTENDERS.map((c) => this._series(c.id).map((r) => [r.T, r.ms])));
+    this._chart.chart.update(seriesOf(this._rows));
   }
 
   describe() {
-    if (this._rows.length === 0) return 'The benchmark has not run yet.';
-    return this._rows
-      .filter((r) => r.ms !== null)
-      .map((r) => `${r.label} at T = ${r.T}: ${r.ms.toFixed(2)} ms, ${r.gflops.toFixed(2)} GFLOP/s`)
-      .join('; ');
+    return describeBenchmark(this._rows);
   }
 
   exportSvgText() {
@@ -214,10 +182,7 @@ export class AttnScaleBenchmark extends AttnFigure {
   }
 
   exportRows() {
-    return [
-      ['T', 'contender', 'ms', 'GFLOP/s', 'reps', 'max |diff| vs plain JS'],
-      ...this._rows.map((r) => [r.T, r.label, r.ms ?? '', r.gflops ?? '', r.reps, r.maxAbsDiff ?? '']),
-    ];
+    return benchmarkRows(this._rows);
   }
 
   exportObject() {
@@ -225,7 +190,6 @@ export class AttnScaleBenchmark extends AttnFigure {
   }
 
   _table() {
-    const previous = (r) => this._rows.find((x) => x.contender === r.contender && x.T === r.T / 2 && x.ms !== null);
     return html`<table class="results">
       <caption class="sr-only">
         Benchmark results
@@ -242,7 +206,7 @@ export class AttnScaleBenchmark extends AttnFigure {
       </thead>
       <tbody>
         ${this._rows.map((r) => {
-          const before = previous(r);
+          const ratio = ratioToHalf(this._rows, r);
           return html`<tr
             data-t=${r.T}
             data-contender=${r.contender}
@@ -251,9 +215,9 @@ export class AttnScaleBenchmark extends AttnFigure {
           >
             <td class="mono">${r.T}</td>
             <td>${r.label}</td>
-            <td class="mono">${r.ms === null ? r.error : r.ms < 1 ? r.ms.toFixed(3) : r.ms.toFixed(1)}</td>
+            <td class="mono">${r.ms === null ? r.error : formatMs(r.ms)}</td>
             <td class="mono">${r.gflops === null ? '' : r.gflops.toFixed(2)}</td>
-            <td class="mono">${before ? `×${(r.ms / before.ms).toFixed(1)}` : ''}</td>
+            <td class="mono">${ratio === null ? '' : `×${ratio.toFixed(1)}`}</td>
             <td class="mono">${r.maxAbsDiff === null ? '' : r.maxAbsDiff.toExponential(1)}</td>
           </tr>`;
         })}
@@ -262,38 +226,45 @@ export class AttnScaleBenchmark extends AttnFigure {
   }
 
   renderFigure() {
-    const p = this._progress;
-    const running = Boolean(p);
-    return html`
-      <div class="controls">
-        <label for="max">Largest T</label>
-        <select id="max" .value=${this.tmax} @change=${this._onMax}>
-          ${MAX_SIZES.map((T) => html`<option value=${T} ?selected=${String(T) === this.tmax}>${T}</option>`)}
-        </select>
-        <span class="note">sizes ${sizesUpTo(this.maxT).join(', ')}</span>
-      </div>
+    const p = this.running ? this.task.progress : null;
+    const figure = html`<div class="chart"></div>
+      ${timed(this._rows).length ? '' : html`<p class="note">Press Run: the chart fills in as each size is timed.</p>`}`;
+    const controls = html`
+      <label for="max">Largest T</label>
+      <select id="max" .value=${this.tmax} @change=${this._onMax}>
+        ${MAX_SIZES.map((T) => html`<option value=${T} ?selected=${String(T) === this.tmax}>${T}</option>`)}
+      </select>
+      <p class="note">sizes ${sizesUpTo(Number(this.tmax)).join(', ')}</p>
       <div class="buttons">
-        <button type="button" class="run" @click=${() => this.settleAfter(this._run())}>
-          ${running ? 'Restart benchmark' : 'Run benchmark'}
+        <button type="button" class="run" @click=${() => this._run()}>
+          ${this.running ? 'Restart benchmark' : 'Run benchmark'}
         </button>
-        <button type="button" class="cancel" ?disabled=${!running} @click=${() => this._cancel()}>Cancel</button>
+        <button type="button" class="cancel" ?disabled=${!this.running} @click=${() => this._cancel()}>Cancel</button>
       </div>
       ${
-        running
+        p
           ? html`<p>
               <label for="progress"
                 >Step ${p.done} of ${p.steps}${p.row ? `: ${p.row.label} at T = ${p.row.T} done` : ''}</label
-              ><br />
+              >
               <progress id="progress" max=${p.steps} .value=${p.done}></progress>
             </p>`
           : ''
       }
-      ${this._rows.length ? this._table() : html`<p class="note">Press Run: it takes a few seconds.</p>`}
-      <div class="chart"></div>
-      ${this._where ? html`<p class="where">${this._where}</p>` : ''}
-      ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
-      <attn-code label="PyTorch: the same measurement on your machine" .template=${CODE}></attn-code>
+      <p class="note where">${this.task.where}</p>
     `;
+    const code = html`<attn-code
+      label="PyTorch: the same measurement on your machine"
+      .template=${BENCHMARK_CODE}
+      .params=${{ sizes: sizesUpTo(Number(this.tmax)) }}
+    ></attn-code>`;
+    const hood = html`<p>
+      Each contender runs a warm-up (at least two calls and 60 ms, so the browser's compilers have tiered up), then
+      samples of repeated calls lasting at least 5 ms each; the table shows the median time per call. The two wasm
+      contenders are separate modules of the same C++ core, one built with SIMD128 instructions (four float32 lanes) and
+      one without; both run the fused kernel. The plain-JS loop is the reference every output is compared with.
+    </p>`;
+    return this.renderLab({ figure, controls, after: this._rows.length ? this._table() : '', code, hood });
   }
 }
 

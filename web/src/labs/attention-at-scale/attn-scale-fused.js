@@ -1,198 +1,216 @@
 /**
- * <attn-scale-fused t="1024">
+ * <attn-scale-fused t="4096">
  *
- * Attention at sequence lengths up to 16,384 with the fused kernel, which never
- * keeps the T × T weights (engine.attention without returnWeights): one head,
- * E = 64, random q, k, v, no mask. Runs as a job in the page's Web Worker
- * (fusedAttention in engine/jobs.js: the query rows in blocks, progress after
- * each block; moving the slider again cancels the run in progress). Shows the
- * time, GFLOP/s, the wasm heap of the module that ran it (engine.memory(), a
- * high-water mark) next to the T·T·4 bytes the weights would have needed.
- * Check: that heap stays within 64 MiB at every T.
+ * Attention at sequence lengths up to 16,384 with the fused kernel, which never keeps the T × T
+ * weights (engine.attention without returnWeights): one head, E = 64, random q, k, v, no mask.
+ * Runs as a job in the page's Web Worker (fusedAttention in engine/jobs.js: the query rows in
+ * blocks, progress after each block; moving the slider again cancels the run in progress).
+ * The figure: two bars, the memory the kernel allocated per call (the core's scratchBytes: keys
+ * repacked for the kernel and one tile of scores; it grows with T) against the T·T·4 bytes the
+ * weights would need (they grow with T²), with how many times smaller it is; the time and
+ * GFLOP/s. Beside it: T on a log₂ slider, the progress of a run.
+ * Verified: the wasm memory of the module that ran it stays within 64 MiB at every T; the kernel's
+ * memory per call is below the weights' (scale-fused-model.js).
  *
- * State (permalink): t (256–16384, a power of two).
- * data-settled (AttnCell) after each finished run (data-t: its T), data-computed-in.
+ * State (permalink): t (256–16384, a power of two). An AttnLab: Reset, Export,
+ * data-settled after each finished run (data-t: its T), data-computed-in.
  */
-import { html } from 'lit';
-import { AttnFigure } from '../../cells/base/figure-base.js';
-import { bytes, labStyles, markWhere, workerEngine } from '../common/worker-lab.js';
+import { css, html } from 'lit';
+import { styleMap } from 'lit/directives/style-map.js';
+import { AttnLab } from '../../cells/base/lab.js';
+import { LabTask } from '../../cells/base/lab-task.js';
+import { sizeSliderStyles } from '../../cells/base/size-slider.js';
+import { tableStyles } from '../../cells/base/styles.js';
+import { lengthSlider } from './length-slider.js';
+import { formatBytes, weightsBytes } from './memory-model.js';
+import {
+  BLOCK_ROWS,
+  describeFused,
+  explainFused,
+  FUSED_SIZES,
+  fusedRows,
+  fusedSvg,
+  HEAP_LIMIT,
+  memoryBars,
+  timesText,
+} from './scale-fused-model.js';
 
-export const FUSED_SIZES = [256, 512, 1024, 2048, 4096, 8192, 16384];
-export const HEAP_LIMIT = 64 * 1024 * 1024;
+export { FUSED_SIZES, HEAP_LIMIT };
 
-export class AttnScaleFused extends AttnFigure {
+export class AttnScaleFused extends AttnLab {
   static stateFields = {
-    t: { type: 'enum', default: '1024', values: FUSED_SIZES.map(String) },
+    t: { type: 'enum', default: '4096', values: FUSED_SIZES.map(String) },
   };
 
-  static properties = {
-    ...super.properties,
-    _result: { state: true },
-    _error: { state: true },
-    _where: { state: true },
-    _progress: { state: true },
-  };
+  static styles = [
+    AttnLab.labStyles,
+    sizeSliderStyles,
+    tableStyles,
+    css`
+      .bars {
+        display: grid;
+        gap: 0.9rem;
+        margin: 0.25rem 0 0.5rem;
+      }
+      .bar-label {
+        display: flex;
+        justify-content: space-between;
+        gap: 0.75rem;
+        font-size: 0.9rem;
+      }
+      .track {
+        height: 1.75rem;
+        background: var(--bg, #f7f8fa);
+        border: 1px solid var(--border, #d0d4dc);
+        border-radius: 4px;
+        overflow: hidden;
+      }
+      .fill {
+        height: 100%;
+        min-width: 3px;
+      }
+      .fill.fused {
+        background: var(--accent, #3b5bdb);
+      }
+      .fill.weights {
+        background: var(--danger, #b3261e);
+      }
+      .verdict {
+        font-size: 1.05rem;
+        margin: 0.25rem 0;
+      }
+      progress {
+        width: 100%;
+        accent-color: var(--accent, #3b5bdb);
+      }
+    `,
+  ];
 
-  static styles = [AttnFigure.baseStyles, AttnFigure.figureStyles, labStyles];
-
-  defaultLabel = 'The fused kernel at long sequence lengths: time and memory';
+  defaultLabel = 'The fused kernel at long sequence lengths: its memory against the weights';
 
   constructor() {
     super();
-    this._result = null;
-    this._error = '';
-    this._where = 'Waiting to be shown…';
-    this._progress = null;
+    this.task = new LabTask(this, {
+      engine: 'worker',
+      args: () => [this.T],
+      run: ([T], { engine, progress }) =>
+        engine.fusedAttention({ T, seed: 1, block: BLOCK_ROWS }, { onProgress: (p) => progress({ ...p, T }) }),
+      explain: explainFused,
+    });
   }
 
   get T() {
     return Number(this.t);
   }
 
-  connectedCallback() {
-    super.connectedCallback();
-    this.settleAfter(this._start()); // not settled until shown, with the worker's first result drawn
-  }
-
-  async _start() {
-    await this.visible;
-    try {
-      this._engine = await workerEngine();
-      this._where = markWhere(this, this._engine);
-      this.settleAfter(this._run());
-    } catch (error) {
-      this.fail(new Error(`the attention core could not be loaded: ${error.message}`));
-    }
-  }
-
   disconnectedCallback() {
     super.disconnectedCallback();
-    this._engine?.cancel('fusedAttention');
-  }
-
-  willUpdate(changed) {
-    if (this._engine && changed.has('t')) this.settleAfter(this._run());
-  }
-
-  async _run() {
-    const T = this.T;
-    this._progress = { done: 0, steps: T, T };
-    try {
-      const result = await this._engine.fusedAttention(
-        { T, seed: 1 },
-        { onProgress: (p) => (this._progress = { ...p, T }) },
-      );
-      this._result = result;
-      this._progress = null;
-      this._error = '';
-    } catch (error) {
-      if (error.kind === 'Cancelled') return; // a newer run took over
-      this._progress = null;
-      this._error = error.message;
-    }
+    this.task.engine?.cancel('fusedAttention');
   }
 
   updated() {
-    const r = this._result;
-    const check = this.renderRoot.querySelector('attn-check');
-    if (!r || !check) return;
-    check.value = r.heapBytes / 2 ** 20;
-    if (!this._progress) {
-      this.dataset.t = String(r.T);
-    }
+    const r = this.task.value;
+    if (r && !this.task.progress) this.dataset.t = String(r.T);
   }
 
-  _onT(event) {
+  _setT(T) {
+    this.task.engine?.cancel('fusedAttention'); // a run in progress gives way to the new T
     this.beginEdit();
-    this.t = String(FUSED_SIZES[Number(event.target.value)]);
+    this.t = String(T);
     this.stateChanged();
   }
 
   describe() {
-    const r = this._result;
-    if (!r) return 'Not run yet.';
-    return (
-      `Fused attention at T = ${r.T} took ${r.ms.toFixed(0)} ms (${r.gflops.toFixed(2)} GFLOP/s); its wasm heap is ` +
-      `${bytes(r.heapBytes)}, where the weights alone would need ${bytes(r.weightsBytes)}.`
-    );
+    return describeFused(this.task.value);
   }
 
   exportSvgText() {
-    const text = this.describe().replace(/[<&>]/g, '');
-    return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="720" height="40"><text x="8" y="24" font-family="sans-serif" font-size="13">${text}</text></svg>\n`;
+    return fusedSvg(this.task.value);
   }
 
   exportRows() {
-    const r = this._result;
-    return [
-      ['T', 'E', 'simd', 'ms', 'GFLOP/s', 'heap bytes', 'weights bytes'],
-      r ? [r.T, r.dim, r.simd, r.ms, r.gflops, r.heapBytes, r.weightsBytes] : [],
-    ];
+    return fusedRows(this.task.value);
   }
 
   exportObject() {
-    const r = this._result;
+    const r = this.task.value;
     return r ? { ...r, firstRow: Array.from(r.firstRow) } : null;
   }
 
-  renderFigure() {
-    const r = this._result;
-    const p = this._progress;
-    return html`
-      <div class="controls">
-        <label for="t">Sequence length T</label>
-        <input
-          id="t"
-          type="range"
-          min="0"
-          max=${FUSED_SIZES.length - 1}
-          step="1"
-          .value=${String(FUSED_SIZES.indexOf(this.T))}
-          aria-valuetext=${`T = ${this.T}`}
-          @input=${this._onT}
-        />
-        <output for="t" class="t-value">T = ${this.T}</output>
+  _bars(r) {
+    const { bars, times } = memoryBars(r);
+    return html`<p class="verdict">
+        At T = ${r.T.toLocaleString('en')}, keeping the weights would take
+        <strong class="times" data-value=${times}>${timesText(times)}</strong> the memory the fused kernel used.
+      </p>
+      <div class="bars">
+        ${bars.map(
+          (b) =>
+            html`<div>
+              <div class="bar-label">
+                <span>${b.label}</span>
+                <span class="mono ${b.id}-bytes" data-value=${b.bytes}>${formatBytes(b.bytes)}</span>
+              </div>
+              <div class="track" role="presentation">
+                <div class="fill ${b.id}" style=${styleMap({ width: `${(100 * b.share).toFixed(2)}%` })}></div>
+              </div>
+            </div>`,
+        )}
       </div>
+      <p class="readout">
+        Time: ${r.ms.toFixed(0)} ms (${r.gflops.toFixed(2)} GFLOP/s); every score is still computed.
+      </p>`;
+  }
+
+  renderFigure() {
+    const r = this.task.value;
+    const p = this.task.progress;
+    const figure = r ? this._bars(r) : html`<p class="readout">Running the fused kernel…</p>`;
+    const controls = html`
+      ${lengthSlider(FUSED_SIZES, this.T, (T) => this._setT(T))}
       ${
         p
           ? html`<p class="progress-line">
-              <label for="progress">Running T = ${p.T}: query rows ${p.done} of ${p.steps}</label><br />
+              <label for="progress">Running T = ${p.T.toLocaleString('en')}: query rows ${p.done} of ${p.steps}</label>
               <progress id="progress" max=${p.steps} .value=${p.done}></progress>
             </p>`
           : ''
       }
-      ${
-        r
-          ? html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">T</th>
-                  <th scope="col">time</th>
-                  <th scope="col">GFLOP/s</th>
-                  <th scope="col">wasm heap kept</th>
-                  <th scope="col">weights would need (T·T·4)</th>
-                </tr>
-              </thead>
-              <tbody>
-                <tr>
-                  <td class="mono">${r.T}</td>
-                  <td class="mono">${r.ms.toFixed(0)} ms</td>
-                  <td class="mono">${r.gflops.toFixed(2)}</td>
-                  <td class="mono heap-bytes" data-value=${r.heapBytes}>${bytes(r.heapBytes)}</td>
-                  <td class="mono weights-bytes" data-value=${r.weightsBytes}>${bytes(r.weightsBytes)}</td>
-                </tr>
-              </tbody>
-            </table>`
-          : ''
-      }
-      <p class="where">${this._where}; ${r?.simd === false ? 'scalar build (no SIMD here)' : 'SIMD build'}</p>
-      ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
+      <p class="hint">
+        The fused kernel's memory grows with T, the weights' with T²: each doubling of T doubles the blue bar and
+        quadruples the red one.
+      </p>
+      <p class="note where">
+        ${this.task.where}${r ? `; ${r.simd ? 'SIMD build' : 'scalar build (no SIMD here)'}` : ''}
+      </p>
+    `;
+    const checks = html`
       <attn-check
-        label="wasm heap of the fused kernel (MiB)"
+        label="wasm memory of the module that ran the fused kernel (MiB)"
         threshold=${HEAP_LIMIT / 2 ** 20}
         comparison="le"
+        .value=${r ? r.heapBytes / 2 ** 20 : undefined}
+      ></attn-check>
+      <attn-check
+        label="memory per call of the fused kernel / bytes of the weights"
+        threshold="1"
+        comparison="le"
+        .value=${r ? r.scratchBytes / weightsBytes(r.T) : undefined}
       ></attn-check>
     `;
+    const hood = r
+      ? html`<p>
+          The job cuts the ${r.T.toLocaleString('en')} query rows into blocks of ${BLOCK_ROWS} and calls the core's
+          fused kernel once per block (${r.calls} calls). Each call reports the bytes of working memory it allocated and
+          freed (scratchBytes): the keys repacked in panels of 8 for the SIMD128 loop, T·E·4 bytes, and one 4 × 128 tile
+          of scores; never a T × T buffer. The inputs and the output are the same with or without the weights, so they
+          are not counted on either side. The module's whole wasm heap is
+          <span class="mono heap-bytes" data-value=${r.heapBytes}>${formatBytes(r.heapBytes)}</span>: a high-water mark
+          that starts at 16 MiB and never shrinks, so it says little about one call, but the check keeps it within 64
+          MiB at every T. The module runs separately from the page's other calculations.
+        </p>`
+      : '';
+    return this.renderLab({ figure, controls, checks, hood });
   }
 }
 

@@ -1,64 +1,82 @@
 /**
- * <attn-scale-heatmap t="256" mask="causal" window="8" seed="0">
+ * <attn-scale-heatmap t="256" mask="causal" window="8" seed="0" scale="linear">
  *
- * The full attention weights of one head at sequence length T (8 … 4,096, a
- * slider over powers of two), E = 64, random q, k, v (seeded), with no mask, the
- * causal mask or a two-sided local window (|i − j| ≤ window), drawn by
- * attn-heatmap (annotated SVG up to 32 × 32, a canvas beyond; colours span
- * [0, 1] up to 32 × 32 and [0, largest weight] beyond). Computed in the page's Web Worker
- * (engine.attention with returnWeights). Shows the bytes the weights take,
- * T·T·4, the worker module's wasm heap (engine.memory(), a high-water mark) and the
- * time. A check sums the weight that fell on masked keys (must be exactly 0).
+ * The full attention weights of one head at sequence length T (8 … 4,096), E = 64, random q, k, v
+ * (seeded), with no mask, the causal mask or a two-sided local window (|i − j| ≤ w), drawn by
+ * attn-heatmap (numbers in the cells while they are large enough, a canvas with a magnifier
+ * beyond 32 × 32; colours span [0, 1] up to 32 × 32 and [0, largest weight] beyond, on a linear or
+ * a log scale: on the log scale a thin band of small weights, the local window at T = 4,096,
+ * stands out). Computed in the page's Web Worker (scale-heatmap-model.js). Beside it: T and w on
+ * log₂ sliders, the mask, the colour scale, and the bytes the weights take, T·T·4.
+ * Verified: the weight that fell on masked keys is exactly 0.
  *
- * State (permalink): t (8–4096, a power of two), mask (none | causal | window),
- * window (1–512), seed. data-settled (AttnCell) once drawn, data-t the T shown,
- * data-computed-in="worker" | "main-thread".
+ * State (permalink): t (8–4096, a power of two), mask (none | causal | window), window (1–512),
+ * seed, scale (linear | log). An AttnLab: Reset, Export, data-settled once drawn, data-t the T
+ * shown, data-computed-in="worker" | "main-thread".
  */
 import { css, html } from 'lit';
-import { AttnFigure } from '../../cells/base/figure-base.js';
-import { bytes, Coalescer, labStyles, markWhere, workerEngine } from '../common/worker-lab.js';
+import { AttnLab } from '../../cells/base/lab.js';
+import { LabTask } from '../../cells/base/lab-task.js';
+import { seedField } from '../../cells/base/seeds.js';
+import { sizeSlider, sizeSliderStyles } from '../../cells/base/size-slider.js';
+import { COLOR_SCALES } from '../../charts/color-scale.js';
+import { lengthSlider } from './length-slider.js';
+import { formatBytes, weightsBytes } from './memory-model.js';
+import {
+  computeScaleHeatmap,
+  describeScaleHeatmap,
+  explainHeatmap,
+  HEATMAP_CODE,
+  HEATMAP_SIZES,
+  heatmapRows,
+  MASKS,
+} from './scale-heatmap-model.js';
 
-const CODE = `import torch
-import torch.nn.functional as F
+export { HEATMAP_SIZES };
 
-T, E = {{T}}, 64
-q, k, v = torch.randn(T, E), torch.randn(T, E), torch.randn(T, E)
-i, j = torch.arange(T)[:, None], torch.arange(T)[None, :]
-masks = {'none': None, 'causal': j <= i, 'window': (i - j).abs() <= {{window}}}
-mask = masks[{{mask}}]                      # True = may attend
-scores = q @ k.T / E ** 0.5
-if mask is not None:
-    scores = scores.masked_fill(~mask, float('-inf'))
-weights = scores.softmax(-1)                # (T, T): T * T * 4 bytes in float32
-out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)   # same output, fused
-print(weights.element_size() * weights.nelement(), 'bytes of weights')`;
+const MASK_LABELS = { none: 'none (every key)', causal: 'causal (j ≤ i)', window: 'local window (|i − j| ≤ w)' };
+const SCALE_LABELS = { linear: 'linear', log: 'log (small weights show)' };
 
-export const HEATMAP_SIZES = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
-const E = 64;
-
-export class AttnScaleHeatmap extends AttnFigure {
+export class AttnScaleHeatmap extends AttnLab {
   static stateFields = {
     t: { type: 'enum', default: '256', values: HEATMAP_SIZES.map(String) },
-    mask: { type: 'enum', default: 'causal', values: ['none', 'causal', 'window'] },
+    mask: { type: 'enum', default: 'causal', values: MASKS },
     window: { type: 'integer', default: 8, min: 1, max: 512 },
-    seed: { type: 'integer', default: 0, min: 0, max: 1000000 },
-  };
-
-  static properties = {
-    ...super.properties,
-    _result: { state: true },
-    _error: { state: true },
-    _where: { state: true },
-    _busy: { state: true },
+    seed: seedField(0),
+    scale: { type: 'enum', default: 'linear', values: COLOR_SCALES },
   };
 
   static styles = [
-    AttnFigure.baseStyles,
-    AttnFigure.figureStyles,
-    labStyles,
+    AttnLab.labStyles,
+    sizeSliderStyles,
     css`
       attn-heatmap {
-        margin: 0.5rem 0;
+        margin: 0;
+      }
+      fieldset {
+        border: 0;
+        padding: 0;
+        margin: 0.25rem 0 0.5rem;
+      }
+      legend {
+        padding: 0;
+        margin-bottom: 0.2rem;
+      }
+      .choice {
+        display: flex;
+        align-items: center;
+        gap: 0.4rem;
+        min-height: 2.75rem;
+        cursor: pointer;
+      }
+      .choice input {
+        width: 1.1rem;
+        height: 1.1rem;
+        margin: 0;
+        accent-color: var(--accent, #3b5bdb);
+      }
+      .readout {
+        white-space: normal;
       }
     `,
   ];
@@ -67,119 +85,32 @@ export class AttnScaleHeatmap extends AttnFigure {
 
   constructor() {
     super();
-    this._result = null;
-    this._error = '';
-    this._where = 'Waiting to be shown…';
-    this._busy = false;
-    this._coalescer = new Coalescer();
+    this.task = new LabTask(this, {
+      engine: 'worker',
+      args: () => [this.T, this.mask, this.window, this.seed],
+      run: ([T, mask, window, seed], { engine }) => computeScaleHeatmap(engine, { T, mask, window, seed }),
+      explain: explainHeatmap,
+    });
   }
 
   get T() {
     return Number(this.t);
   }
 
-  get maskOption() {
-    if (this.mask === 'causal') return 'causal';
-    if (this.mask === 'window') return { window: this.window };
-    return null;
-  }
-
-  connectedCallback() {
-    super.connectedCallback();
-    this.settleAfter(this._start()); // not settled until shown, with the worker's first result drawn
-  }
-
-  async _start() {
-    await this.visible;
-    try {
-      this._engine = await workerEngine();
-      this._where = markWhere(this, this._engine);
-      this._compute();
-    } catch (error) {
-      this.fail(new Error(`the attention core could not be loaded: ${error.message}`));
-    }
-  }
-
-  willUpdate(changed) {
-    if (this._engine && ['t', 'mask', 'window', 'seed'].some((f) => changed.has(f))) this._compute();
-  }
-
-  _compute() {
-    this.settleAfter(this._coalescer.run(() => this._computeNow()));
-  }
-
-  async _computeNow() {
-    const { T, seed, mask } = this;
-    const maskOption = this.maskOption;
-    this._busy = true;
-    try {
-      const result = await (async () => {
-        const e = this._engine;
-        const [q, k, v] = await Promise.all([
-          e.randn([T, E], seed),
-          e.randn([T, E], seed + 1),
-          e.randn([T, E], seed + 2),
-        ]);
-        const t0 = performance.now();
-        const { weights, fullyMaskedRows } = await e.attention(q, k, v, { mask: maskOption, returnWeights: true });
-        const ms = performance.now() - t0;
-        const memory = await e.memory();
-        return { weights, fullyMaskedRows, ms, memory };
-      })();
-      // Weight on keys the mask forbids (display arithmetic: a sum over the returned weights).
-      const { data } = result.weights;
-      let masked = 0;
-      const w = this.window;
-      for (let i = 0; i < T; i++) {
-        for (let j = 0; j < T; j++) {
-          const allowed = mask === 'none' || (mask === 'causal' ? j <= i : Math.abs(i - j) <= w);
-          if (!allowed) masked += data[i * T + j];
-        }
-      }
-      this._result = { ...result, T, mask, masked };
-      this._error = '';
-    } catch (error) {
-      this._error = error.message;
-    } finally {
-      this._busy = false;
-    }
-  }
-
   updated() {
-    const r = this._result;
-    const check = this.renderRoot.querySelector('attn-check');
-    if (!r || !check) return;
-    check.value = r.masked;
-    const code = this.renderRoot.querySelector('attn-code');
-    if (code) code.params = { T: this.T, window: this.window, mask: this.mask };
-    this.dataset.t = String(r.T);
+    const r = this.task.value;
+    if (r) this.dataset.t = String(r.T);
   }
 
-  _onT(event) {
+  _set(field, value) {
+    if (value === this[field]) return;
     this.beginEdit();
-    this.t = String(HEATMAP_SIZES[Number(event.target.value)]);
-    this.stateChanged();
-  }
-
-  _onMask(event) {
-    this.beginEdit();
-    this.mask = event.target.value;
-    this.stateChanged();
-  }
-
-  _onWindow(event) {
-    this.beginEdit();
-    this.window = Number(event.target.value);
+    this[field] = value;
     this.stateChanged();
   }
 
   describe() {
-    const r = this._result;
-    if (!r) return 'Not computed yet.';
-    return (
-      `Attention weights of ${r.T} queries over ${r.T} keys with ${r.mask === 'none' ? 'no mask' : `the ${r.mask} mask`}; ` +
-      `they take ${bytes(r.T * r.T * 4)}. Weight on masked keys: ${r.masked}.`
-    );
+    return describeScaleHeatmap(this.task.value, this.scale);
   }
 
   exportSvgText() {
@@ -187,80 +118,97 @@ export class AttnScaleHeatmap extends AttnFigure {
   }
 
   exportRows() {
-    const r = this._result;
-    return [
-      ['T', 'mask', 'window', 'weights bytes', 'worker heap bytes', 'ms'],
-      r ? [r.T, r.mask, this.window, r.T * r.T * 4, r.memory.heapBytes, r.ms] : [],
-    ];
+    return heatmapRows(this.task.value);
   }
 
   exportObject() {
-    const r = this._result;
-    return { ...this.getState(), weightsBytes: r ? r.T * r.T * 4 : null, heapBytes: r?.memory.heapBytes ?? null };
+    const r = this.task.value;
+    return { ...this.getState(), weightsBytes: r ? weightsBytes(r.T) : null, heapBytes: r?.heapBytes ?? null };
+  }
+
+  _radios(field, values, labels, legend) {
+    return html`<fieldset>
+      <legend>${legend}</legend>
+      ${values.map(
+        (value) =>
+          html`<label class="choice"
+            ><input
+              type="radio"
+              name=${field}
+              value=${value}
+              .checked=${this[field] === value}
+              @change=${() => this._set(field, value)}
+            />${labels[value]}</label
+          >`,
+      )}
+    </fieldset>`;
   }
 
   renderFigure() {
-    const r = this._result;
-    const index = HEATMAP_SIZES.indexOf(this.T);
-    return html`
-      <div class="controls">
-        <label for="t">Sequence length T</label>
-        <input
-          id="t"
-          type="range"
-          min="0"
-          max=${HEATMAP_SIZES.length - 1}
-          step="1"
-          .value=${String(index)}
-          aria-valuetext=${`T = ${this.T}`}
-          @input=${this._onT}
-        />
-        <output for="t" class="t-value">T = ${this.T}</output>
-        <label for="mask">Mask</label>
-        <select id="mask" .value=${this.mask} @change=${this._onMask}>
-          <option value="none" ?selected=${this.mask === 'none'}>none (every key)</option>
-          <option value="causal" ?selected=${this.mask === 'causal'}>causal (j ≤ i)</option>
-          <option value="window" ?selected=${this.mask === 'window'}>local window (|i − j| ≤ w)</option>
-        </select>
-        <span></span>
-        ${
-          this.mask === 'window'
-            ? html`<label for="w">Window w</label>
-                <input
-                  id="w"
-                  type="range"
-                  min="1"
-                  max="64"
-                  step="1"
-                  .value=${String(this.window)}
-                  @input=${this._onWindow}
-                />
-                <output for="w">w = ${this.window}</output>`
-            : ''
-        }
-      </div>
+    const r = this.task.value;
+    const figure = r
+      ? html`<attn-heatmap
+          bare
+          label=${`Attention weights, T = ${r.T}, mask: ${r.mask}`}
+          .values=${r.weights}
+          .min=${0}
+          .max=${r.T <= 32 ? 1 : null}
+          .scale=${this.scale}
+        ></attn-heatmap>`
+      : html`<p class="readout">Computing…</p>`;
+    const controls = html`
+      ${lengthSlider(HEATMAP_SIZES, this.T, (T) => this._set('t', String(T)))}
+      <label for="mask">Mask</label>
+      <select id="mask" .value=${this.mask} @change=${(e) => this._set('mask', e.target.value)}>
+        ${MASKS.map((m) => html`<option value=${m} ?selected=${this.mask === m}>${MASK_LABELS[m]}</option>`)}
+      </select>
+      ${
+        this.mask === 'window'
+          ? sizeSlider({
+              id: 'w',
+              label: 'Window w',
+              symbol: 'w',
+              value: this.window,
+              min: 1,
+              max: 512,
+              onChange: (w) => this._set('window', w),
+            })
+          : ''
+      }
+      ${this._radios('scale', COLOR_SCALES, SCALE_LABELS, 'Colour scale')}
       ${
         r
-          ? html`<attn-heatmap
-                label=${`Attention weights, T = ${r.T}, mask: ${r.mask}`}
-                .values=${r.weights}
-                .min=${0}
-                .max=${r.T <= 32 ? 1 : null}
-              ></attn-heatmap>
-              <p class="readout memory">
-                Weights: ${r.T} × ${r.T} × 4 bytes =
-                <span class="mono weights-bytes" data-value=${r.T * r.T * 4}>${bytes(r.T * r.T * 4)}</span>; the
-                worker's wasm heap:
-                <span class="mono heap-bytes" data-value=${r.memory.heapBytes}>${bytes(r.memory.heapBytes)}</span>
-                (a high-water mark: wasm memory never shrinks); computed in ${r.ms.toFixed(0)} ms.
-              </p>`
-          : html`<p class="readout">Computing…</p>`
+          ? html`<p class="readout memory">
+              The weights: ${r.T} × ${r.T} × 4 bytes =
+              <span class="mono weights-bytes" data-value=${weightsBytes(r.T)}>${formatBytes(weightsBytes(r.T))}</span>,
+              computed in ${r.ms.toFixed(0)} ms.
+            </p>`
+          : ''
       }
-      <p class="where">${this._busy ? 'Computing… ' : ''}${this._where}</p>
-      ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
-      <attn-check label="total weight on masked keys" threshold="0" comparison="eq"></attn-check>
-      <attn-code label="PyTorch: the weights and the fused call" .template=${CODE}></attn-code>
+      <p class="note where">${this.task.where}</p>
     `;
+    const checks = html`<attn-check
+      label="total weight on masked keys"
+      threshold="0"
+      comparison="eq"
+      .value=${r?.masked}
+    ></attn-check>`;
+    const code = html`<attn-code
+      label="PyTorch: the weights and the fused call"
+      .template=${HEATMAP_CODE}
+      .params=${{ T: this.T, window: this.window, mask: this.mask }}
+    ></attn-code>`;
+    const hood = r
+      ? html`<p>
+          The weights come from the core's two-pass kernel with the weights returned (the full T × T matrix is computed
+          and copied out of the worker). The worker's wasm heap is now
+          <span class="mono heap-bytes" data-value=${r.heapBytes}>${formatBytes(r.heapBytes)}</span>: a high-water mark,
+          since wasm memory never shrinks. From 64 × 64 on, the heatmap is a canvas of one pixel per weight; the
+          magnifier shows 15 × 15 of them around the pointer, a tap or the keyboard cursor. The log scale colours log₁₀
+          of each weight from 10⁻⁶ of the largest up; masked weights (exactly 0) get the darkest colour.
+        </p>`
+      : '';
+    return this.renderLab({ figure, controls, checks, code, hood });
   }
 }
 

@@ -1,145 +1,104 @@
 /**
  * <attn-sdpa id="sdpa" seed="0" batch="0">
  *
- * The lab of the scaled-dot-product lesson ("Lesson 44: The Attention
- * Mechanism", § Queries, keys, and values): Q, K, V of shape (B, T, D) =
- * (2, 5, 8) from the core's seeded generator, and
+ * The lab of the scaled-dot-product lesson ("Lesson 44: The Attention Mechanism", § Queries,
+ * keys, and values): Q, K, V of shape (B, T, D) = (2, 5, 8) from the core's seeded generator, and
  *
  *   Attention(Q, K, V) = softmax(QKᵀ / √d_k) V
  *
- * written out with each term linked to the figure that shows it: hovering or
- * focusing QKᵀ outlines the scores heatmap (and Q and K), √d_k the scaled
- * scores, softmax the weights, V the values and the left-hand side the output.
- * Checks: the output shape (2, 5, 8); every weight row sums to 1; our WASM
- * result (the fused kernel, as F.scaled_dot_product_attention) against the
- * core's float64 scalar reference, max |difference| ≤ 1e-6 (the notebook
- * reports 2.38e-07 against PyTorch). Code cells: the notebook's manual formula
- * against F.scaled_dot_product_attention, in PyTorch and NumPy, with this
- * page's Q, K, V.
+ * written out with each term linked to the figure that shows it: hovering or focusing QKᵀ
+ * outlines the scores heatmap (and Q and K), √d_k the scaled scores, softmax the weights, V the
+ * values and the left-hand side the output. The formula, the Seed row and the batch choice form
+ * one bar at the top of the lab, which stays in view (sticky, on screens tall enough) while the
+ * figures below it scroll. The nested figures are compact (no toolbars of their own): the lab has
+ * one Export menu.
  *
- * Maths in the wasm core: randn (Q, K, V), attention (fused output; weights and
- * scores; the unscaled QKᵀ with scale = 1), attentionReference (float64),
- * rowStochasticReport. JS slices, compares (max |a − b|) and formats.
+ * The output is computed two ways (sdpa-model.js), and the summary line names both differences
+ * from the double-precision result: "in one pass (the weights are never stored)" and "step by
+ * step (the weights are kept)". Verified (one line): the output shape (2, 5, 8); every weight row
+ * sums to 1; each of the two ways within 1e-6 of the double-precision result (the notebook
+ * reports 2.38e-07 against PyTorch). Code cells: the notebook's formula against
+ * F.scaled_dot_product_attention, in PyTorch and NumPy, with this page's Q, K, V. Under the hood:
+ * the kernels' names and the notebook-style printout.
  *
- * State (permalink): seed (whole number), batch (0 or 1: which batch the
- * figures show). Re-roll draws a new seed; Reset goes back to the authored
- * state. data-settled (AttnCell) once the result of the current state is shown.
+ * State (permalink): seed (whole number), batch (0 or 1: which batch the figures show). Re-roll
+ * draws a new seed; Reset goes back to the authored state. data-settled once drawn.
  */
-import { css, html } from 'lit';
-import { AttnCell } from '../../cells/base/attn-cell.js';
-import { cellStyles, resetToAuthored } from '../../cells/base/cell-support.js';
+import { css, html, nothing } from 'lit';
+import { cellStyles } from '../../cells/base/cell-support.js';
+import { AttnLab } from '../../cells/base/lab.js';
+import { LabTask } from '../../cells/base/lab-task.js';
+import { SeedControl, seedField } from '../../cells/base/seeds.js';
+import { touchTargets } from '../../cells/base/styles.js';
+import { batchOf, rowsOf } from '../common/qkv-lab.js';
+import { SDPA_NUMPY, SDPA_TORCH } from './sdpa-code.js';
 import {
   B,
   D,
-  SEED_MAX,
+  DIMS,
+  PANELS,
+  POSITIONS,
+  REFERENCE_TOLERANCE,
   T,
-  batchOf,
-  batchSelect,
-  drawQKV,
-  labStyles,
-  maxAbsDiff,
-  nested,
-  rowsOf,
-  sci,
-  seedControls,
-  seedHandlers,
-} from '../common/qkv-lab.js';
+  TERMS,
+  codeParams,
+  computeSdpa,
+  describeSdpa,
+  gapText,
+  litPanels,
+  referenceGaps,
+  sdpaObject,
+  sdpaPrintout,
+  sdpaRows,
+  shapeOk,
+} from './sdpa-model.js';
+import { indexSelect } from './sdpa-parts.js';
 
-const POSITIONS = Array.from({ length: T }, (_, i) => String(i)).join(',');
-const DIMS = Array.from({ length: D }, (_, d) => String(d)).join(',');
+/** The figures in three groups, as the formula reads: inputs, scores to weights, values to output. */
+const GROUPS = [
+  { title: 'The inputs', panels: ['q', 'k'], wide: true },
+  { title: 'Scores, scaled scores and weights', panels: ['scores', 'scaled', 'weights'], wide: false },
+  { title: 'Values and output', panels: ['v', 'out'], wide: true },
+];
 
-/** The formula's terms: what each one is and which panels it lights up. */
-const TERMS = {
-  out: {
-    panels: ['out'],
-    text: 'Attention(Q, K, V): the output, one row of D = 8 numbers per query, shape (B, T, D) = (2, 5, 8).',
-  },
-  softmax: {
-    panels: ['weights'],
-    text: 'softmax(…): applied to each row of the scaled scores, so every row of weights is ≥ 0 and sums to 1.',
-  },
-  scores: {
-    panels: ['q', 'k', 'scores'],
-    text: 'QKᵀ: every query dotted with every key; entry (i, j) scores how well query i matches key j. Shape (B, T, T) = (2, 5, 5).',
-  },
-  scale: {
-    panels: ['scaled'],
-    text: `÷ √d_k: the scores divided by √8 ≈ ${Math.sqrt(D).toFixed(4)}, d_k = 8 being the length of a query or key.`,
-  },
-  v: {
-    panels: ['v'],
-    text: 'V: the values; the output row i is the weights of row i times V, a weighted average of the rows of V.',
-  },
-};
-
-const TORCH = `import math
-import torch
-import torch.nn.functional as F
-
-def attention(Q, K, V, mask=None):
-    d_k = Q.shape[-1]
-    scores = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
-    if mask is not None:
-        scores = scores.masked_fill(mask == 0, float('-inf'))
-    weights = F.softmax(scores, dim=-1)
-    return weights @ V, weights
-
-B, T, D = 2, 5, 8  # batch, sequence length, dimension
-# This page's Q, K, V (seed {{seed}}, rounded to 4 decimals). The notebook draws
-# its own with torch.manual_seed(0); Q = torch.randn(B, T, D); K = ...; V = ...
-Q = torch.tensor({{Q}})
-K = torch.tensor({{K}})
-V = torch.tensor({{V}})
-
-out, weights = attention(Q, K, V)
-out_torch = F.scaled_dot_product_attention(Q, K, V)
-out64, _ = attention(Q.double(), K.double(), V.double())  # a float64 reference
-
-print(f'output shape: {tuple(out.shape)}')
-print(f'each attention-weight row sums to 1: {torch.allclose(weights.sum(-1), torch.ones(B, T))}')
-print(f'max abs diff vs F.scaled_dot_product_attention: {(out - out_torch).abs().max().item():.2e}')
-print(f'max abs diff vs float64: {(out_torch.double() - out64).abs().max().item():.2e}')`;
-
-const NUMPY = `import numpy as np
-
-Q = np.array({{Q}}, dtype=np.float32)  # (B, T, D)
-K = np.array({{K}}, dtype=np.float32)
-V = np.array({{V}}, dtype=np.float32)
-
-def softmax(x):
-    e = np.exp(x - x.max(axis=-1, keepdims=True))  # max-subtracted: exp never overflows
-    return e / e.sum(axis=-1, keepdims=True)
-
-d_k = Q.shape[-1]
-scores = Q @ K.transpose(0, 2, 1)          # (B, T, T): QKᵀ
-weights = softmax(scores / np.sqrt(d_k))   # each row sums to 1
-out = weights @ V                          # (B, T, D)
-assert out.shape == (2, 5, 8)
-assert np.allclose(weights.sum(-1), 1.0)`;
-
-export class AttnSdpa extends AttnCell {
+export class AttnSdpa extends AttnLab {
   static stateFields = {
-    seed: { type: 'integer', default: 0, min: 0, max: SEED_MAX },
+    seed: seedField(0),
     batch: { type: 'integer', default: 0, min: 0, max: B - 1 },
   };
 
-  static properties = {
-    ...super.properties,
-    _result: { state: true },
-    _error: { state: true },
-    _term: { state: true },
-    _seedDraft: { state: true },
-  };
+  static properties = { ...super.properties, _term: { state: true } };
 
   static styles = [
-    AttnCell.baseStyles,
+    AttnLab.labStyles,
     cellStyles,
-    labStyles,
+    touchTargets,
     css`
+      h3 {
+        font-size: 0.95rem;
+        margin: 0.75rem 0 0.25rem;
+      }
+      .bar {
+        background: var(--surface, #fff);
+        border-bottom: 1px solid var(--border, #d0d4dc);
+        margin: 0 -0.25rem;
+        padding: 0 0.25rem 0.25rem;
+        z-index: 2;
+      }
+      /* the formula and the controls stay in view while the figures scroll (tall enough screens) */
+      @media (min-width: 48rem) and (min-height: 40rem) {
+        .bar {
+          position: sticky;
+          top: 0;
+        }
+      }
+      .bar .controls {
+        margin: 0.25rem 0 0;
+      }
       .formula {
         font: 1.15rem/2 var(--font-serif, 'KaTeX_Main', 'Times New Roman', serif);
         text-align: center;
-        margin: 0.5rem 0;
+        margin: 0;
         overflow-x: auto;
         white-space: nowrap;
       }
@@ -152,13 +111,18 @@ export class AttnSdpa extends AttnCell {
         border: 1px dashed var(--border, #d0d4dc);
         border-radius: 4px;
         background: transparent;
-        padding: 0 0.2em;
+        padding: 0 0.25em;
         margin: 0 0.05em;
+        min-height: 2.75rem;
+        min-width: 2.75rem;
         color: var(--text, #1b1e24);
         cursor: help;
       }
       .term.fn {
         font-style: normal;
+      }
+      .frac .term {
+        min-height: 0;
       }
       .term.active,
       .term:hover {
@@ -177,90 +141,75 @@ export class AttnSdpa extends AttnCell {
         border-bottom: 1px solid currentColor;
         padding: 0 0.2em;
       }
-      .pair.wide {
-        grid-template-columns: repeat(auto-fit, minmax(min(100%, 27rem), 1fr));
-      }
       .term-text {
         min-height: 2.9em;
-        margin: 0.25rem 0 0.5rem;
+        margin: 0.25rem 0 0;
+      }
+      .pair {
+        display: grid;
+        grid-template-columns: repeat(auto-fit, minmax(min(100%, 19rem), 1fr));
+        gap: 0 1rem;
+        align-items: start;
+      }
+      .pair.wide {
+        grid-template-columns: repeat(auto-fit, minmax(min(100%, 34rem), 1fr));
+      }
+      /* a panel lit by the term of the formula under the pointer or focus */
+      .panel {
+        border-radius: 8px;
+        min-width: 0;
+      }
+      .panel.linked {
+        box-shadow: 0 0 0 3px var(--accent, #3b5bdb);
+        background: color-mix(in srgb, var(--accent, #3b5bdb) 8%, transparent);
+      }
+      .panel > * {
+        margin: 0.5rem 0;
+      }
+      @media (prefers-reduced-motion: no-preference) {
+        .panel {
+          transition: box-shadow 0.15s;
+        }
+      }
+      ul.gaps {
+        margin: 0.25rem 0 0;
+        padding-left: 1.25rem;
       }
     `,
   ];
 
+  defaultLabel = 'Scaled dot-product attention lab';
+
   constructor() {
     super();
-    this._engine = null;
-    this._result = null;
-    this._error = '';
     this._term = '';
-    this._seedDraft = null;
-    this._key = '';
-    this._seed = seedHandlers(this, AttnSdpa.stateFields.seed);
+    this.seeds = new SeedControl(this, 'Random draws of Q, K and V');
+    this.task = new LabTask(this, {
+      args: () => [this.seed],
+      run: ([seed], { engine }) => computeSdpa(engine, seed),
+      explain: () => `The example could not be computed for seed ${this.seed}; showing the last one that worked.`,
+    });
   }
 
-  async connectedCallback() {
-    super.connectedCallback();
-    try {
-      this._engine = await this.engine();
-      this.requestUpdate();
-    } catch (error) {
-      this.fail(new Error(`the attention core could not be loaded: ${error.message}`));
-    }
-  }
-
-  willUpdate() {
-    if (!this._engine) return;
-    if (String(this.seed) !== this._key) {
-      this._key = String(this.seed);
-      this._compute();
-    }
-  }
-
-  _compute() {
-    try {
-      const e = this._engine;
-      const { q, k, v } = drawQKV(e, this.seed);
-      const fused = e.attention(q, k, v); // the fused kernel: no T×T buffer, as F.scaled_dot_product_attention
-      const full = e.attention(q, k, v, { returnWeights: true, returnLogits: true });
-      const raw = e.attention(q, k, v, { scale: 1, returnLogits: true }).logits; // QKᵀ, unscaled
-      const ref = e.attentionReference(q, k, v);
-      const report = e.rowStochasticReport(full.weights);
-      this._result = {
-        seed: this.seed,
-        q,
-        k,
-        v,
-        raw,
-        scaled: full.logits,
-        weights: full.weights,
-        out: fused.output,
-        diff: maxAbsDiff(fused.output.data, ref.output.data),
-        diffWeightsPath: maxAbsDiff(full.output.data, ref.output.data),
-        report,
-        simd: e.simd,
-      };
-      this._error = '';
-    } catch (error) {
-      this._error = `${error.message}; showing the last valid result.`;
-    }
-  }
-
-  _onSeed(event) {
-    this._seed.onSeed(event);
-  }
-
-  _reroll() {
-    this._seed.reroll();
-  }
-
-  reset() {
-    resetToAuthored(this);
-    this._seedDraft = null;
+  resetView() {
     this._term = '';
+    this.seeds.draft = null;
   }
 
-  _panel(name) {
-    return TERMS[this._term]?.panels.includes(name) ? 'panel linked' : 'panel';
+  describe() {
+    return describeSdpa(this.task.value, this.batch);
+  }
+
+  exportSvgText() {
+    return this.renderRoot.querySelector('[data-panel="weights"] attn-heatmap').exportSvgText();
+  }
+
+  exportRows() {
+    return sdpaRows(this.task.value, this.batch);
+  }
+
+  exportObject() {
+    return sdpaObject(this.task.value);
   }
 
   _termButton(name, content, extra = '') {
@@ -295,147 +244,117 @@ export class AttnSdpa extends AttnCell {
       </p>`;
   }
 
-  _printout(r) {
-    const ok = r.report.maxRowSumError <= 1e-6 ? 'True' : 'False';
-    return [
-      `output shape: (${r.out.shape.join(', ')})`,
-      `each attention-weight row sums to 1: ${ok}`,
-      `max abs diff vs float64 reference (fused kernel): ${sci(r.diff)}`,
-      `max abs diff vs float64 reference (weights kept): ${sci(r.diffWeightsPath)}`,
-    ].join('\n');
+  _panel(id, r) {
+    const panel = PANELS.find((p) => p.id === id);
+    const b = this.batch;
+    const view = batchOf(r[panel.tensor], b);
+    const lit = litPanels(this._term).includes(id);
+    const figure =
+      panel.kind === 'matrix'
+        ? html`<attn-matrix
+            compact
+            label=${`${panel.name}, batch ${b} (T × D)`}
+            caption=${`${panel.name}. ${panel.caption}`}
+            precision=${id === 'out' ? 3 : 2}
+            row-labels=${POSITIONS.join(',')}
+            col-labels=${DIMS.join(',')}
+            .values=${rowsOf(view)}
+          ></attn-matrix>`
+        : html`<attn-heatmap
+            compact
+            label=${`${panel.name}, batch ${b}`}
+            caption=${`${panel.name}. ${panel.caption}`}
+            min=${id === 'weights' ? '0' : nothing}
+            max=${id === 'weights' ? '1' : nothing}
+            row-labels=${POSITIONS.join(',')}
+            col-labels=${POSITIONS.join(',')}
+            .values=${view}
+          ></attn-heatmap>`;
+    return html`<div class=${lit ? 'panel linked' : 'panel'} data-panel=${id}>${figure}</div>`;
   }
 
-  renderCell() {
-    const r = this._result;
-    const b = this.batch;
-    const params = r && { seed: r.seed, Q: nested(r.q), K: nested(r.k), V: nested(r.v) };
-    const shapeOk = r ? r.out.shape.join(',') === `${B},${T},${D}` : undefined;
-    return html`<section class="lab" aria-label="Scaled dot-product attention lab">
-      ${seedControls(this, batchSelect(this))}
-      <p class="note">
-        Q, K and V are (B, T, D) = (2, 5, 8) standard normal draws from the core's seeded generator, rounded to 4
-        decimals. The figures show batch b = ${b}.
+  _gaps(r) {
+    return html`<p class="gaps-intro">
+        The page computes the output in single precision two ways, and compares each with the same formula computed in
+        double precision. Largest difference:
       </p>
-      ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''} ${this._formula()}
-      ${
-        !r
-          ? html`<p class="note">Loading the attention core…</p>`
-          : html`
-              <h3>The inputs</h3>
-              <div class="pair wide">
-                <div class=${this._panel('q')} data-panel="q">
-                  <attn-matrix
-                    label=${`Queries Q[${b}] (T × D)`}
-                    caption="Queries Q: row i is the query qᵢ of position i."
-                    precision="2"
-                    row-labels=${POSITIONS}
-                    col-labels=${DIMS}
-                    .values=${rowsOf(batchOf(r.q, b))}
-                  ></attn-matrix>
-                </div>
-                <div class=${this._panel('k')} data-panel="k">
-                  <attn-matrix
-                    label=${`Keys K[${b}] (T × D)`}
-                    caption="Keys K: row j is the key kⱼ of position j."
-                    precision="2"
-                    row-labels=${POSITIONS}
-                    col-labels=${DIMS}
-                    .values=${rowsOf(batchOf(r.k, b))}
-                  ></attn-matrix>
-                </div>
-              </div>
-              <h3>Scores, scaled scores and weights</h3>
-              <div class="pair">
-                <div class=${this._panel('scores')} data-panel="scores">
-                  <attn-heatmap
-                    label=${`Scores QKᵀ, batch ${b}`}
-                    caption="Scores QKᵀ. Row i: query i; column j: key j."
-                    row-labels=${POSITIONS}
-                    col-labels=${POSITIONS}
-                    .values=${batchOf(r.raw, b)}
-                  ></attn-heatmap>
-                </div>
-                <div class=${this._panel('scaled')} data-panel="scaled">
-                  <attn-heatmap
-                    label=${`Scaled scores QKᵀ/√d_k, batch ${b}`}
-                    caption="Scaled scores: the same divided by √8."
-                    row-labels=${POSITIONS}
-                    col-labels=${POSITIONS}
-                    .values=${batchOf(r.scaled, b)}
-                  ></attn-heatmap>
-                </div>
-              </div>
-              <div class=${this._panel('weights')} data-panel="weights">
-                <attn-heatmap
-                  label=${`Weights softmax(QKᵀ/√d_k), batch ${b}`}
-                  caption="Weights: each row is a softmax of the scaled scores, non-negative and summing to 1."
-                  min="0"
-                  max="1"
-                  row-labels=${POSITIONS}
-                  col-labels=${POSITIONS}
-                  .values=${batchOf(r.weights, b)}
-                ></attn-heatmap>
-              </div>
-              <h3>Values and output</h3>
-              <div class="pair wide">
-                <div class=${this._panel('v')} data-panel="v">
-                  <attn-matrix
-                    label=${`Values V[${b}] (T × D)`}
-                    caption="Values V: row j is the value vⱼ of position j."
-                    precision="2"
-                    row-labels=${POSITIONS}
-                    col-labels=${DIMS}
-                    .values=${rowsOf(batchOf(r.v, b))}
-                  ></attn-matrix>
-                </div>
-                <div class=${this._panel('out')} data-panel="out">
-                  <attn-matrix
-                    label=${`Output Attention(Q, K, V)[${b}] (T × D)`}
-                    caption="Output: row i is Σⱼ weightsᵢⱼ vⱼ."
-                    precision="3"
-                    row-labels=${POSITIONS}
-                    col-labels=${DIMS}
-                    .values=${rowsOf(batchOf(r.out, b))}
-                  ></attn-matrix>
-                </div>
-              </div>
+      <ul class="gaps">
+        ${referenceGaps(r).map(
+          (gap, n) =>
+            html`<li>
+              <span class=${`gap mono ${n === 0 ? 'max-diff' : ''}`} data-way=${gap.id} data-value=${gap.value}
+                >${gapText(gap.value)}</span
+              >
+              ${gap.name}
+            </li>`,
+        )}
+      </ul>
+      <p class="note">Both are rounding in the last digits of single precision (about 7 digits), nothing more.</p>`;
+  }
 
-              <h3>Checks against the float64 reference</h3>
-              <p class="note">
-                This page runs the ${r.simd ? 'WebAssembly SIMD128' : 'WebAssembly scalar (this browser has no SIMD)'}
-                build in float32. The reference is the core's plain scalar loop in float64 on the same inputs. Largest
-                difference of the outputs:
-                <span class="max-diff mono" data-value=${r.diff}>${sci(r.diff)}</span>.
-              </p>
-              <attn-output label="Output" .text=${this._printout(r)}></attn-output>
-              <attn-check
-                class="shape"
-                label=${`output shape = (${r.out.shape.join(', ')}), expected (B, T, D) = (${B}, ${T}, ${D})`}
-                .pass=${shapeOk}
-              ></attn-check>
-              <attn-check
-                class="row-sums"
-                label="max over all B·T rows of |Σⱼ weightsᵢⱼ − 1|"
-                threshold="1e-6"
-                .value=${r.report.maxRowSumError}
-              ></attn-check>
-              <attn-check
-                class="reference"
-                label="max |ours − float64 reference| over the output"
-                threshold="1e-6"
-                .value=${Math.max(r.diff, r.diffWeightsPath)}
-              ></attn-check>
+  _checks(r) {
+    return html`<attn-check
+        class="shape"
+        label=${`output shape = (${r?.out.shape.join(', ') ?? '…'}), expected (B, T, D) = (${B}, ${T}, ${D})`}
+        .pass=${shapeOk(r)}
+      ></attn-check>
+      <attn-check
+        class="row-sums"
+        label="max over all B·T rows of |Σⱼ weightsᵢⱼ − 1|"
+        threshold="1e-6"
+        .value=${r?.report.maxRowSumError}
+      ></attn-check>
+      ${referenceGaps(r).map(
+        (gap) =>
+          html`<attn-check
+            class="reference"
+            data-way=${gap.id}
+            label=${`max |output − double-precision output|, ${gap.name}`}
+            .threshold=${REFERENCE_TOLERANCE}
+            .value=${gap.value}
+          ></attn-check>`,
+      )}`;
+  }
 
-              <h3>The same in code</h3>
-              <attn-code
-                label="PyTorch: the formula against F.scaled_dot_product_attention"
-                .template=${TORCH}
-                .params=${params}
-              ></attn-code>
-              <attn-code label="NumPy" .template=${NUMPY} .params=${params}></attn-code>
-            `
-      }
-    </section>`;
+  renderFigure() {
+    const r = this.task.value;
+    const controls = this.seeds.render(indexSelect(this, { id: 'batch', field: 'batch', label: 'Batch b', count: B }));
+    const bar = html`<div class="bar">${this._formula()} ${controls}</div>
+      <p class="note">
+        Q, K and V: (B, T, D) = (2, 5, 8) numbers drawn at random (seed ${this.seed}), rounded to 4 decimals. The
+        figures show batch b = ${this.batch}.
+      </p>`;
+    if (!r)
+      return this.renderLab({
+        figure: html`${bar}
+          <p class="note">Loading the attention core…</p>`,
+      });
+    const groups = GROUPS.map(
+      (g) =>
+        html`<h3>${g.title}</h3>
+          <div class=${g.wide ? 'pair wide' : 'pair'}>${g.panels.map((id) => this._panel(id, r))}</div>`,
+    );
+    const params = codeParams(r);
+    return this.renderLab({
+      figure: html`${bar}${groups}`,
+      after: this._gaps(r),
+      checks: this._checks(r),
+      code: html`<attn-code
+          label="PyTorch: the formula against F.scaled_dot_product_attention"
+          .template=${SDPA_TORCH}
+          .params=${params}
+        ></attn-code>
+        <attn-code label="NumPy" .template=${SDPA_NUMPY} .params=${params}></attn-code>`,
+      hood: html`<p>
+          This page runs the WebAssembly ${r.simd ? 'SIMD128' : 'scalar (this browser has no SIMD)'} build of the core
+          in float32. “In one pass” is its fused kernel, as PyTorch's F.scaled_dot_product_attention: it streams over
+          the keys with a running maximum and sum (an online softmax) and never stores the T × T weights. “Step by step”
+          is the kernel that also returns the scores and weights. Both are compared with the core's float64 scalar
+          reference on the same float32 inputs. The notebook compares its formula with PyTorch's kernel and finds
+          2.38e-07.
+        </p>
+        <attn-output label="Output" .text=${sdpaPrintout(r)}></attn-output>`,
+    });
   }
 }
 

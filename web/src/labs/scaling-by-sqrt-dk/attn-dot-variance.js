@@ -1,185 +1,168 @@
 /**
  * <attn-dot-variance d="128" samples="4096" seed="0">
  *
- * The variance argument behind 1/sqrt(d_k): for q and k with independent
- * standard-normal entries, q·k = Σᵢ qᵢkᵢ is a sum of d terms of mean 0 and
- * variance 1, so it has mean 0 and variance d. The lab draws `samples` pairs
- * (q, k) of dimension d in the wasm core (engine.randn) and has the core compute
- * their dot products (engine.attention with scale 1 and returnLogits: the logits
- * of one query against one key are exactly q·k); the page then averages them
- * (mean and mean square: display arithmetic) and checks |var(q·k)/d − 1| is within
- * four standard errors of that estimate, 4·√((2 + 6/d)/samples)
- * (for Gaussian entries Var((q·k)²) = 2d² + 6d). Runs in the page's Web Worker.
+ * The variance argument behind 1/√d_k: for q and k with independent standard-normal entries,
+ * q·k = Σ_{i=0}^{D−1} q_i k_i is a sum of D terms of mean 0 and variance 1, so it has mean 0 and
+ * variance D. The lab draws `samples` pairs (q, k) of dimension D in the wasm core and has the
+ * core compute their dot products (dot-variance-model.js), in the page's Web Worker.
+ * The figure: histograms of q·k and of q·k/√D on one axis (the first widens as D grows, the
+ * second keeps its shape). Beside it: D on a log₂ slider (powers of two; a link's other value is
+ * kept), the measured variance, the seed. Below: the table of numbers.
+ * Verified: |var(q·k)/D − 1| within four standard errors, 4·√((2 + 6/D)/samples).
  *
- * State (permalink): d (1–512), samples (256–16384), seed.
- * data-settled (AttnCell) once computed and drawn, data-computed-in="worker" | "main-thread".
+ * State (permalink): d (1–512), samples (256–16384), seed. An AttnLab: Reset, Export,
+ * data-settled once computed and drawn, data-computed-in="worker" | "main-thread".
  */
-import { html } from 'lit';
-import { AttnFigure } from '../../cells/base/figure-base.js';
-import { Coalescer, labStyles, markWhere, workerEngine } from '../common/worker-lab.js';
+import { css, html } from 'lit';
+import { AttnLab } from '../../cells/base/lab.js';
+import { LabTask } from '../../cells/base/lab-task.js';
+import { SeedControl, seedField } from '../../cells/base/seeds.js';
+import { sizeSlider, sizeSliderStyles } from '../../cells/base/size-slider.js';
+import { lineChartStyles, tableStyles } from '../../cells/base/styles.js';
+import { svgDocument } from '../../charts/export.js';
+import { createLineChart } from '../../charts/line-chart.js';
+import {
+  computeDotVariance,
+  describeVariance,
+  explainVariance,
+  HISTOGRAM,
+  varianceRows,
+  varianceSentence,
+  varianceTolerance,
+} from './dot-variance-model.js';
 
-/** Four standard errors of the sample variance over d, for samples Gaussian dot products. */
-export const varianceTolerance = (d, samples) => 4 * Math.sqrt((2 + 6 / d) / samples);
+export { varianceTolerance };
 
-export class AttnDotVariance extends AttnFigure {
+const SERIES = [
+  { name: 'q·k', className: 'series-0', points: false },
+  { name: 'q·k / √D', className: 'series-1', dashed: true, points: false },
+];
+
+export class AttnDotVariance extends AttnLab {
   static stateFields = {
     d: { type: 'integer', default: 128, min: 1, max: 512 },
     samples: { type: 'integer', default: 4096, min: 256, max: 16384 },
-    seed: { type: 'integer', default: 0, min: 0, max: 1000000 },
+    seed: seedField(0),
   };
 
-  static properties = {
-    ...super.properties,
-    _result: { state: true },
-    _error: { state: true },
-    _where: { state: true },
-  };
+  static styles = [
+    AttnLab.labStyles,
+    tableStyles,
+    lineChartStyles,
+    sizeSliderStyles,
+    css`
+      .readout {
+        white-space: normal;
+      }
+    `,
+  ];
 
-  static styles = [AttnFigure.baseStyles, AttnFigure.figureStyles, labStyles];
-
-  defaultLabel = 'Variance of q·k against the dimension d';
+  defaultLabel = 'Histograms of q·k and q·k/√D for random q and k of dimension D';
 
   constructor() {
     super();
-    this._result = null;
-    this._error = '';
-    this._where = 'Waiting to be shown…';
-    this._coalescer = new Coalescer();
-  }
-
-  connectedCallback() {
-    super.connectedCallback();
-    this.settleAfter(this._start()); // not settled until shown, with the worker's first result drawn
-  }
-
-  async _start() {
-    await this.visible;
-    try {
-      this._engine = await workerEngine();
-      this._where = markWhere(this, this._engine);
-      this._compute();
-    } catch (error) {
-      this.fail(new Error(`the attention core could not be loaded: ${error.message}`));
-    }
-  }
-
-  willUpdate(changed) {
-    if (this._engine && ['d', 'samples', 'seed'].some((f) => changed.has(f))) this._compute();
-  }
-
-  _compute() {
-    this.settleAfter(this._coalescer.run(() => this._computeNow()));
-  }
-
-  async _computeNow() {
-    const { d, samples: n, seed } = this;
-    try {
-      const result = await (async () => {
-        const e = this._engine;
-        const [q, k, v] = await Promise.all([
-          e.randn([n, 1, d], seed),
-          e.randn([n, 1, d], seed + 1),
-          e.randn([n, 1, 1], seed + 2),
-        ]);
-        const { logits } = await e.attention(q, k, v, { scale: 1, returnLogits: true }); // (n, 1, 1): q·k per pair
-        return logits.data;
-      })();
-      let sum = 0;
-      let squares = 0;
-      for (const x of result) {
-        sum += x;
-        squares += x * x;
-      }
-      const mean = sum / n;
-      const variance = squares / n - mean * mean;
-      this._result = { d, n, mean, variance, first: Array.from(result.slice(0, 5)) };
-      this._error = '';
-    } catch (error) {
-      this._error = error.message;
-    }
+    this._chart = null;
+    this.seeds = new SeedControl(this, 'Random draws of q and k');
+    this.task = new LabTask(this, {
+      engine: 'worker',
+      args: () => [this.d, this.samples, this.seed],
+      run: ([d, samples, seed], { engine }) => computeDotVariance(engine, { d, samples, seed }),
+      explain: explainVariance,
+    });
   }
 
   updated() {
-    const r = this._result;
-    const check = this.renderRoot.querySelector('attn-check');
-    if (!r || !check) return;
-    check.value = Math.abs(r.variance / r.d - 1);
+    const r = this.task.value;
+    const box = this.renderRoot.querySelector('.chart');
+    if (!r || !box) return;
+    if (!this._chart || !box.contains(this._chart.svg)) {
+      box.replaceChildren();
+      this._chart = createLineChart(box, {
+        title: 'How q·k and q·k/√D are spread',
+        xLabel: 'value',
+        yLabel: 'share per unit',
+        xDomain: [HISTOGRAM.lo, HISTOGRAM.hi],
+        yDomain: [0, 0.45],
+        series: SERIES,
+      });
+    }
+    this._chart.update([r.raw, r.scaled]);
   }
 
-  _onD(event) {
+  _setD(d) {
     this.beginEdit();
-    this.d = Number(event.target.value);
+    this.d = d;
     this.stateChanged();
   }
 
   describe() {
-    const r = this._result;
-    return r
-      ? `Over ${r.n} random pairs with d = ${r.d}: q·k has mean ${r.mean.toFixed(3)} and variance ${r.variance.toFixed(2)}, ` +
-          `${(r.variance / r.d).toFixed(3)} times d. Divided by √d it has variance ${(r.variance / r.d).toFixed(3)}.`
-      : 'Not computed yet.';
+    return describeVariance(this.task.value);
   }
 
   exportSvgText() {
-    const text = this.describe().replace(/[<&>]/g, '');
-    return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="640" height="40"><text x="8" y="24" font-family="sans-serif" font-size="13">${text}</text></svg>\n`;
+    return svgDocument(this._chart.svg);
   }
 
   exportRows() {
-    const r = this._result;
-    return [
-      ['d', 'samples', 'mean of q·k', 'variance of q·k', 'variance / d'],
-      r ? [r.d, r.n, r.mean, r.variance, r.variance / r.d] : [],
-    ];
+    return varianceRows(this.task.value);
   }
 
   exportObject() {
-    return { ...this.getState(), ...(this._result ?? {}) };
+    const r = this.task.value; // the numbers; the histograms are in the SVG
+    return {
+      ...this.getState(),
+      ...(r && { n: r.n, mean: r.mean, variance: r.variance, ratio: r.ratio, first: r.first }),
+    };
   }
 
   renderFigure() {
-    const r = this._result;
-    const tol = varianceTolerance(this.d, this.samples);
-    return html`
-      <div class="controls">
-        <label for="d">d (dimension)</label>
-        <input id="d" type="range" min="1" max="512" step="1" .value=${String(this.d)} @input=${this._onD} />
-        <output for="d">d = ${this.d}</output>
-      </div>
-      ${
-        r
-          ? html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">pairs</th>
-                  <th scope="col">mean of q·k</th>
-                  <th scope="col">variance of q·k</th>
-                  <th scope="col">variance / d</th>
-                  <th scope="col">std of q·k</th>
-                  <th scope="col">std of q·k/√d</th>
-                </tr>
-              </thead>
-              <tbody>
-                <tr>
-                  <td class="mono">${r.n}</td>
-                  <td class="mono">${r.mean.toFixed(3)}</td>
-                  <td class="mono variance" data-value=${r.variance}>${r.variance.toFixed(2)}</td>
-                  <td class="mono ratio" data-value=${r.variance / r.d}>${(r.variance / r.d).toFixed(3)}</td>
-                  <td class="mono">${Math.sqrt(r.variance).toFixed(2)}</td>
-                  <td class="mono">${Math.sqrt(r.variance / r.d).toFixed(3)}</td>
-                </tr>
-              </tbody>
-            </table>`
-          : html`<p class="readout">Computing…</p>`
-      }
-      <p class="where">${this._where}</p>
-      ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
-      <attn-check
-        label="|measured var(q·k) / d − 1|, within four standard errors"
-        threshold=${Number(tol.toFixed(3))}
-        comparison="le"
-      ></attn-check>
+    const r = this.task.value;
+    const figure = html`<div class="chart" role="presentation"></div>`;
+    const controls = html`
+      ${sizeSlider({ id: 'd', label: 'D (dimension)', symbol: 'D', value: this.d, min: 1, max: 512, onChange: (d) => this._setD(d) })}
+      <p class="readout mono">${r ? varianceSentence(r) : 'Computing…'}</p>
+      <p class="hint">Raise D: q·k spreads out (its variance is D), q·k/√D keeps its shape.</p>
+      ${this.seeds.render()}
+      <p class="note where">${this.task.where}</p>
     `;
+    const after = r
+      ? html`<table>
+          <thead>
+            <tr>
+              <th scope="col">pairs</th>
+              <th scope="col">mean of q·k</th>
+              <th scope="col">variance of q·k</th>
+              <th scope="col">variance / D</th>
+              <th scope="col">std of q·k</th>
+              <th scope="col">std of q·k/√D</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td class="mono">${r.n}</td>
+              <td class="mono">${r.mean.toFixed(3)}</td>
+              <td class="mono variance" data-value=${r.variance}>${r.variance.toFixed(2)}</td>
+              <td class="mono ratio" data-value=${r.ratio}>${r.ratio.toFixed(3)}</td>
+              <td class="mono">${r.std.toFixed(2)}</td>
+              <td class="mono">${r.stdScaled.toFixed(3)}</td>
+            </tr>
+          </tbody>
+        </table>`
+      : '';
+    const tol = varianceTolerance(this.d, this.samples);
+    const checks = html`<attn-check
+      label="|measured variance of q·k / D − 1|, within four standard errors"
+      threshold=${Number(tol.toFixed(3))}
+      comparison="le"
+      .value=${r ? Math.abs(r.ratio - 1) : undefined}
+    ></attn-check>`;
+    const hood = html`<p>
+      The ${this.samples} pairs come from the core's seeded generator (PCG32, Box–Muller), drawn in the page's Web
+      Worker. Each dot product is the core's attention logit of one query against one key with the scale set to 1, so it
+      is exactly q·k in float32. The mean, variance and histograms are plain arithmetic on those numbers here. The check
+      allows four standard errors: for Gaussian entries Var((q·k)²) = 2D² + 6D.
+    </p>`;
+    return this.renderLab({ figure, controls, after, checks, hood });
   }
 }
 

@@ -1,50 +1,56 @@
 /**
  * <attn-scaling-example d="128" seed="0">
  *
- * One live example of the source's Exercise 2: five queries and five keys of
- * dimension D with standard-normal entries (seeded), and their attention weights
- * without the scaling, softmax(QKᵀ), and with it, softmax(QKᵀ/√D), as two annotated
- * heatmaps side by side, with each row's largest weight and the rows' mean
- * entropy (nats). Lesson-sized: computed on the main thread at every slider step.
+ * One live example of the source's Exercise 2: five queries and five keys of dimension D with
+ * standard-normal entries (seeded), and their attention weights without the scaling,
+ * softmax(QKᵀ), and with it, softmax(QKᵀ/√D), as two annotated heatmaps side by side, with the
+ * mean of each row's largest weight and the rows' mean entropy (nats) under each. Directly under
+ * them: D on a log₂ slider (powers of two; a link's other value is kept) and the seed.
+ * Lesson-sized: computed on the main thread at every slider step (scaling-example-model.js).
  *
- * State (permalink): d (1–512), seed. data-settled (AttnCell) once drawn.
+ * State (permalink): d (1–512), seed. An AttnLab: Reset, Export, data-settled once drawn.
  */
 import { css, html } from 'lit';
-import { AttnFigure } from '../../cells/base/figure-base.js';
-import { labStyles } from '../common/worker-lab.js';
+import { AttnLab } from '../../cells/base/lab.js';
+import { LabTask } from '../../cells/base/lab-task.js';
+import { SeedControl, seedField } from '../../cells/base/seeds.js';
+import { sizeSlider, sizeSliderStyles } from '../../cells/base/size-slider.js';
+import {
+  computeScalingExample,
+  describeExample,
+  EXAMPLE_CODE,
+  exampleRows,
+  explainExample,
+  positionLabels,
+} from './scaling-example-model.js';
 
-const T = 5;
-
-const CODE = `import torch
-import torch.nn.functional as F
-
-torch.manual_seed({{seed}})
-T, D = 5, {{d}}
-Q, K = torch.randn(T, D), torch.randn(T, D)
-w_unscaled = F.softmax(Q @ K.T, dim=-1)                 # the exercise: no / sqrt(d_k)
-w_scaled = F.softmax(Q @ K.T / D ** 0.5, dim=-1)        # the scaling restored
-print(w_unscaled.max(-1).values.mean(), w_scaled.max(-1).values.mean())`;
-
-export class AttnScalingExample extends AttnFigure {
+export class AttnScalingExample extends AttnLab {
   static stateFields = {
     d: { type: 'integer', default: 128, min: 1, max: 512 },
-    seed: { type: 'integer', default: 0, min: 0, max: 1000000 },
+    seed: seedField(0),
   };
 
-  static properties = { ...super.properties, _result: { state: true }, _error: { state: true } };
-
   static styles = [
-    AttnFigure.baseStyles,
-    AttnFigure.figureStyles,
-    labStyles,
+    AttnLab.labStyles,
+    sizeSliderStyles,
     css`
       .pair {
         display: grid;
-        grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr));
+        grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr));
         gap: 0.75rem;
       }
       attn-heatmap {
         margin: 0;
+      }
+      .side-title {
+        font-size: 0.95rem;
+        margin: 0 0 0.25rem;
+      }
+      .under {
+        display: grid;
+        grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr));
+        gap: 0 1.25rem;
+        align-items: end;
       }
     `,
   ];
@@ -53,68 +59,22 @@ export class AttnScalingExample extends AttnFigure {
 
   constructor() {
     super();
-    this._result = null;
-    this._error = '';
+    this.seeds = new SeedControl(this, 'Random queries and keys');
+    this.task = new LabTask(this, {
+      args: () => [this.d, this.seed],
+      run: ([d, seed], { engine }) => computeScalingExample(engine, d, seed),
+      explain: explainExample,
+    });
   }
 
-  async connectedCallback() {
-    super.connectedCallback();
-    try {
-      this._engine = await this.engine();
-      this._compute();
-    } catch (error) {
-      this.fail(new Error(`the attention core could not be loaded: ${error.message}`));
-    }
-  }
-
-  willUpdate(changed) {
-    if (this._engine && (changed.has('d') || changed.has('seed'))) this._compute();
-  }
-
-  _compute() {
-    const e = this._engine;
-    try {
-      const q = e.randn([T, this.d], this.seed);
-      const k = e.randn([T, this.d], this.seed + 1);
-      const v = e.randn([T, 1], this.seed + 2);
-      const unscaled = e.attention(q, k, v, { scale: 1, returnWeights: true }).weights;
-      const scaled = e.attention(q, k, v, { returnWeights: true }).weights; // default scale 1/√D
-      const summary = (w) => {
-        const rowMax = Array.from({ length: T }, (_, i) => Math.max(...w.data.subarray(i * T, i * T + T)));
-        const entropy = e.entropy(w).data;
-        return {
-          weights: w,
-          rowMax,
-          meanMax: rowMax.reduce((a, b) => a + b, 0) / T,
-          meanEntropy: entropy.reduce((a, b) => a + b, 0) / T,
-        };
-      };
-      this._result = { d: this.d, unscaled: summary(unscaled), scaled: summary(scaled) };
-      this._error = '';
-    } catch (error) {
-      this._error = error.message;
-    }
-  }
-
-  updated() {
-    const code = this.renderRoot.querySelector('attn-code');
-    if (code) code.params = { seed: this.seed, d: this.d };
-  }
-
-  _onD(event) {
+  _setD(d) {
     this.beginEdit();
-    this.d = Number(event.target.value);
+    this.d = d;
     this.stateChanged();
   }
 
   describe() {
-    const r = this._result;
-    if (!r) return 'Not computed yet.';
-    return (
-      `D = ${r.d}. Without scaling each row's largest weight averages ${r.unscaled.meanMax.toFixed(3)} ` +
-      `(entropy ${r.unscaled.meanEntropy.toFixed(3)} nats); with 1/√D scaling ${r.scaled.meanMax.toFixed(3)} ` +
-      `(entropy ${r.scaled.meanEntropy.toFixed(3)} nats).`
-    );
+    return describeExample(this.task.value);
   }
 
   exportSvgText() {
@@ -122,18 +82,11 @@ export class AttnScalingExample extends AttnFigure {
   }
 
   exportRows() {
-    const r = this._result;
-    if (!r) return [['query', 'key', 'unscaled', 'scaled']];
-    const rows = [['query', 'key', 'unscaled weight', 'scaled weight']];
-    for (let i = 0; i < T; i++) {
-      for (let j = 0; j < T; j++)
-        rows.push([i, j, r.unscaled.weights.data[i * T + j], r.scaled.weights.data[i * T + j]]);
-    }
-    return rows;
+    return exampleRows(this.task.value);
   }
 
   exportObject() {
-    const r = this._result;
+    const r = this.task.value;
     return {
       d: this.d,
       seed: this.seed,
@@ -143,18 +96,18 @@ export class AttnScalingExample extends AttnFigure {
   }
 
   renderFigure() {
-    const r = this._result;
-    const labels = Array.from({ length: T }, (_, i) => `k${i}`);
-    const rowLabels = Array.from({ length: T }, (_, i) => `q${i}`);
+    const r = this.task.value;
     const side = (which, title) =>
       r
         ? html`<div>
+            <h3 class="side-title">${title}</h3>
             <attn-heatmap
               class=${which}
+              bare
               label=${title}
               .values=${r[which].weights}
-              .rowLabels=${rowLabels}
-              .colLabels=${labels}
+              .rowLabels=${positionLabels('q')}
+              .colLabels=${positionLabels('k')}
               .min=${0}
               .max=${1}
             ></attn-heatmap>
@@ -163,23 +116,33 @@ export class AttnScalingExample extends AttnFigure {
               data-mean-max=${r[which].meanMax}
               data-mean-entropy=${r[which].meanEntropy}
             >
-              mean max weight ${r[which].meanMax.toFixed(3)}, mean entropy ${r[which].meanEntropy.toFixed(3)} nats
+              mean largest weight ${r[which].meanMax.toFixed(3)}, mean entropy ${r[which].meanEntropy.toFixed(3)} nats
             </p>
           </div>`
         : '';
-    return html`
-      <div class="controls">
-        <label for="d">D (dimension)</label>
-        <input id="d" type="range" min="1" max="512" step="1" .value=${String(this.d)} @input=${this._onD} />
-        <output for="d">D = ${this.d}</output>
-      </div>
+    // The slider sits directly under the two heatmaps it moves: side by side they need the lab's whole width.
+    const figure = html`
       <div class="pair">
-        ${side('unscaled', `softmax(QKᵀ), D = ${this.d}`)} ${side('scaled', `softmax(QKᵀ/√D), D = ${this.d}`)}
+        ${side('unscaled', `Without scaling: softmax(QKᵀ), D = ${this.d}`)}
+        ${side('scaled', `Scaled: softmax(QKᵀ/√D), D = ${this.d}`)}
       </div>
       ${r ? '' : html`<p class="readout">Loading the attention core…</p>`}
-      ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
-      <attn-code label="PyTorch: the same example" .template=${CODE}></attn-code>
+      <div class="under">
+        ${sizeSlider({ id: 'd', label: 'D (dimension)', symbol: 'D', value: this.d, min: 1, max: 512, onChange: (d) => this._setD(d) })}
+        ${this.seeds.render()}
+      </div>
     `;
+    const code = html`<attn-code
+      label="PyTorch: the same example"
+      .template=${EXAMPLE_CODE}
+      .params=${{ seed: this.seed, d: this.d }}
+    ></attn-code>`;
+    const hood = html`<p>
+      Both heatmaps come from the core's attention with the weights returned, once with the scale set to 1 and once with
+      its default 1/√D; the entropies are the core's too. The random numbers come from the core's own seeded generator,
+      so the PyTorch code shows the same experiment but not the same draws.
+    </p>`;
+    return this.renderLab({ figure, code, hood });
   }
 }
 
