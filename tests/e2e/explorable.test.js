@@ -3,8 +3,8 @@
 // draggable control can be seen together with a figure it changes.
 //
 // "Together": the control is nudged from the keyboard (as a learner would, ArrowUp/Right or
-// Down/Left at the end of its range) and the figures (SVG or canvas) whose drawing changed are
-// the ones it moves. With the control scrolled to the middle of the viewport, at least one of them,
+// Down/Left at the end of its range) and the figures (SVG, canvas, or a lab's figure area) whose
+// drawing changed are the ones it moves. With the control scrolled to the middle of the viewport, at least one of them,
 // at least 240 px on its longer side, must lie within the viewport, or the two must fit in one
 // viewport's height.
 import assert from 'node:assert/strict';
@@ -58,7 +58,7 @@ describe('every lesson at 1280×900', () => {
         const small = all((el) => el.localName === 'text' && el.textContent.trim() !== '' && seen(el))
           .map((t) => ({
             text: t.textContent.trim().slice(0, 20),
-            px: parseFloat(getComputedStyle(t).fontSize) * Math.abs(t.getScreenCTM()?.a ?? 1),
+            px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(t.getScreenCTM().a, t.getScreenCTM().b),
           }))
           .filter((t) => t.px < 10.95);
         return {
@@ -89,7 +89,11 @@ describe('every lesson at 1280×900', () => {
       const controls = await page.evaluate(() => {
         const all = window.deepAll;
         const seen = (el) => el.checkVisibility({ visibilityProperty: true });
-        all((el) => (el.localName === 'svg' && !el.ownerSVGElement) || el.localName === 'canvas').forEach((el, i) => {
+        const drawing = (el) =>
+          (el.localName === 'svg' && !el.ownerSVGElement) ||
+          el.localName === 'canvas' ||
+          el.classList?.contains('lab-figure');
+        all(drawing).forEach((el, i) => {
           el.dataset.probe = `figure-${i}`;
         });
         const list = all(

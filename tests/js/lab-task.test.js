@@ -166,3 +166,19 @@ test('a worker task says where it computes (Node has no Web Worker: the main thr
   assert.match(task.where, /^computed (in a Web Worker|on the main thread \(.+\))/);
   assert.equal(host.failed, null);
 });
+
+test('Retry is offered for a failure that running again could mend, not for refused input', async () => {
+  const host = new Host({ kind: 'ValueError' });
+  const task = new LabTask(host, {
+    args: () => [host.state.kind],
+    run: ([kind]) => {
+      throw Object.assign(new Error('no'), { kind });
+    },
+  });
+  await host.connect();
+  host.update();
+  assert.equal(task.retryable, false, 'the engine refused the input');
+  host.state.kind = 'MemoryError';
+  host.update();
+  assert.equal(task.retryable, true, 'out of memory: worth another try');
+});

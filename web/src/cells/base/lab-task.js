@@ -19,7 +19,8 @@
  *   a time and, while one runs, only the newest waiting request is kept, so a dragged slider does not
  *   queue a run per step. The host is not settled until the run it asked for is drawn.
  * - Keeping the last valid result (`value`) when a run fails, with the reason in plain words
- *   (`error`), which errorLine() renders with a Retry button. A run cancelled by a newer one
+ *   (`error`), which errorLine() renders, with a Retry button unless the engine refused the input
+ *   itself (a ShapeError, ValueError or TypeError would come back the same). A run cancelled by a newer one
  *   (`error.kind === 'Cancelled'`) is not an error.
  * - Progress of long jobs: run's context has progress(p), shown as `task.progress` until the run ends.
  * - Where it ran: for a worker lab, `where` ("computed in a Web Worker", or why not) and the host's
@@ -28,6 +29,8 @@
  */
 import { html } from 'lit';
 import { getEngine, getWorkerEngine, whereComputed } from '../../runtime.js';
+
+const INPUT_ERRORS = new Set(['ShapeError', 'ValueError', 'TypeError']);
 
 export class LabTask {
   /** @param {import('./attn-cell.js').AttnCell} host */
@@ -41,6 +44,7 @@ export class LabTask {
     this.value = undefined;
     /** The latest run's failure in plain words, or ''. */
     this.error = '';
+    this.retryable = false;
     /** A long job's latest progress report, or null. */
     this.progress = null;
     this.where = engine === 'worker' ? 'Waiting to be shown…' : '';
@@ -139,13 +143,16 @@ export class LabTask {
   _failed(error) {
     if (error?.kind === 'Cancelled') return;
     this.error = this.explain(error);
+    // the engine refusing the input (a shape, a value, a type) gives the same answer again: no Retry
+    this.retryable = !INPUT_ERRORS.has(error?.kind);
   }
 
-  /** The error line (role="alert") with Retry, or nothing. */
+  /** The error line (role="alert"), with Retry when running again could help; or nothing. */
   errorLine() {
     if (!this.error) return '';
     return html`<p class="lab-error" role="alert">
-      ${this.error} <button type="button" class="retry" @click=${() => this.retry()}>Retry</button>
+      ${this.error}
+      ${this.retryable ? html`<button type="button" class="retry" @click=${() => this.retry()}>Retry</button>` : ''}
     </p>`;
   }
 }

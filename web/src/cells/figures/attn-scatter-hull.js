@@ -2,8 +2,9 @@
  * <attn-scatter-hull points="1,1;1.5,4;5,4.5;4,0.5" mixtures="…">
  *
  * Points in the plane with their convex hull, computed by the attention core
- * (attn.convexHull, counter-clockwise). Drag a point, or focus it and use the
- * arrow keys (Shift for bigger steps): the hull follows. With `mixtures` (a
+ * (attn.convexHull, counter-clockwise). Drag a point (from anywhere within 24 px
+ * of it as drawn, also on a phone), or focus it and use the arrow keys (Shift for
+ * bigger steps): the hull follows. With `mixtures` (a
  * cloud of m points drawn behind, on a canvas when m > 500) it counts how many
  * lie outside the hull (attn.pointsInHull) and says so in text.
  * Edits fire `input` (while dragging), `change` (detail { points }) and

@@ -205,9 +205,8 @@ export class AttnConvexMix extends AttnLab {
   }
 
   describe() {
-    return this._rules || !this.task.engine
-      ? describeMix(this.weights, this.values, this._rules, this._mix)
-      : describeMix(this.weights, this.values, null, null);
+    if (!this.task.engine) return 'Loading the attention core.';
+    return describeMix(this.weights, this.values, this._rules, this._mix);
   }
 
   exportSvgText() {
