@@ -49,7 +49,7 @@ const painted = (painter) =>
 /** Row r of a lab's weights heatmap, read from its cells' data-value. */
 const heatmapRow = (lab, r) =>
   lab
-    .locator('.chart.weights')
+    .locator('attn-heatmap.weights')
     .locator(`[data-row="${r}"][data-value]`)
     .evaluateAll((cells) => cells.sort((a, b) => a.dataset.col - b.dataset.col).map((c) => Number(c.dataset.value)));
 
@@ -264,11 +264,12 @@ async function labAtTop(page, tag) {
   return lab;
 }
 
-/** The smallest SVG text in the lab as rendered (font size × the SVG's scale), and the painter's HTML text. */
+/** The smallest SVG text in the lab and its heatmaps as rendered (font size × the SVG's scale), and the painter's HTML text. */
 const smallestText = (lab) =>
   lab.evaluate((host) => {
     let smallest = { px: Infinity, text: '' };
-    for (const svg of host.shadowRoot.querySelectorAll('svg[viewBox]')) {
+    const roots = [host.shadowRoot, ...[...host.shadowRoot.querySelectorAll('attn-heatmap')].map((h) => h.shadowRoot)];
+    for (const svg of roots.flatMap((root) => [...root.querySelectorAll('svg[viewBox]')])) {
       const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
       for (const t of svg.querySelectorAll('text')) {
         const px = parseFloat(getComputedStyle(t).fontSize) * scale;
@@ -288,7 +289,7 @@ test('1280×900: each lab’s figure (≥ 240 px) and every control that moves i
   const { page, problems } = await openAt(1280, 900);
   for (const tag of LABS) {
     const lab = await labAtTop(page, tag);
-    const figures = await lab.locator('.chart svg').evaluateAll((svgs) =>
+    const figures = await lab.locator('attn-heatmap svg.heatmap-svg').evaluateAll((svgs) =>
       svgs.map((svg) => {
         const r = svg.getBoundingClientRect();
         return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, long: Math.max(r.width, r.height) };
@@ -314,10 +315,21 @@ test('1280×900: each lab’s figure (≥ 240 px) and every control that moves i
     const text = await smallestText(lab);
     assert.ok(text.px >= 11, `${tag}: text “${text.text}” is ${text.px.toFixed(2)} px`);
   }
+  // hovering a cell of the causal heatmap reads out its whole row beside the figure
+  const causalLab = await labAtTop(page, 'attn-causal-attention');
+  await causalLab.locator('attn-heatmap.weights [data-row="2"][data-col="1"]').hover();
+  const readout = causalLab.locator('.cell-readout');
+  await readout.filter({ hasText: 'query 2 takes' }).waitFor();
+  assert.match(
+    await readout.textContent(),
+    /query 2 takes \[0\.33, 0\.17, 0\.50, 0\.00, 0\.00\] from keys 0 to 4, sum 1\.0000/,
+  );
+  const [map, line] = [await causalLab.locator('attn-heatmap.weights svg').boundingBox(), await readout.boundingBox()];
+  assert.ok(line.x >= map.x + map.width && line.y < map.y + map.height, 'the row readout sits beside the heatmap');
   // the linked views sit side by side: the painter beside the weights it drives
   for (const tag of ['attn-mask-lab', 'attn-local-window']) {
     const lab = await labAtTop(page, tag);
-    const heatmap = await lab.locator('.chart.weights svg').boundingBox();
+    const heatmap = await lab.locator('attn-heatmap.weights svg.heatmap-svg').boundingBox();
     const painter = await lab.locator('attn-mask-painter .grid').boundingBox();
     assert.ok(painter.x >= heatmap.x + heatmap.width, `${tag}: the painter is beside the heatmap`);
   }
@@ -496,7 +508,7 @@ test('one indexing convention: sums from 0 to T − 1, positions and labels coun
     'k4',
   ]);
   assert.deepEqual(await painter.locator('[role="rowheader"]').allTextContents(), ['q0', 'q1', 'q2', 'q3', 'q4']);
-  const ticks = await page.locator('attn-causal-attention .chart.weights .axes text').allTextContents();
+  const ticks = await page.locator('attn-causal-attention attn-heatmap.weights .axes text').allTextContents();
   assert.deepEqual(ticks.slice(0, T), ['0', '1', '2', '3', '4']);
   assert.deepEqual(problems, []);
   await page.close();
@@ -525,7 +537,7 @@ test('the convolution taps beside the band: typed taps redraw the matrix, bad te
   const band = await labAtTop(page, 'attn-band-conv');
   const convRow = (r) =>
     band
-      .locator(`.chart.conv [data-row="${r}"][data-value]`)
+      .locator(`attn-heatmap.conv [data-row="${r}"][data-value]`)
       .evaluateAll((cells) => cells.sort((a, b) => a.dataset.col - b.dataset.col).map((c) => Number(c.dataset.value)));
   assert.deepEqual(await convRow(0), [0.5, 0.25, 0, 0, 0]);
   const field = band.locator('attn-vector-editor input');

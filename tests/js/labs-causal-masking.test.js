@@ -31,7 +31,13 @@ import {
   describeBandConv,
   rowsSideBySide,
 } from '../../web/src/labs/causal-masking/band-conv-model.js';
-import { cellReadout, explainCoreError, maskStats, weightsCsv } from '../../web/src/labs/causal-masking/masks-model.js';
+import {
+  checksFrom,
+  explainCoreError,
+  maskStats,
+  rowReadout,
+  weightsCsv,
+} from '../../web/src/labs/causal-masking/masks-model.js';
 import { codeParams } from '../../web/src/labs/causal-masking/causal-masking-code.js';
 import { batchOf, rowOf } from '../../web/src/labs/common/qkv-lab.js';
 
@@ -153,10 +159,11 @@ test('band versus convolution: the band sums to 1 per row, the kernel gives cons
 test('readouts, CSV rows, code parameters and errors in the learner’s words', () => {
   const r = computeCausal(engine, 0);
   const view = { data: r.weights.data.subarray(0, T * T), shape: [T, T] };
-  const read = cellReadout(view, { row: 0, col: 0 });
-  assert.equal(read.cell, 'query 0, key 0: 1.0000');
-  assert.match(read.row, /^row 0 = \[1\.00, 0\.00, 0\.00, 0\.00, 0\.00\], sum 1\.0000$/);
-  assert.equal(cellReadout(view, null), null);
+  assert.equal(
+    rowReadout(view, { row: 0, col: 3 }),
+    'query 0 takes [1.00, 0.00, 0.00, 0.00, 0.00] from keys 0 to 4, sum 1.0000',
+  );
+  assert.equal(rowReadout(view, null), null);
   const csv = weightsCsv(view);
   assert.deepEqual(csv[0], ['query \\ key', '0', '1', '2', '3', '4']);
   assert.equal(csv.length, T + 1);
@@ -180,6 +187,16 @@ test('every check reads a number the lab computes, and passes on the lesson’s 
   ];
   for (const [specs, result] of results) {
     assert.equal(specs.length, 3);
+    const checks = checksFrom(specs, result);
+    assert.deepEqual(
+      checks.map((c) => c.name),
+      specs.map((s) => s.name),
+    );
+    assert.ok(checks.every((c, k) => typeof c.value === 'number' && c.value === result[specs[k].value]));
+    assert.ok(
+      checksFrom(specs, undefined).every((c) => c.value === undefined),
+      'pending before a result',
+    );
     for (const spec of specs) {
       assert.equal(typeof result[spec.value], 'number', `${spec.name} reads result.${spec.value}`);
       assert.ok(pass(spec, result[spec.value]), `${spec.name}: ${result[spec.value]}`);

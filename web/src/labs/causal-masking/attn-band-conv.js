@@ -17,7 +17,6 @@
  */
 import { css, html } from 'lit';
 import { LabTask } from '../../cells/base/lab-task.js';
-import { svgDocument } from '../../charts/export.js';
 import { T, vector } from '../common/qkv-lab.js';
 import { CausalLab } from './causal-lab.js';
 import { bandWeights, convMatrix, convRange, describeBandConv, rowsSideBySide } from './band-conv-model.js';
@@ -60,38 +59,28 @@ export class AttnBandConv extends CausalLab {
     this.stateChanged();
   }
 
-  updated() {
-    const band = this.task.value;
-    if (!band) return;
-    const kernel = `[${this.kernel.join(', ')}]`;
-    const [min, max] = convRange(this.kernel);
-    this.drawHeatmap('band', { title: 'Local attention, |i − j| ≤ 1 (seed 0, batch 0)', values: band });
-    this.drawHeatmap('conv', {
-      title: `Convolution kernel ${kernel} as a matrix`,
-      values: convMatrix(this.kernel),
-      min,
-      max,
-    });
-  }
-
   describe() {
     return describeBandConv(this.kernel);
   }
 
-  /** Both matrices side by side in one SVG document. */
+  /** Both matrices side by side in one SVG document (each heatmap's own export, placed left and right). */
   exportSvgText() {
-    const svgs = ['band', 'conv'].map((name) => this.chart(name).svg);
-    const boxes = svgs.map((s) => s.viewBox.baseVal);
+    const parse = (text) => new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+    const [left, right] = ['band', 'conv'].map((name) => parse(this.heatmapCell(name).exportSvgText()));
+    const size = (svg, what) => Number(svg.getAttribute(what)) || svg.viewBox.baseVal[what];
     const gap = 24;
+    const width = size(left, 'width') + gap + size(right, 'width');
+    const height = Math.max(size(left, 'height'), size(right, 'height'));
     const pair = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-    const width = boxes[0].width + gap + boxes[1].width;
-    const height = Math.max(boxes[0].height, boxes[1].height);
-    pair.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    svgs.forEach((svg, k) => {
-      const copy = new DOMParser().parseFromString(svgDocument(svg), 'image/svg+xml').documentElement;
-      copy.setAttribute('x', String(k ? boxes[0].width + gap : 0));
-      pair.append(copy);
-    });
+    for (const [name, value] of [
+      ['width', width],
+      ['height', height],
+      ['viewBox', `0 0 ${width} ${height}`],
+    ]) {
+      pair.setAttribute(name, String(value));
+    }
+    right.setAttribute('x', String(size(left, 'width') + gap));
+    pair.append(left, right);
     return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(pair)}`;
   }
 
@@ -119,14 +108,25 @@ export class AttnBandConv extends CausalLab {
     if (!band) return this.renderLab({ figure: html`<p class="note">Loading the attention core…</p>` });
     const conv = convMatrix(this.kernel);
     const kernel = `[${this.kernel.join(', ')}]`;
+    const [min, max] = convRange(this.kernel);
     const figure = html`<div class="pair">
       <div>
         <h3>Local attention, |i − j| ≤ 1</h3>
-        ${this.heatmapBox('band', 'Different weights in every row, computed from q · k; each row sums to 1.')}
+        ${this.heatmap('band', {
+          label: 'Local attention, |i − j| ≤ 1 (seed 0, batch 0)',
+          caption: 'Different weights in every row, computed from q · k; each row sums to 1.',
+          values: band,
+        })}
       </div>
       <div>
         <h3>Convolution ${kernel}</h3>
-        ${this.heatmapBox('conv', 'The same three weights in every row: constant diagonals; the ends lose a tap.')}
+        ${this.heatmap('conv', {
+          label: `Convolution kernel ${kernel} as a matrix`,
+          caption: 'The same three weights in every row: constant diagonals; the ends lose a tap.',
+          values: conv,
+          min,
+          max,
+        })}
       </div>
     </div>`;
     const authored = this.getAttribute('kernel') ?? AttnBandConv.stateFields.kernel.default.join(',');

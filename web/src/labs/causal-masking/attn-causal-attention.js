@@ -22,10 +22,11 @@ import { html } from 'lit';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { B, batchSelect, rowsOf, sci } from '../common/qkv-lab.js';
+import { checkCells } from '../../cells/base/lab.js';
 import { CausalLab } from './causal-lab.js';
 import { CAUSAL_CHECKS, causalPrintout, computeCausal, describeCausal } from './causal-attention-model.js';
 import { CAUSAL_CODE, codeParams } from './causal-masking-code.js';
-import { explainCoreError } from './masks-model.js';
+import { checksFrom, explainCoreError } from './masks-model.js';
 
 export class AttnCausalAttention extends CausalLab {
   static stateFields = {
@@ -69,7 +70,7 @@ export class AttnCausalAttention extends CausalLab {
   renderFigure() {
     const r = this.task.value;
     const figure = r
-      ? this.heatmapBox('weights', 'Row i: query position i; column j: key position j. The upper triangle is 0.')
+      ? this.weightsHeatmap('Row i: query position i; column j: key position j. The upper triangle is 0.')
       : html`<p class="note">Loading the attention core…</p>`;
     const controls = html`
       ${this.seeds.render(batchSelect(this, 'causal-batch'))} ${r ? this.readoutLine('weights', this.shownWeights) : ''}
@@ -85,7 +86,7 @@ export class AttnCausalAttention extends CausalLab {
         Row i may use keys 0 to i: row 0 only itself, row 4 all five. Re-roll draws new Q, K and V; the triangle stays.
       </p>
     `;
-    const checks = this.checkCells(CAUSAL_CHECKS, r);
+    const checks = checkCells(checksFrom(CAUSAL_CHECKS, r));
     const code = this.codeCell('PyTorch: the tril mask against is_causal=True', CAUSAL_CODE, codeParams(r));
     const hood = r
       ? html`<p>

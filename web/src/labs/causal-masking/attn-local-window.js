@@ -110,7 +110,7 @@ export class AttnLocalWindow extends CausalLab {
     const figure = html`<h3>The weights it gives</h3>
       ${
         weights
-          ? html`${this.heatmapBox('weights', "The lesson's Q, K, V (seed 0, batch 0); blocked cells are 0.")}
+          ? html`${this.weightsHeatmap("The lesson's Q, K, V (seed 0, batch 0); blocked cells are 0.")}
             ${this.readoutLine('weights', weights)}`
           : html`<p class="note">Loading the attention core…</p>`
       }`;

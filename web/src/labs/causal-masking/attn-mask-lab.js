@@ -22,10 +22,11 @@ import { LabTask } from '../../cells/base/lab-task.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { maskFor, MASK_PRESETS } from '../../cells/figures/mask-presets.js';
 import { B, D, T, batchSelect, rowsOf, sci, vector } from '../common/qkv-lab.js';
+import { checkCells } from '../../cells/base/lab.js';
 import { CausalLab } from './causal-lab.js';
 import { MASK_CODE, codeParams } from './causal-masking-code.js';
 import { computeMaskLab, describeMaskLab, fullyMasked, MASK_CHECKS } from './mask-lab-model.js';
-import { explainCoreError, MASK_FIELD } from './masks-model.js';
+import { checksFrom, explainCoreError, MASK_FIELD } from './masks-model.js';
 
 export class AttnMaskLab extends CausalLab {
   static stateFields = {
@@ -98,7 +99,8 @@ export class AttnMaskLab extends CausalLab {
         older versions) returns NaN there, which then spreads through everything computed from it.
       </p>
       <p>
-        This core returns zero weights and a zero output for such a row instead, as current PyTorch does, and counts it:
+        This page's attention returns zero weights and a zero output for such a row instead, as current PyTorch does,
+        and counts it:
         <span class="mono">fullyMaskedRows = <span class="count">${count}</span></span>
         (${rows.length} row${plural} × B = ${batches} batches).
       </p>
@@ -120,7 +122,7 @@ export class AttnMaskLab extends CausalLab {
     const figure = html`<h3>The weights it gives</h3>
       ${
         r
-          ? html`${this.heatmapBox('weights', 'Row i: query i; column j: key j. Blocked cells are 0.')}
+          ? html`${this.weightsHeatmap('Row i: query i; column j: key j. Blocked cells are 0.')}
             ${this.readoutLine('weights', this.shownWeights)}`
           : html`<p class="note">Loading the attention core…</p>`
       }`;
@@ -139,7 +141,7 @@ export class AttnMaskLab extends CausalLab {
       ></attn-mask-painter>
       ${this.seeds.render(batchSelect(this, 'mask-batch'))}
     `;
-    const checks = this.checkCells(MASK_CHECKS, r);
+    const checks = checkCells(checksFrom(MASK_CHECKS, r));
     const code = this.codeCell('PyTorch: the painted mask', MASK_CODE, codeParams(r));
     const hood = r
       ? html`<p>

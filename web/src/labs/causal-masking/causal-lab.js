@@ -1,22 +1,19 @@
 /**
  * CausalLab: what the causal-masking labs share on top of AttnLab (not an element: only
  * attn-*.js files are registered). Reset goes back to the lesson's own settings (the
- * attributes), also after a permalink set others; the T × T matrices are heatmaps drawn by
- * charts/heatmap.js straight into the lab (one frame, one Export menu: the lab's), their cells a
- * keyboard grid, their text at least 11.5 px as rendered however far the chart is scaled down;
- * hovering or focusing a cell reports it to the lab (`cell`, { name, row, col }); a lab with a
- * result { weights: (B, T, T) } gets its heatmap 'weights' drawn, read out and exported; the lab's
- * headings, readouts and notes; below 600 px of window the lab's card is flat.
+ * attributes), also after a permalink set others; the T × T matrices are attn-heatmap cells
+ * without a toolbar of their own (`bare`: the lab's one Export menu exports them), laid out for
+ * the width they are given; hovering or focusing a cell reports it to the lab (`cell`,
+ * { name, row, col }), which reads out that cell's whole row beside the figure; a lab with a
+ * result { weights: (B, T, T) } shows batch `batch` (or 0) of it as the heatmap 'weights'; the
+ * lab's headings, readouts and notes; below 600 px of window the lab's card is flat.
  */
 import { css, html } from 'lit';
 import { AttnLab } from '../../cells/base/lab.js';
 import { resetToAuthored } from '../../cells/base/cell-support.js';
 import { tableStyles } from '../../cells/base/styles.js';
-import { createHeatmap } from '../../charts/heatmap.js';
 import { batchOf } from '../common/qkv-lab.js';
-import { cellReadout, POSITIONS, weightsCsv } from './masks-model.js';
-
-const LABELS = POSITIONS.split(',');
+import { POSITIONS, rowReadout, weightsCsv } from './masks-model.js';
 
 export class CausalLab extends AttnLab {
   static properties = { ...super.properties, cell: { state: true } };
@@ -29,20 +26,9 @@ export class CausalLab extends AttnLab {
         font-size: 0.95rem;
         margin: 0.25rem 0;
       }
-      .chart {
-        max-width: 24rem;
-      }
-      .heatmap-svg .cell {
-        stroke: var(--surface, #fff);
-        stroke-width: 1px;
-      }
-      .heatmap-svg .annotation {
-        font-family: var(--font-mono, ui-monospace, monospace);
-      }
-      /* the chart sets 12-unit text; as rendered it stays at least 11.5 px (see figureStyles) */
-      .heatmap-svg .axes,
-      .heatmap-svg .annotation {
-        font-size: max(12px, calc(11.5px * var(--units-per-px, 1)));
+      attn-heatmap {
+        margin: 0.25rem 0;
+        max-width: 26rem;
       }
       .stat {
         margin: 0.5rem 0;
@@ -50,6 +36,7 @@ export class CausalLab extends AttnLab {
       }
       .cell-readout {
         min-height: 2.9em;
+        margin: 0.25rem 0;
         overflow-wrap: anywhere;
       }
       .cell-readout .hint {
@@ -80,7 +67,6 @@ export class CausalLab extends AttnLab {
   constructor() {
     super();
     this.cell = null;
-    this._charts = new Map();
   }
 
   /** Back to the lesson's own settings: the attributes (not a permalink's), the Seed field cleared. */
@@ -95,72 +81,41 @@ export class CausalLab extends AttnLab {
     if (this.seeds) this.seeds.draft = null;
   }
 
-  /** The box a heatmap is drawn into (by drawHeatmap, in updated()), with its caption under it. */
-  heatmapBox(name, caption) {
-    return html`<div class=${`chart ${name}`}></div>
-      <p class="hint">${caption}</p>`;
-  }
-
   /**
-   * Draws the T × T matrix `values` ({ data, shape } or rows of numbers) into the box `name`,
-   * coloured from min to max; recolours in place when only the numbers change.
+   * A heatmap of a T × T matrix over positions 0 … T − 1 (values: a { data, shape } view or rows),
+   * coloured from min to max (null: the data's range), named `name` (its class).
    */
-  drawHeatmap(name, { title, values, min = 0, max = 1 }) {
-    const box = this.renderRoot.querySelector(`.chart.${name}`);
-    if (!box || !values) return;
-    const data = values.data ?? Float64Array.from(values.flat());
-    let chart = this._charts.get(name);
-    if (!chart || chart.title !== title || !box.contains(chart.svg)) {
-      box.replaceChildren();
-      chart = createHeatmap(box, {
-        rows: LABELS.length,
-        cols: LABELS.length,
-        rowLabels: LABELS,
-        colLabels: LABELS,
-        title,
-        legend: false,
-        onCell: (row, col) => (this.cell = { name, row, col }),
-      });
-      chart.title = title;
-      this._charts.set(name, chart);
-    }
-    const drawn = `${min} ${max} ${Array.from(data).join(',')}`;
-    if (chart.drawn !== drawn) {
-      chart.update({ data, min, max, palette: 'viridis' });
-      chart.drawn = drawn;
-    }
+  heatmap(name, { label, caption, values, min = 0, max = 1 }) {
+    return html`<attn-heatmap
+      bare
+      class=${name}
+      label=${label}
+      caption=${caption}
+      .min=${min}
+      .max=${max}
+      row-labels=${POSITIONS}
+      col-labels=${POSITIONS}
+      .values=${values}
+      @cell-focus=${(e) => (this.cell = { name, ...e.detail })}
+    ></attn-heatmap>`;
   }
 
-  /** The hovered or focused cell of the heatmap `name` and its row, read from `view`, as a live line. */
+  /** The nested heatmap `name`. */
+  heatmapCell(name) {
+    return this.renderRoot.querySelector(`attn-heatmap.${name}`);
+  }
+
+  /** The row of the hovered or focused cell of the heatmap `name`, read from `view`, as a live line. */
   readoutLine(name, view) {
-    const read = this.cell?.name === name ? cellReadout(view, this.cell) : null;
+    const row = this.cell?.name === name ? rowReadout(view, this.cell) : null;
     return html`<p class="readout cell-readout mono" aria-live="polite">
-      ${read ? html`${read.cell}<br />${read.row}` : html`<span class="hint">Hover or focus a cell to read its row.</span>`}
+      ${row ?? html`<span class="hint">Hover or focus a cell to read its whole row.</span>`}
     </p>`;
-  }
-
-  /** attn-check cells for `specs` ({ name, value, label, threshold, comparison }), valued from result[value]. */
-  checkCells(specs, result) {
-    return specs.map(
-      ({ name, value, label, threshold, comparison = 'le' }) =>
-        html`<attn-check
-          class=${name}
-          label=${label}
-          comparison=${comparison}
-          threshold=${threshold}
-          .value=${result?.[value]}
-        ></attn-check>`,
-    );
   }
 
   /** The PyTorch code cell: `template` filled in with `params`. */
   codeCell(label, template, params) {
     return html`<attn-code label=${label} .template=${template} .params=${params}></attn-code>`;
-  }
-
-  /** The heatmap drawn in box `name` (its svg, exportSvg()), if any. */
-  chart(name) {
-    return this._charts.get(name);
   }
 
   /** The weights the heatmap 'weights' shows: batch `batch` (or 0) of the result's (B, T, T) weights, or null. */
@@ -169,13 +124,13 @@ export class CausalLab extends AttnLab {
     return r?.weights ? batchOf(r.weights, this.batch ?? 0) : null;
   }
 
-  /** Draws the heatmap 'weights' (titled by the lab's weightsTitle) once there is a result. */
-  updated() {
-    this.drawHeatmap('weights', { title: this.weightsTitle, values: this.shownWeights });
+  /** The heatmap 'weights' of shownWeights, titled by the lab's weightsTitle, with `caption`. */
+  weightsHeatmap(caption) {
+    return this.heatmap('weights', { label: this.weightsTitle, caption, values: this.shownWeights });
   }
 
   exportSvgText() {
-    return this._charts.values().next().value.exportSvg();
+    return this.heatmapCell('weights').exportSvgText();
   }
 
   exportRows() {

@@ -56,18 +56,14 @@ export function explainCoreError(error) {
 }
 
 /**
- * The readout of a hovered or focused heatmap cell of a (T, T) weights view: that weight and
- * its whole row (what query `row` takes from each key), or null when no cell is chosen.
+ * The row of a hovered or focused heatmap cell of a (T, T) weights view: what query `row` takes
+ * from each key, and their sum; null when no cell is chosen. (The heatmap reads out the cell.)
  */
-export function cellReadout(view, cell) {
+export function rowReadout(view, cell) {
   if (!view || !cell) return null;
-  const { row, col } = cell;
-  const weights = rowOf(view, row);
+  const weights = rowOf(view, cell.row);
   const sum = weights.reduce((a, b) => a + b, 0);
-  return {
-    cell: `query ${row}, key ${col}: ${weights[col].toFixed(4)}`,
-    row: `row ${row} = ${vector(weights, 2)}, sum ${sum.toFixed(4)}`,
-  };
+  return `query ${cell.row} takes ${vector(weights, 2)} from keys 0 to ${T - 1}, sum ${sum.toFixed(4)}`;
 }
 
 /** CSV rows of a (T, T) weights view: a header of keys, then one row per query. */
@@ -75,3 +71,9 @@ export function weightsCsv(view) {
   const header = ['query \\ key', ...POSITIONS.split(',')];
   return view ? [header, ...rowsOf(view).map((row, i) => [i, ...row])] : [header];
 }
+
+/**
+ * Check specs ({ name, value: the name of the result's field, label, comparison, threshold }) as
+ * the framework's checkCells takes them, each valued from the result `r` (undefined: pending).
+ */
+export const checksFrom = (specs, r) => specs.map(({ value, ...check }) => ({ ...check, value: r?.[value] }));
