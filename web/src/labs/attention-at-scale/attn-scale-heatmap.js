@@ -34,6 +34,8 @@ import {
 
 export { HEATMAP_SIZES };
 
+/** What the heatmap holds, hidden, until the first weights arrive. */
+const PENDING = [[0]];
 const MASK_LABELS = { none: 'none (every key)', causal: 'causal (j ≤ i)', window: 'local window (|i − j| ≤ w)' };
 const SCALE_LABELS = { linear: 'linear', log: 'log (small weights show)' };
 
@@ -52,6 +54,10 @@ export class AttnScaleHeatmap extends AttnLab {
     css`
       attn-heatmap {
         margin: 0;
+      }
+      attn-heatmap.pending {
+        visibility: hidden;
+        position: absolute;
       }
       fieldset {
         border: 0;
@@ -146,16 +152,18 @@ export class AttnScaleHeatmap extends AttnLab {
 
   renderFigure() {
     const r = this.task.value;
-    const figure = r
-      ? html`<attn-heatmap
-          bare
-          label=${`Attention weights, T = ${r.T}, mask: ${r.mask}`}
-          .values=${r.weights}
-          .min=${0}
-          .max=${r.T <= 32 ? 1 : null}
-          .scale=${this.scale}
-        ></attn-heatmap>`
-      : html`<p class="readout">Computing…</p>`;
+    // The heatmap element is there from the start (hidden until the first weights arrive), so a
+    // reader who scrolls past before the worker answers still finds it drawn on the way back.
+    const figure = html`<attn-heatmap
+        bare
+        class=${r ? '' : 'pending'}
+        label=${r ? `Attention weights, T = ${r.T}, mask: ${r.mask}` : 'Attention weights'}
+        .values=${r ? r.weights : PENDING}
+        .min=${0}
+        .max=${!r || r.T <= 32 ? 1 : null}
+        .scale=${this.scale}
+      ></attn-heatmap>
+      ${r ? '' : html`<p class="readout">Computing…</p>`}`;
     const controls = html`
       ${lengthSlider(HEATMAP_SIZES, this.T, (T) => this._set('t', String(T)))}
       <label for="mask">Mask</label>
