@@ -78,7 +78,7 @@ test('the fusedAttention job: per call, 1 MiB + 2 KiB at T = 4096 where the weig
   assert.deepEqual(fusedRows(r)[1].slice(5, 7), [MiB + 2048, 64 * MiB]);
   const svg = fusedSvg(r);
   assert.equal(svg.match(/<rect /g).length, 3, 'background and two bars');
-  assert.match(svg, /fused kernel, per call: 1\.00 MiB/);
+  assert.match(svg, /fused attention, per call: 1\.00 MiB/);
 });
 
 test('bytes for learners; the weights take T·T·4', () => {
