@@ -212,7 +212,7 @@ export class AttnScaleHeatmap extends AttnLab {
           and copied out of the worker). The worker's wasm heap is now
           <span class="mono heap-bytes" data-value=${r.heapBytes}>${formatBytes(r.heapBytes)}</span>: a high-water mark,
           since wasm memory never shrinks. From 64 × 64 on, the heatmap is a canvas of one pixel per weight; the
-          magnifier shows 15 × 15 of them around the pointer, a tap or the keyboard cursor. The log scale colours log₁₀
+          magnifier shows 25 × 25 of them around the pointer, a tap or the keyboard cursor. The log scale colours log₁₀
           of each weight from 10⁻⁶ of the largest up; masked weights (exactly 0) get the darkest colour.
         </p>`
       : '';
