@@ -1,7 +1,7 @@
 /**
  * The canvas layer of a large heatmap (charts/heatmap.js): one pixel per cell, filled through
  * ImageData from a palette table (4096 × 4096 stays interactive), a keyboard cursor, and a
- * magnifier: a 15 × 15-cell lens that shows the cells around the pointer, the finger (a tap on a
+ * magnifier: a 25 × 25-cell lens that shows the cells around the pointer, the finger (a tap on a
  * touch screen) or the keyboard cursor, one cell a block of pixels, where the whole plot squeezes
  * many cells into each pixel. No text is drawn into a canvas: labels stay SVG.
  *
@@ -14,7 +14,7 @@ import { paletteLut } from './palettes.js';
 import { setAttributes } from './svg.js';
 
 /** Cells across the lens (odd: the current cell in the middle). */
-export const LENS_CELLS = 15;
+export const LENS_CELLS = 25;
 const LENS_PX = 150;
 
 function position(node, x, y, w, h) {

@@ -150,7 +150,8 @@ export class AttnHeatmap extends AttnFigure {
       }
       .heatmap-lens {
         box-sizing: content-box;
-        border: 2px solid var(--text, #1b1e24);
+        border: 2px solid var(--surface, #fff);
+        outline: 1px solid var(--text, #1b1e24);
         box-shadow: 0 2px 8px rgb(0 0 0 / 35%);
         background: var(--surface, #fff);
         pointer-events: none;

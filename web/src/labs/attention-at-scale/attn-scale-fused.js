@@ -86,7 +86,7 @@ export class AttnScaleFused extends AttnLab {
     `,
   ];
 
-  defaultLabel = 'The fused kernel at long sequence lengths: its memory against the weights';
+  defaultLabel = 'Fused attention at long sequence lengths: its memory against the weights';
 
   constructor() {
     super();
@@ -141,7 +141,7 @@ export class AttnScaleFused extends AttnLab {
     const { bars, times } = memoryBars(r);
     return html`<p class="verdict">
         At T = ${r.T.toLocaleString('en')}, keeping the weights would take
-        <strong class="times" data-value=${times}>${timesText(times)}</strong> the memory the fused kernel used.
+        <strong class="times" data-value=${times}>${timesText(times)}</strong> the memory fused attention used.
       </p>
       <div class="bars">
         ${bars.map(
@@ -165,7 +165,7 @@ export class AttnScaleFused extends AttnLab {
   renderFigure() {
     const r = this.task.value;
     const p = this.task.progress;
-    const figure = r ? this._bars(r) : html`<p class="readout">Running the fused kernel…</p>`;
+    const figure = r ? this._bars(r) : html`<p class="readout">Running fused attention…</p>`;
     const controls = html`
       ${lengthSlider(FUSED_SIZES, this.T, (T) => this._setT(T))}
       ${
@@ -177,7 +177,7 @@ export class AttnScaleFused extends AttnLab {
           : ''
       }
       <p class="hint">
-        The fused kernel's memory grows with T, the weights' with T²: each doubling of T doubles the blue bar and
+        Fused attention's memory grows with T, the weights' with T²: each doubling of T doubles the blue bar and
         quadruples the red one.
       </p>
       <p class="note where">
@@ -186,13 +186,13 @@ export class AttnScaleFused extends AttnLab {
     `;
     const checks = html`
       <attn-check
-        label="wasm memory of the module that ran the fused kernel (MiB)"
+        label="the most memory the program that ran it ever held (MiB)"
         threshold=${HEAP_LIMIT / 2 ** 20}
         comparison="le"
         .value=${r ? r.heapBytes / 2 ** 20 : undefined}
       ></attn-check>
       <attn-check
-        label="memory per call of the fused kernel / bytes of the weights"
+        label="memory per call of fused attention / bytes of the weights"
         threshold="1"
         comparison="le"
         .value=${r ? r.scratchBytes / weightsBytes(r.T) : undefined}

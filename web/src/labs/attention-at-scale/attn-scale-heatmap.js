@@ -34,6 +34,8 @@ import {
 
 export { HEATMAP_SIZES };
 
+/** What the heatmap holds, hidden, until the first weights arrive. */
+const PENDING = [[0]];
 const MASK_LABELS = { none: 'none (every key)', causal: 'causal (j ≤ i)', window: 'local window (|i − j| ≤ w)' };
 const SCALE_LABELS = { linear: 'linear', log: 'log (small weights show)' };
 
@@ -52,6 +54,10 @@ export class AttnScaleHeatmap extends AttnLab {
     css`
       attn-heatmap {
         margin: 0;
+      }
+      attn-heatmap.pending {
+        visibility: hidden;
+        position: absolute;
       }
       fieldset {
         border: 0;
@@ -146,16 +152,18 @@ export class AttnScaleHeatmap extends AttnLab {
 
   renderFigure() {
     const r = this.task.value;
-    const figure = r
-      ? html`<attn-heatmap
-          bare
-          label=${`Attention weights, T = ${r.T}, mask: ${r.mask}`}
-          .values=${r.weights}
-          .min=${0}
-          .max=${r.T <= 32 ? 1 : null}
-          .scale=${this.scale}
-        ></attn-heatmap>`
-      : html`<p class="readout">Computing…</p>`;
+    // The heatmap element is there from the start (hidden until the first weights arrive), so a
+    // reader who scrolls past before the worker answers still finds it drawn on the way back.
+    const figure = html`<attn-heatmap
+        bare
+        class=${r ? '' : 'pending'}
+        label=${r ? `Attention weights, T = ${r.T}, mask: ${r.mask}` : 'Attention weights'}
+        .values=${r ? r.weights : PENDING}
+        .min=${0}
+        .max=${!r || r.T <= 32 ? 1 : null}
+        .scale=${this.scale}
+      ></attn-heatmap>
+      ${r ? '' : html`<p class="readout">Computing…</p>`}`;
     const controls = html`
       ${lengthSlider(HEATMAP_SIZES, this.T, (T) => this._set('t', String(T)))}
       <label for="mask">Mask</label>
@@ -204,7 +212,7 @@ export class AttnScaleHeatmap extends AttnLab {
           and copied out of the worker). The worker's wasm heap is now
           <span class="mono heap-bytes" data-value=${r.heapBytes}>${formatBytes(r.heapBytes)}</span>: a high-water mark,
           since wasm memory never shrinks. From 64 × 64 on, the heatmap is a canvas of one pixel per weight; the
-          magnifier shows 15 × 15 of them around the pointer, a tap or the keyboard cursor. The log scale colours log₁₀
+          magnifier shows 25 × 25 of them around the pointer, a tap or the keyboard cursor. The log scale colours log₁₀
           of each weight from 10⁻⁶ of the largest up; masked weights (exactly 0) get the darkest colour.
         </p>`
       : '';

@@ -1,5 +1,5 @@
 /**
- * The fused-kernel lab's model: the memory the fused kernel allocated per call (the core's
+ * The fused-attention lab's model: the memory the fused kernel allocated per call (the core's
  * scratchBytes, reported by the fusedAttention job) against the T·T·4 bytes the weights would
  * need, as two bars; the text alternative, the exports (the bars as an SVG document). No DOM;
  * unit-tested in Node (tests/js/labs-attention-at-scale.test.js).
@@ -24,7 +24,7 @@ export function memoryBars(r) {
   return {
     times: weights / fused,
     bars: [
-      { id: 'fused', label: 'fused kernel, per call', bytes: fused, share: fused / longest },
+      { id: 'fused', label: 'fused attention, per call', bytes: fused, share: fused / longest },
       {
         id: 'weights',
         label: `the weights, ${r.T.toLocaleString('en')} × ${r.T.toLocaleString('en')} × 4 bytes`,
@@ -48,7 +48,7 @@ export function describeFused(r) {
   if (!r) return 'Not run yet.';
   const { times } = memoryBars(r);
   return (
-    `The fused kernel at T = ${r.T.toLocaleString('en')} took ${r.ms.toFixed(0)} ms and allocated ${formatBytes(r.scratchBytes)} ` +
+    `Fused attention at T = ${r.T.toLocaleString('en')} took ${r.ms.toFixed(0)} ms and allocated ${formatBytes(r.scratchBytes)} ` +
     `per call, where the weights alone would need ${formatBytes(weightsBytes(r.T))}: ${timesText(times)} as much.`
   );
 }
