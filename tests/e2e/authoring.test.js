@@ -6,8 +6,11 @@
 // cells stay usable.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildLessonsSite } from '../fixtures/build-site.mjs';
-import { everyFigureShown, launch, scrollThrough, serveDir, serveSite, settled, watch } from './browser.js';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buildLessonsSite, root } from '../fixtures/build-site.mjs';
+import { distDir, everyFigureShown, launch, scrollThrough, serveDir, settled, watch } from './browser.js';
 
 const Q = [
   [1, 0],
@@ -57,12 +60,14 @@ const att = (page) =>
     return { q: a.q, temperature: a.temperature, mask: a.mask, weights: a.weights, output: a.output };
   });
 
-/** Every notice (a bad attribute, a broken wiring) shown by a cell of the lesson: [tag#id: text]. */
-const notices = (page) =>
-  page.evaluate(() =>
-    [...document.querySelectorAll('.lesson-body *')]
-      .filter((el) => el.localName.startsWith('attn-') && el._notice)
-      .map((el) => `${el.localName}${el.id ? `#${el.id}` : ''}: ${el._notice}`),
+/** Every notice (a bad attribute, a broken wiring) shown by a cell in `scope`: [tag#id: text]. */
+const notices = (page, scope = '.lesson-body') =>
+  page.evaluate(
+    (selector) =>
+      [...document.querySelectorAll(`${selector} *`)]
+        .filter((el) => el.localName.startsWith('attn-') && el._notice)
+        .map((el) => `${el.localName}${el.id ? `#${el.id}` : ''}: ${el._notice}`),
+    scope,
   );
 
 let browser;
@@ -73,9 +78,15 @@ before(async () => {
   browser = await launch();
   server = await serveDir(dir);
 });
+const scratches = []; // [{ dir, host }] of the plain page, closed after the browser (its connections end then)
+
 after(async () => {
   await browser?.close();
   await server?.close();
+  for (const { dir, host } of scratches) {
+    await host.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 /** Opens the fixture lesson (with a permalink's settings) and waits until every cell has drawn. */
@@ -280,27 +291,41 @@ test('a permalink sets the attention cell, its slider follows, and a check it br
   await page.close();
 });
 
-test('the same wiring works on a plain page: the cell gallery of the site', async () => {
-  const site = await serveSite();
+test('the same wiring works on a plain course page with the embeddable widgets', async () => {
+  // a page of HTML with one classic script, which defines the cells before the page is parsed
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'attnbook-wired-'));
+  await copyFile(path.join(distDir, 'embed', 'attn-widgets.js'), path.join(scratch, 'attn-widgets.js'));
+  await copyFile(
+    path.join(root, 'tests', 'fixtures', 'pages', 'wired-by-attributes.html'),
+    path.join(scratch, 'index.html'),
+  );
+  const host = await serveDir(scratch);
+  scratches.push({ dir: scratch, host });
   const page = await browser.context.newPage();
   const { problems } = watch(page);
   try {
-    await page.goto(`${site.url}gallery/cells.html`);
-    const cell = page.locator('#wired-attention');
+    await page.goto(host.url);
+    const cell = page.locator('#att');
     await cell.scrollIntoViewIfNeeded();
     await settled(cell);
-    assertClose(await cell.evaluate((el) => el.weights), attention(Q, K, V).weights, 1e-6, 'gallery weights');
-    await page.locator('#wired-check[data-status="pass"]').waitFor();
-    await cell.locator('attn-slider').getByRole('button', { name: 'τ → ∞' }).click();
+    assertClose(await cell.evaluate((el) => el.weights), attention(Q, K, V).weights, 1e-6, 'weights');
+    // the slider came before its cell in the page and still found it: it shows the cell's τ, not its own 0
+    const slider = page.locator('attn-slider');
+    await slider
+      .locator('output')
+      .filter({ hasText: /^τ = 1$/ })
+      .waitFor();
+    await page.locator('main > attn-check[data-status="pass"]').waitFor();
+    await slider.getByRole('button', { name: 'τ → ∞' }).click();
     await until(page, () => {
-      const a = document.querySelector('#wired-attention');
+      const a = document.querySelector('#att');
       return a.temperature === Infinity && a.hasAttribute('data-settled');
     });
     assertClose((await cell.evaluate((el) => el.weights))[2], [1 / 3, 1 / 3, 1 / 3], 1e-6, 'τ = ∞');
-    assert.match(await page.locator('#wired-code').evaluate((el) => el.code), /^tau = float\('inf'\) /m);
+    assert.match(await page.locator('attn-code').evaluate((el) => el.code), /^tau = float\('inf'\) /m);
+    assert.deepEqual(await notices(page, 'main'), []);
     assert.deepEqual(problems, []);
   } finally {
     await page.close();
-    await site.close();
   }
 });
