@@ -8,8 +8,33 @@
  * - controlStyles: rows of labelled controls, range inputs, selects, number and text fields.
  * - textStyles: notes, hints, errors, monospace numbers, boxes that scroll sideways on their own.
  * - tableStyles: compact numeric tables (they scroll inside their own box).
+ * - flatOnPhones(selector): a framed card (a figure's frame, a cell's .card) made flat below 600 px
+ *   of window.
  */
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
+
+/**
+ * Below 600 px of window, the frames matching `selector` (a constant CSS selector) are flat, so
+ * frames and padding nested two or three deep do not eat a phone's width: a frame keeps only a rule
+ * above and below it, and a frame inside another one (which sets --attn-in-frame for what it holds,
+ * across shadow roots) none at all.
+ */
+export function flatOnPhones(selector) {
+  const frame = unsafeCSS(selector);
+  return css`
+    @media (max-width: 37.5rem) {
+      ${frame} > * {
+        --attn-in-frame: 1;
+      }
+      ${frame} {
+        padding: calc(0.75rem * (1 - var(--attn-in-frame, 0))) 0;
+        border-width: calc(1px * (1 - var(--attn-in-frame, 0))) 0;
+        border-radius: 0;
+        background: transparent;
+      }
+    }
+  `;
+}
 
 export const labLayout = css`
   :host {
