@@ -1,7 +1,8 @@
 /**
  * <attn-app>: the app shell's main outlet. Reads the hash route (app/route.js)
  * and shows the lesson list, a lesson, or "not found"; keeps the permalink in
- * the URL up to date as cells change; applies a permalink's settings on load.
+ * the URL up to date as cells change; applies a permalink's settings on load;
+ * Back and Forward return to where the reader was (reading-position.js).
  *
  * Renders into the light DOM (not a shadow root) so the lesson HTML gets the
  * page's styles and KaTeX's stylesheet and fonts.
@@ -16,6 +17,7 @@ import { startHeightReports } from './embed.js';
 import { findLesson, lessonHtml, lessons, neighbours } from './lessons.js';
 import { applyState, collectState } from './permalink.js';
 import { markVisited } from './progress.js';
+import { ReadingPosition } from './reading-position.js';
 import { buildHash, clip, parseHash } from './route.js';
 import { prefersReducedMotion } from './theme.js';
 import { AttnCell } from '../cells/base/attn-cell.js';
@@ -23,6 +25,7 @@ import { AttnCell } from '../cells/base/attn-cell.js';
 const HOME_TITLE = 'attnbook — how attention works';
 const PERMALINK_DELAY = 250; // ms after the last change before the URL is rewritten
 const MAX_ISSUES_SHOWN = 8;
+const MAX_RESTORE_ROUNDS = 4; // restoring the reading position again as figures draw
 
 export class AttnApp extends AttnCell {
   static properties = {
@@ -41,6 +44,7 @@ export class AttnApp extends AttnCell {
     this._html = '';
     this._timer = 0;
     this._stopHeightReports = null;
+    this._position = new ReadingPosition(this);
     this._onHashChange = () => this.settleAfter(this._navigate(location.hash, { initial: false }));
     this._onStateChange = () => this._schedulePermalink();
   }
@@ -52,6 +56,7 @@ export class AttnApp extends AttnCell {
   connectedCallback() {
     super.connectedCallback();
     window.addEventListener('hashchange', this._onHashChange);
+    this._position.start();
     this.addEventListener('attn-state-change', this._onStateChange);
     this.settleAfter(this._navigate(location.hash, { initial: true }));
   }
@@ -59,6 +64,7 @@ export class AttnApp extends AttnCell {
   disconnectedCallback() {
     super.disconnectedCallback();
     window.removeEventListener('hashchange', this._onHashChange);
+    this._position.stop();
     this.removeEventListener('attn-state-change', this._onStateChange);
     clearTimeout(this._timer);
     this._stopHeightReports?.();
@@ -76,6 +82,8 @@ export class AttnApp extends AttnCell {
     }
     clearTimeout(this._timer);
     this._timer = 0;
+    if (!initial) this._position.save(); // the entry being left keeps where the reader was
+    const saved = this._position.enter(); // where the reader was in this entry (Back, Forward, reload)
     const next = route.page === 'lesson' ? findLesson(route.lessonId) : null;
     let body;
     try {
@@ -104,9 +112,46 @@ export class AttnApp extends AttnCell {
     }
 
     if (route.embed && !this._stopHeightReports) this._stopHeightReports = startHeightReports();
-    if (!initial) {
-      window.scrollTo({ top: 0, behavior: 'instant' });
-      this.querySelector('h1')?.focus({ preventScroll: true });
+    // After the route is drawn (its blocks are laid out; figures keep a placeholder height until
+    // they come near the viewport, which the restored position decides).
+    if (!initial) this.querySelector('h1')?.focus({ preventScroll: true });
+    if (saved) await this._restorePosition(saved);
+    else if (!initial) window.scrollTo({ top: 0, behavior: 'instant' });
+  }
+
+  /**
+   * Scrolls back to where the reader was, then again each time the figures that this brought near
+   * the viewport have drawn (their heights move what follows), until nothing moves, the reader
+   * scrolls or types, or another route is shown. Part of the navigation, so data-settled on the app
+   * means the position is restored.
+   */
+  async _restorePosition(position) {
+    const visit = this._visit;
+    let touched = false;
+    const stop = () => (touched = true);
+    const inputs = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+    for (const type of inputs) window.addEventListener(type, stop, { passive: true });
+    try {
+      this._position.restore(position);
+      for (let round = 0; round < MAX_RESTORE_ROUNDS; round += 1) {
+        await this._nestedDrawn();
+        if (touched || visit !== this._visit || this._position.restore(position) < 1) break;
+      }
+    } finally {
+      for (const type of inputs) window.removeEventListener(type, stop);
+      this._position.finish();
+    }
+  }
+
+  /**
+   * Resolves once no cell in the route is still drawing, for two frames in a row (a figure that
+   * came near the viewport is reported a frame and a task later, and only then is waited for).
+   */
+  async _nestedDrawn() {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+    for (let quiet = 0; quiet < 2;) {
+      await frame();
+      quiet = this._settling.waiting.size === 0 ? quiet + 1 : 0;
     }
   }
 
@@ -151,16 +196,7 @@ export class AttnApp extends AttnCell {
   }
 
   _renderHome() {
-    return html`
-      <div class="home">
-        <h1 tabindex="-1">How attention works</h1>
-        <p class="lede">
-          Short, hands-on lessons on the attention mechanism of transformers. Every number is computed live in your
-          browser; drag the controls and watch the maths respond.
-        </p>
-        <attn-lesson-list .lessons=${lessons}></attn-lesson-list>
-      </div>
-    `;
+    return html`<attn-home .lessons=${lessons}></attn-home>`;
   }
 
   _renderNotFound() {

@@ -1,17 +1,14 @@
 /**
  * <attn-lesson-list .lessons=${lessons}>: the course on the home page, in
- * order: each lesson's title (a link), summary and progress ("n of m exercises
- * solved", and whether it was opened before), read from localStorage.
+ * order: each lesson's number, title (a link; the whole card is its target),
+ * its one-line promise (the `summary` of its front matter) and progress
+ * ("Visited · 1 of 2 exercises solved"; a lesson without exercises says
+ * nothing about exercises), read from localStorage (progress.js).
  * Light DOM, styled by app.css.
  */
 import { html } from 'lit';
-import { lessonProgress } from './progress.js';
+import { lessonProgress, progressText } from './progress.js';
 import { AttnCell } from '../cells/base/attn-cell.js';
-
-function progressText({ solved, total, visited }) {
-  const exercises = total === 0 ? 'no exercises yet' : `${solved} of ${total} exercises solved`;
-  return `${visited ? 'Visited' : 'Not started'} · ${exercises}`;
-}
 
 export class AttnLessonList extends AttnCell {
   static properties = { ...super.properties, lessons: { attribute: false } };
@@ -28,14 +25,15 @@ export class AttnLessonList extends AttnCell {
   renderCell() {
     return html`
       <ol class="lesson-list">
-        ${this.lessons.map(({ meta }) => {
+        ${this.lessons.map(({ meta }, i) => {
           const progress = lessonProgress(meta);
           const done = progress.total > 0 && progress.solved === progress.total;
           return html`
-            <li class="lesson-card" data-lesson=${meta.id}>
-              <h2><a href="#/${meta.id}">${meta.title}</a></h2>
+            <li class="lesson-card${progress.visited ? ' visited' : ''}" data-lesson=${meta.id}>
+              <span class="lesson-number" aria-hidden="true">${i + 1}</span>
+              <h3><a href="#/${meta.id}">${meta.title}</a></h3>
               <p class="summary">${meta.summary}</p>
-              <p class="progress${done ? ' done' : ''}">${progressText(progress)}</p>
+              <p class="progress${done ? ' done' : ''}">${progressText(progress)}${done ? ' ✓' : ''}</p>
             </li>
           `;
         })}

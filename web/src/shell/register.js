@@ -1,5 +1,5 @@
 // Registers every attn-* element of the site: the cells (cells/register.js) and the app
-// shell's own (attn-app, attn-lesson-list, attn-toc, attn-copy-link, attn-theme-toggle).
+// shell's own (attn-app, attn-home, attn-lesson-list, attn-toc, attn-copy-link, attn-theme-toggle).
 import '../cells/register.js';
 
 import.meta.glob('./attn-*.js', { eager: true });

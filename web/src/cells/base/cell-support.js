@@ -14,6 +14,7 @@
  */
 import { css } from 'lit';
 import { defaults, parseField } from './state-fields.js';
+import { flatOnPhones } from './styles.js';
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 const INFINITY = /^[-+]?(Infinity|inf|∞)$/i;
@@ -234,6 +235,7 @@ export const cellStyles = css`
     background: var(--surface, #fff);
     padding: 0.75rem 1rem;
   }
+  ${flatOnPhones('.card')}
   .head {
     display: flex;
     align-items: baseline;

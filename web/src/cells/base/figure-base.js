@@ -25,6 +25,7 @@
 import { css, html } from 'lit';
 import { download, fileStem, svgToPng, toCsv, toJson } from '../../charts/export.js';
 import { AttnCell } from './attn-cell.js';
+import { flatOnPhones } from './styles.js';
 
 /** Lit attribute converter for comma-separated text lists ("a, b, c"). */
 export const listConverter = {
@@ -198,6 +199,7 @@ export class AttnFigure extends AttnCell {
         transition: opacity 0.3s;
       }
     }
+    ${flatOnPhones('figure')}
   `;
 
   constructor() {

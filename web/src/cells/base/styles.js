@@ -12,8 +12,33 @@
  * - tableStyles: compact numeric tables (they scroll inside their own box).
  * - touchTargets: buttons, selects and fields of a control row at least 44 px tall (a finger's
  *   hit area).
+ * - flatOnPhones(selector): a framed card (a figure's frame, a cell's .card) made flat below 600 px
+ *   of window.
  */
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
+
+/**
+ * Below 600 px of window, the frames matching `selector` (a constant CSS selector) are flat, so
+ * frames and padding nested two or three deep do not eat a phone's width: a frame keeps only a rule
+ * above and below it, and a frame inside another one (which sets --attn-in-frame for what it holds,
+ * across shadow roots) none at all.
+ */
+export function flatOnPhones(selector) {
+  const frame = unsafeCSS(selector);
+  return css`
+    @media (max-width: 37.5rem) {
+      ${frame} > * {
+        --attn-in-frame: 1;
+      }
+      ${frame} {
+        padding: calc(0.75rem * (1 - var(--attn-in-frame, 0))) 0;
+        border-width: calc(1px * (1 - var(--attn-in-frame, 0))) 0;
+        border-radius: 0;
+        background: transparent;
+      }
+    }
+  `;
+}
 
 export const labLayout = css`
   :host {

@@ -1,0 +1,73 @@
+/**
+ * <attn-home .lessons=${lessons}>: the home page. At the top, what attnbook is and a live figure the
+ * visitor can move at once (attn-softmax-temperature, configured by its attributes: drag the
+ * temperature and the weights follow), with a link to the next lesson to read and the progress over
+ * the course ("2 of 10 lessons opened · 1 of 3 exercises solved"); below, the numbered lessons
+ * (attn-lesson-list). Light DOM, styled by app.css.
+ */
+import { html } from 'lit';
+import { courseProgress, courseText, lessonProgress } from './progress.js';
+import { AttnCell } from '../cells/base/attn-cell.js';
+
+// The figure at the top: five scores and the temperature that shares the weight out among them.
+const HERO_LOGITS = '2,0.5,3.1,1.4,-0.6';
+const HERO_CAPTION =
+  'Drag the temperature. Cool (small τ): the largest score takes almost all the weight. ' +
+  'Hot (large τ): the weights even out. Every bar is computed as you drag.';
+
+export class AttnHome extends AttnCell {
+  static properties = { ...super.properties, lessons: { attribute: false } };
+
+  constructor() {
+    super();
+    this.lessons = [];
+  }
+
+  createRenderRoot() {
+    return this;
+  }
+
+  _renderNext(course) {
+    if (course.next === null) return '';
+    const { meta } = this.lessons[course.next];
+    const verb = course.visited === 0 ? 'Start with' : 'Continue with';
+    return html`<a class="hero-next" href="#/${meta.id}"
+      >${verb} lesson ${course.next + 1}: <span class="hero-next-title">${meta.title}</span></a
+    >`;
+  }
+
+  renderCell() {
+    const course = courseProgress(this.lessons.map(({ meta }) => lessonProgress(meta)));
+    return html`
+      <div class="home">
+        <section class="home-hero" aria-labelledby="home-title">
+          <div class="hero-intro">
+            <h1 id="home-title" tabindex="-1">How attention works</h1>
+            <p class="lede">
+              A transformer decides what to attend to with one small idea: a softmax turns scores into weights, and the
+              weights blend the values. These short lessons build attention up from there, with every number computed
+              live in your browser.
+            </p>
+          </div>
+          <attn-softmax-temperature
+            class="hero-figure"
+            label="Softmax weights of five scores"
+            caption=${HERO_CAPTION}
+            logits=${HERO_LOGITS}
+            temperature="1"
+          ></attn-softmax-temperature>
+          <div class="hero-actions">
+            ${this._renderNext(course)}
+            <p class="course-progress">${courseText(course)}</p>
+          </div>
+        </section>
+        <section class="home-lessons" aria-labelledby="lessons-title">
+          <h2 id="lessons-title">The lessons</h2>
+          <attn-lesson-list .lessons=${this.lessons}></attn-lesson-list>
+        </section>
+      </div>
+    `;
+  }
+}
+
+customElements.define('attn-home', AttnHome);
