@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readFile } from 'node:fs/promises';
 import { exportFrom, settled, singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
+import { smallestFigureText, smallestHitArea } from './lab-layout.js';
 
 const site = useBrowserAndSite();
 const T = 5;
@@ -264,26 +265,19 @@ async function labAtTop(page, tag) {
   return lab;
 }
 
-/** The smallest SVG text in the lab and its heatmaps as rendered (font size × the SVG's scale), and the painter's HTML text. */
-const smallestText = (lab) =>
-  lab.evaluate((host) => {
-    let smallest = { px: Infinity, text: '' };
-    const roots = [host.shadowRoot, ...[...host.shadowRoot.querySelectorAll('attn-heatmap')].map((h) => h.shadowRoot)];
-    for (const svg of roots.flatMap((root) => [...root.querySelectorAll('svg[viewBox]')])) {
-      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-      for (const t of svg.querySelectorAll('text')) {
-        const px = parseFloat(getComputedStyle(t).fontSize) * scale;
-        if (t.textContent && px < smallest.px) smallest = { px, text: t.textContent };
-      }
-    }
-    for (const painter of host.shadowRoot.querySelectorAll('attn-mask-painter')) {
-      for (const head of painter.shadowRoot.querySelectorAll('.head')) {
-        const px = parseFloat(getComputedStyle(head).fontSize);
-        if (px < smallest.px) smallest = { px, text: head.textContent };
-      }
-    }
-    return smallest;
-  });
+/** The smallest font size (px) of the mask painters' row and column labels in the lab (Infinity: none). */
+const painterText = (lab) =>
+  lab
+    .locator('attn-mask-painter .head')
+    .evaluateAll((heads) => Math.min(...heads.map((h) => parseFloat(getComputedStyle(h).fontSize))));
+
+/** Throws unless the lab's figure text and its painter's labels are at least 11 px as rendered. */
+async function assertReadable(lab, what) {
+  const [px, text] = await smallestFigureText(lab);
+  assert.ok(px >= 11, `${what}: figure text “${text}” is ${px.toFixed(2)} px`);
+  const labels = await painterText(lab);
+  assert.ok(labels >= 11, `${what}: mask labels are ${labels} px`);
+}
 
 test('1280×900: each lab’s figure (≥ 240 px) and every control that moves it are in one viewport', async () => {
   const { page, problems } = await openAt(1280, 900);
@@ -312,8 +306,7 @@ test('1280×900: each lab’s figure (≥ 240 px) and every control that moves i
         assert.ok(b.top >= 0 && b.bottom <= 900 && b.right <= 1280, `${tag}: ${selector} at ${b.top}–${b.bottom}`);
       }
     }
-    const text = await smallestText(lab);
-    assert.ok(text.px >= 11, `${tag}: text “${text.text}” is ${text.px.toFixed(2)} px`);
+    await assertReadable(lab, tag);
   }
   // hovering a cell of the causal heatmap reads out its whole row beside the figure
   const causalLab = await labAtTop(page, 'attn-causal-attention');
@@ -340,16 +333,12 @@ test('1280×900: each lab’s figure (≥ 240 px) and every control that moves i
 test('390×844: every mask cell is a 44 px target, a 16 × 16 mask scrolls in its own box, keys still paint', async () => {
   const { page, problems } = await openAt(390, 844);
   for (const tag of ['attn-mask-lab', 'attn-local-window']) {
-    const sizes = await page
-      .locator(`${tag} attn-mask-painter button[data-row]`)
-      .evaluateAll((cells) => cells.map((c) => [c.getBoundingClientRect().width, c.getBoundingClientRect().height]));
-    assert.equal(sizes.length, T * T);
-    for (const [w, h] of sizes) assert.ok(w >= 44 && h >= 44, `${tag}: a cell is ${w} × ${h} px`);
+    const cells = page.locator(`${tag} attn-mask-painter button[data-row]`);
+    assert.equal(await cells.count(), T * T);
+    const smallest = await smallestHitArea(cells);
+    assert.ok(smallest >= 44, `${tag}: a mask cell is ${smallest} px`);
   }
-  for (const tag of LABS) {
-    const text = await smallestText(await labAtTop(page, tag));
-    assert.ok(text.px >= 11, `${tag} at 390 px: text “${text.text}” is ${text.px.toFixed(2)} px`);
-  }
+  for (const tag of LABS) await assertReadable(await labAtTop(page, tag), `${tag} at 390 px`);
 
   // keyboard painting in the lab: (q1, k2) allowed by Space, and the weights follow
   const lab = await labAtTop(page, 'attn-mask-lab');
@@ -454,26 +443,31 @@ test('checks stay folded in one Verified line; a failing check opens it and is a
   await page.close();
 });
 
-test('a failed computation is said in the learner’s words, keeps the last weights and offers Retry', async () => {
+test('a failed computation is said in the learner’s words and keeps the last weights; Retry where it can help', async () => {
   const { page, problems } = await open(`${site.server.url}#/causal-masking`);
   const lab = page.locator('attn-mask-lab');
-  await lab.evaluate((el) => {
-    const engine = el.task.engine;
-    el._realEngine = engine;
-    el.task.engine = {
-      ...engine,
-      randn: (...a) => engine.randn(...a),
-      attention: () => {
-        throw Object.assign(new Error('weights[1] is -0.200000003'), { kind: 'ValueError' });
-      },
-    };
-  });
+  /** Makes the lab's engine throw `kind` with an engine's raw message. */
+  const failWith = (kind) =>
+    lab.evaluate((el, kind) => {
+      const engine = el._realEngine ?? el.task.engine;
+      el._realEngine = engine;
+      el.task.engine = {
+        ...engine,
+        randn: (...a) => engine.randn(...a),
+        attention: () => {
+          throw Object.assign(new Error('weights[1] is -0.200000003'), { kind });
+        },
+      };
+    }, kind);
+  const error = lab.locator('.lab-error');
+
+  // out of memory: another run may work, so Retry is offered
+  await failWith('MemoryError');
   await cell(lab.locator('attn-mask-painter'), 0, 1).click(); // a new mask: the run fails
   await settled(lab);
-  const error = lab.locator('.lab-error');
   assert.equal(await error.isVisible(), true);
   const text = await error.textContent();
-  assert.match(text, /could not be worked out.*last ones that were/s);
+  assert.match(text, /could not be worked out this time \(there was not enough memory for it\).*last ones that were/s);
   assert.doesNotMatch(text, /weights\[1\]|-0\.2/);
   assert.deepEqual(await heatmapRow(lab, 0), [1, 0, 0, 0, 0], 'the last valid weights stay');
   await lab.evaluate((el) => (el.task.engine = el._realEngine));
@@ -482,6 +476,14 @@ test('a failed computation is said in the learner’s words, keeps the last weig
   assert.equal(await error.count(), 0);
   const row0 = await heatmapRow(lab, 0);
   assert.ok(row0[0] > 0 && row0[1] > 0, `row 0 after Retry: ${row0}`);
+
+  // a value the attention refuses: the same input would be refused again, so no Retry, only the reason
+  await failWith('ValueError');
+  await cell(lab.locator('attn-mask-painter'), 0, 2).click();
+  await settled(lab);
+  assert.match(await error.textContent(), /one of the numbers could not be used/);
+  assert.doesNotMatch(await error.textContent(), /weights\[1\]/);
+  assert.equal(await error.getByRole('button', { name: 'Retry' }).count(), 0);
   assert.deepEqual(problems, []);
   await page.close();
 });
