@@ -298,6 +298,10 @@ test('a permalink sets the attention cell, its slider follows, a check it breaks
   await until(page, () => document.querySelector('#att').scale === 0.5 && document.querySelector('#att[data-settled]'));
   const scaled = attention(Q, K, V, { allowed: () => true, tau: 2, scale: 0.5 }).weights;
   assertClose((await att(page)).weights, scaled, 1e-6, 'weights at scale 0.5');
+  await page.locator('#late input[type="range"]').press('End');
+  await until(page, () => document.querySelector('#att').scale === 2);
+  await page.locator('#late').getByRole('button', { name: 'Reset Value' }).click();
+  await until(page, () => document.querySelector('#att').scale === 0.5 && document.querySelector('#att[data-settled]'));
   assert.deepEqual(problems, []);
   await page.close();
 });
