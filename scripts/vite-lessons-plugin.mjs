@@ -24,7 +24,9 @@
 // empty box on the page): the error names the file, the line and the tag. The
 // known elements are read from the front end's files, every
 // customElements.define('attn-…') under web/src/cells and web/src/labs, so adding
-// a cell is adding its file.
+// a cell is adding its file. An attn-* start tag that Markdown would print as text
+// (a block's start tag spread over several lines) stops it too, naming the line.
+// Option lessonsDir builds the course from another folder (tests/fixtures/build-site.mjs).
 //
 // The plugin also trims KaTeX's stylesheet: it drops the .woff and .ttf
 // fallbacks (every browser the site supports reads woff2) and, in a build, the
@@ -264,10 +266,12 @@ export function compileLesson(source, file, { knownTags = null } = {}) {
   const tokens = markdown.parse(parsed.body, env);
   const all = tokens.flatMap((t) => (t.type === 'inline' ? t.children : [t]));
 
-  // Maths: every formula must render; the error names the line and the formula.
   const bodyStart = source.split('\n').length - parsed.body.split('\n').length;
+  // Cells: every attn-* start tag read as an element, and (with knownTags) one the front end defines.
   checkUnreadTags(tokens, bodyStart + 1, file);
   if (knownTags) checkTags(tokens, bodyStart + 1, knownTags, file);
+
+  // Maths: every formula must render; the error names the line and the formula.
   for (const block of tokens) {
     for (const token of block.type === 'inline' ? block.children : [block]) {
       if (!token.type.startsWith('math_')) continue;

@@ -30,8 +30,7 @@ const V = [
 const causal = (i, j) => j <= i;
 
 /** The test's own float64 oracle: softmax(q kᵀ/(√d τ), blocked keys at −∞) and its product with v. */
-function attention(q, k, v, { allowed = causal, tau = 1 } = {}) {
-  const scale = 1 / Math.sqrt(q[0].length);
+function attention(q, k, v, { allowed = causal, tau = 1, scale = 1 / Math.sqrt(q[0].length) } = {}) {
   const weights = q.map((qi, i) => {
     const s = k.map((kj, j) => (allowed(i, j) ? (qi.reduce((a, x, e) => a + x * kj[e], 0) * scale) / tau : -Infinity));
     const m = Math.max(...s);
@@ -265,7 +264,7 @@ describe('a lesson written with generic cells and attributes only', () => {
   });
 });
 
-test('a permalink sets the attention cell, its slider follows, and a check it breaks says so', async () => {
+test('a permalink sets the attention cell, its slider follows, a check it breaks says so; a late slider sets the scale', async () => {
   const page = await browser.context.newPage();
   const { problems } = watch(page);
   await open(page, '?att.temperature=2&att.mask=none');
@@ -287,6 +286,22 @@ test('a permalink sets the attention cell, its slider follows, and a check it br
     await verified.locator('attn-check[data-status="fail"]').evaluate((el) => el.shadowRoot.textContent),
     /weight of query 0 on key 1/,
   );
+  // a slider put into the page later, for a setting that is automatic until set (scale: 1/√E),
+  // gives that setting its own value
+  await page.evaluate(() => {
+    const slider = Object.assign(document.createElement('attn-slider'), { id: 'late' });
+    for (const [name, value] of Object.entries({ for: 'att', field: 'scale', min: '0.1', max: '2', value: '0.5' })) {
+      slider.setAttribute(name, value);
+    }
+    document.querySelector('#att').after(slider);
+  });
+  await until(page, () => document.querySelector('#att').scale === 0.5 && document.querySelector('#att[data-settled]'));
+  const scaled = attention(Q, K, V, { allowed: () => true, tau: 2, scale: 0.5 }).weights;
+  assertClose((await att(page)).weights, scaled, 1e-6, 'weights at scale 0.5');
+  await page.locator('#late input[type="range"]').press('End');
+  await until(page, () => document.querySelector('#att').scale === 2);
+  await page.locator('#late').getByRole('button', { name: 'Reset Value' }).click();
+  await until(page, () => document.querySelector('#att').scale === 0.5 && document.querySelector('#att[data-settled]'));
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -177,9 +177,13 @@ export class CellLink {
     if (id) this.host.settleAfter(this._link(id));
   }
 
+  hostConnected() {
+    if (this._id === undefined) this.host.requestUpdate(); // (put back in a page) link in the next update
+  }
+
   hostDisconnected() {
     this._unlink();
-    this._id = undefined; // put back in a page: link again
+    this._id = undefined;
   }
 
   _unlink() {
@@ -291,7 +295,8 @@ export class FieldLink {
 
   /**
    * The control's Reset while linked: the setting goes back to what the page wrote on the cell it
-   * drives (its attribute, else its default), and the control follows. False when not linked.
+   * drives (its attribute, else its default), and the control follows. False when not linked, or
+   * when that setting is automatic until set (the control then resets itself and sets it).
    */
   resetSource() {
     const source = this.link.source;
@@ -305,6 +310,7 @@ export class FieldLink {
     } catch {
       // an invalid attribute already showed its notice on that cell; the default stands
     }
+    if (value === null || value === undefined) return false;
     source[field] = value;
     source.stateChanged();
     return true;
