@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { drawEveryFigure } from './draw-figures.mjs';
 import { chromiumLaunchOptions, root, run, step } from './lib.mjs';
 import { serve, STRICT_CSP } from './serve.mjs';
 
@@ -65,45 +66,13 @@ async function pagesOf(page, url, only) {
   return pages.filter(([, , id]) => only?.has(id) ?? true);
 }
 
-/** Scrolls down through the page so that every figure draws (figures draw near the viewport), then back to the top. */
-async function drawEverything(page) {
-  await page.evaluate(async () => {
-    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
-    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
-      scrollTo({ top: y, behavior: 'instant' });
-      await frame();
-      await frame();
-    }
-    scrollTo({ top: 0, behavior: 'instant' });
-  });
-  // A figure scrolled past is reported near the viewport a frame and a task later (data-shown).
-  await page.waitForFunction(
-    () => {
-      const pending = [];
-      const visit = (scope) => {
-        for (const el of scope.querySelectorAll('*')) {
-          const isFigure =
-            el.localName.startsWith('attn-') && 'figureStyles' in (customElements.get(el.localName) ?? {});
-          if (isFigure && !el.hasAttribute('data-shown') && el.checkVisibility()) pending.push(el);
-          if (el.shadowRoot) visit(el.shadowRoot);
-        }
-      };
-      visit(document);
-      return pending.length === 0;
-    },
-    null,
-    { timeout: TIMEOUT },
-  );
-  await appSettled(page);
-}
-
 const appSettled = (page) => page.locator('attn-app[data-settled]').waitFor({ timeout: TIMEOUT });
 
 /** Screenshots of one route: the full page, then each lab's first viewport. Returns the file names written. */
 async function shootRoute(page, url, stem, dir) {
   await page.goto(url);
   await appSettled(page);
-  await drawEverything(page);
+  await drawEveryFigure(page, { timeout: TIMEOUT });
   const files = [`${stem}.png`];
   // The lesson lets off-screen parts skip painting (content-visibility), which a full-page capture
   // would show as blank: paint them all for this one picture.

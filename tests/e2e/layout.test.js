@@ -6,7 +6,8 @@
 //   figures and cards are flat (no side border or padding; a frame inside another none at all).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { everyFigureShown, lessonIds, scrollThrough, settled, useBrowserAndSite, watch } from './browser.js';
+import { lessonIds, settled, useBrowserAndSite, watch } from './browser.js';
+import { drawEveryFigure } from '../../scripts/draw-figures.mjs';
 
 const site = useBrowserAndSite();
 const LESSONS = await lessonIds();
@@ -76,42 +77,6 @@ test('embed mode keeps one column the width of the frame: labs no wider than the
   assert.deepEqual(problems, []);
   await page.close();
 });
-
-/** The first figure the reader can reach that has not been reported near the viewport, or null. */
-function unshownFigure() {
-  const visit = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      const isFigure = el.localName.startsWith('attn-') && 'figureStyles' in (customElements.get(el.localName) ?? {});
-      if (isFigure && !el.hasAttribute('data-shown') && el.checkVisibility()) return el;
-      const inner = el.shadowRoot && visit(el.shadowRoot);
-      if (inner) return inner;
-    }
-    return null;
-  };
-  return visit(document);
-}
-
-/**
- * Scrolls through the page, then to each figure still not drawn (one a lab created after the
- * scroll went past it, say) until every figure has been shown, and waits for the app to settle.
- */
-async function drawEveryFigure(page) {
-  await scrollThrough(page);
-  for (let i = 0; i < 100; i += 1) {
-    const figure = (await page.evaluateHandle(unshownFigure)).asElement();
-    if (!figure) return appSettled(page);
-    await figure.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
-    await figure.evaluate(
-      (el) =>
-        new Promise((resolve) => {
-          const observer = new MutationObserver(() => el.hasAttribute('data-shown') && resolve(observer.disconnect()));
-          observer.observe(el, { attributes: true, attributeFilter: ['data-shown'] });
-          if (el.hasAttribute('data-shown')) resolve(observer.disconnect());
-        }),
-    );
-  }
-  throw new Error('figures keep appearing undrawn');
-}
 
 /** Every framed figure or card in the page's shadow roots: its depth among frames and its frame. */
 function frames() {
@@ -185,9 +150,7 @@ for (const id of LESSONS) {
 
 test('1280×900: the frames of figures are drawn (flat only on phones)', async () => {
   const { page, problems } = await open('#/softmax-temperature', { width: 1280, height: 900 });
-  await scrollThrough(page);
-  await everyFigureShown(page);
-  await appSettled(page);
+  await drawEveryFigure(page);
   const outer = (await page.evaluate(frames)).filter((frame) => frame.depth === 0);
   assert.ok(outer.length > 0);
   for (const frame of outer) assert.equal(frame.right, '1px', `${frame.where} keeps its frame`);
