@@ -1,4 +1,4 @@
-// npm run shots [-- <label>]: screenshots of the built site, to look at the pages as a learner
+// npm run shots [-- <label>] [--only <home|lesson-id>]…: screenshots of the built site, to look at the pages as a learner
 // does and to compare two versions side by side (take one set per version, each with its own label).
 //
 // Builds nothing: it serves the existing dist/site (run `npm run build` first) with
@@ -9,12 +9,13 @@
 //   build/shots/<label>/<width>x<height>/<nn>-<lesson-id>.lab-<k>-<name>.png
 //                                        the first viewport of each lab ([data-lab]) scrolled to the top
 // and build/shots/<label>/index.md listing them. The label (default "current") names the folder,
-// which is emptied first. Every screenshot waits for the page's own signal (data-settled on
+// which is emptied first; --only (repeatable) limits the pages to the home page and the lessons named. Every screenshot waits for the page's own signal (data-settled on
 // <attn-app> and the lab, after every figure was scrolled past and drawn), never for a fixed delay.
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { drawEveryFigure } from './draw-figures.mjs';
 import { chromiumLaunchOptions, root, run, step } from './lib.mjs';
 import { serve, STRICT_CSP } from './serve.mjs';
 
@@ -25,44 +26,44 @@ const VIEWPORTS = [
 const PAINT_ALL = '* { content-visibility: visible !important; }';
 const TIMEOUT = 120_000; // ms for one page to settle (the largest lessons compute in a worker)
 
-function parseLabel(args) {
-  const label = args.find((arg) => !arg.startsWith('-')) ?? 'current';
+/** { label, only } from the command line; `only` is null (every page) or a Set of 'home' and lesson ids. */
+function parseArgs(args) {
+  let label = null;
+  let only = null;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i];
+    if (arg === '--only') {
+      if (i + 1 >= args.length) throw new Error('--only needs a page: home or a lesson id');
+      (only ??= new Set()).add(args[(i += 1)]);
+    } else if (arg.startsWith('-')) {
+      throw new Error(`unknown option ${arg} (usage: npm run shots -- [label] [--only home|<lesson-id>]…)`);
+    } else if (label === null) {
+      label = arg;
+    } else {
+      throw new Error(`one label only (got "${label}" and "${arg}")`);
+    }
+  }
+  label ??= 'current';
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(label)) {
     throw new Error(`label "${label}": use letters, digits, ".", "_" or "-" (it names a folder)`);
   }
-  return label;
+  return { label, only };
 }
 
-/** Scrolls down through the page so that every figure draws (figures draw near the viewport), then back to the top. */
-async function drawEverything(page) {
-  await page.evaluate(async () => {
-    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
-    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
-      scrollTo({ top: y, behavior: 'instant' });
-      await frame();
-      await frame();
-    }
-    scrollTo({ top: 0, behavior: 'instant' });
-  });
-  // A figure scrolled past is reported near the viewport a frame and a task later (data-shown).
-  await page.waitForFunction(
-    () => {
-      const pending = [];
-      const visit = (scope) => {
-        for (const el of scope.querySelectorAll('*')) {
-          const isFigure =
-            el.localName.startsWith('attn-') && 'figureStyles' in (customElements.get(el.localName) ?? {});
-          if (isFigure && !el.hasAttribute('data-shown') && el.checkVisibility()) pending.push(el);
-          if (el.shadowRoot) visit(el.shadowRoot);
-        }
-      };
-      visit(document);
-      return pending.length === 0;
-    },
-    null,
-    { timeout: TIMEOUT },
-  );
+/** The pages to take, [stem, url, id] in course order; the lesson ids come from the home page's list. */
+async function pagesOf(page, url, only) {
+  await page.goto(url);
   await appSettled(page);
+  const ids = await page
+    .locator('attn-lesson-list [data-lesson]')
+    .evaluateAll((cards) => cards.map((card) => card.dataset.lesson));
+  const unknown = [...(only ?? [])].filter((id) => id !== 'home' && !ids.includes(id));
+  if (unknown.length) throw new Error(`--only: no page called ${unknown.join(', ')} (home or a lesson id)`);
+  const pages = [
+    ['00-home', url, 'home'],
+    ...ids.map((id, i) => [`${String(i + 1).padStart(2, '0')}-${id}`, `${url}#/${id}`, id]),
+  ];
+  return pages.filter(([, , id]) => only?.has(id) ?? true);
 }
 
 const appSettled = (page) => page.locator('attn-app[data-settled]').waitFor({ timeout: TIMEOUT });
@@ -71,7 +72,7 @@ const appSettled = (page) => page.locator('attn-app[data-settled]').waitFor({ ti
 async function shootRoute(page, url, stem, dir) {
   await page.goto(url);
   await appSettled(page);
-  await drawEverything(page);
+  await drawEveryFigure(page, { timeout: TIMEOUT });
   const files = [`${stem}.png`];
   // The lesson lets off-screen parts skip painting (content-visibility), which a full-page capture
   // would show as blank: paint them all for this one picture.
@@ -93,7 +94,7 @@ async function shootRoute(page, url, stem, dir) {
 }
 
 async function main() {
-  const label = parseLabel(process.argv.slice(2));
+  const { label, only } = parseArgs(process.argv.slice(2));
   const site = path.join(root, 'dist', 'site');
   if (!existsSync(path.join(site, 'index.html'))) {
     throw new Error('dist/site is missing: this script builds nothing; run `npm run build` first');
@@ -101,7 +102,7 @@ async function main() {
   const out = path.join(root, 'build', 'shots', label);
   await rm(out, { recursive: true, force: true });
 
-  const git = await run('git', ['rev-parse', '--short', 'HEAD'], { quiet: true }).catch(() => null);
+  const git = await run('git', ['describe', '--always', '--dirty'], { quiet: true }).catch(() => null);
   const commit = git?.code === 0 ? git.output.trim() : '';
   const server = await serve(site, { headers: { 'Content-Security-Policy': STRICT_CSP } });
   const browser = await chromium.launch(chromiumLaunchOptions());
@@ -116,14 +117,8 @@ async function main() {
       page.setDefaultTimeout(TIMEOUT);
       index.push('', `## ${name.replace('x', '×')}`, '');
 
-      const home = await shootRoute(page, server.url, '00-home', dir);
-      index.push(`- home: ${home.map((f) => `[${f}](${name}/${f})`).join(', ')}`);
-      const lessonIds = await page
-        .locator('attn-lesson-list [data-lesson]')
-        .evaluateAll((cards) => cards.map((card) => card.dataset.lesson));
-      for (const [i, id] of lessonIds.entries()) {
-        const stem = `${String(i + 1).padStart(2, '0')}-${id}`;
-        const files = await shootRoute(page, `${server.url}#/${id}`, stem, dir);
+      for (const [stem, url] of await pagesOf(page, server.url, only)) {
+        const files = await shootRoute(page, url, stem, dir);
         console.log(`  ${stem}: ${files.length} file${files.length === 1 ? '' : 's'}`);
         index.push(`- ${stem}: ${files.map((f) => `[${f}](${name}/${f})`).join(', ')}`);
       }

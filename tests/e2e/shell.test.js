@@ -90,17 +90,23 @@ const targets = [
 
 for (const [name, base] of targets) {
   describe(name, () => {
-    test('the home page lists every lesson in course order, with progress', async () => {
+    test('the home page lists every lesson in course order, numbered, with progress', async () => {
       const { page, problems } = await open(base());
       await page.evaluate(() => localStorage.clear());
       await page.reload();
       const cards = page.locator('.lesson-card');
       await appSettled(page);
-      assert.deepEqual(await cards.locator('h2').allTextContents(), LESSON_TITLES);
-      assert.match(await cards.first().locator('.progress').textContent(), /Not started · no exercises yet/);
+      assert.deepEqual(await cards.locator('h3').allTextContents(), LESSON_TITLES);
+      assert.deepEqual(
+        await cards.locator('.lesson-number').allTextContents(),
+        LESSON_TITLES.map((_, i) => String(i + 1)),
+      );
+      for (const text of await cards.locator('.progress').allTextContents()) {
+        assert.match(text, /^Not started( · 0 of (1 exercise|([2-9]|[1-9]\d+) exercises) solved)?$/);
+      }
       assert.equal(await page.title(), 'attnbook — how attention works');
 
-      await page.getByRole('link', { name: LESSON_TITLES[0] }).click();
+      await cards.first().getByRole('link', { name: LESSON_TITLES[0], exact: true }).click();
       await page.getByRole('heading', { level: 1, name: LESSON_TITLES[0] }).waitFor();
       await page.goBack();
       await cards.first().waitFor(); // the home page is back

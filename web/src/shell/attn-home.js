@@ -7,7 +7,7 @@
  */
 import { html } from 'lit';
 import { courseProgress, courseText, lessonProgress } from './progress.js';
-import { AttnCell } from '../cells/base/attn-cell.js';
+import { CourseElement } from './course-element.js';
 
 // The figure at the top: five scores and the temperature that shares the weight out among them.
 const HERO_LOGITS = '2,0.5,3.1,1.4,-0.6';
@@ -15,18 +15,7 @@ const HERO_CAPTION =
   'Drag the temperature. Cool (small τ): the largest score takes almost all the weight. ' +
   'Hot (large τ): the weights even out. Every bar is computed as you drag.';
 
-export class AttnHome extends AttnCell {
-  static properties = { ...super.properties, lessons: { attribute: false } };
-
-  constructor() {
-    super();
-    this.lessons = [];
-  }
-
-  createRenderRoot() {
-    return this;
-  }
-
+export class AttnHome extends CourseElement {
   _renderNext(course) {
     if (course.next === null) return '';
     const { meta } = this.lessons[course.next];

@@ -8,20 +8,9 @@
  */
 import { html } from 'lit';
 import { lessonProgress, progressText } from './progress.js';
-import { AttnCell } from '../cells/base/attn-cell.js';
+import { CourseElement } from './course-element.js';
 
-export class AttnLessonList extends AttnCell {
-  static properties = { ...super.properties, lessons: { attribute: false } };
-
-  constructor() {
-    super();
-    this.lessons = [];
-  }
-
-  createRenderRoot() {
-    return this;
-  }
-
+export class AttnLessonList extends CourseElement {
   renderCell() {
     return html`
       <ol class="lesson-list">

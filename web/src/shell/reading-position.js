@@ -9,9 +9,9 @@
  * - where the reader is, for the entry shown, is kept in sessionStorage under
  *   `attnbook:reading-positions` (a JSON object, key -> position, the MAX_ENTRIES latest), saved
  *   a moment after scrolling stops, when the page is hidden, and when the entry is left;
- * - a position is { anchor, offset, y }: the index of the first block of the page (ANCHORS, in
- *   document order) that reaches below the top of the viewport, the distance from the top of the
- *   viewport to its top, and window.scrollY. Restoring scrolls that block back to the same
+ * - a position is { anchor, offset, y }: the index of a block of the page (ANCHORS, in document
+ *   order: the first that starts on screen, else the one across the top of the screen), the
+ *   distance from the top of the viewport to its top, and window.scrollY. Restoring scrolls that block back to the same
  *   distance, so the position holds although figures above it have not drawn yet (they keep a
  *   placeholder height until they come near the viewport). y is used where the page has no such
  *   block. The app restores again once the figures near the viewport have drawn (they may change
@@ -23,15 +23,18 @@ const STORE_KEY = 'attnbook:reading-positions';
 const STATE_FIELD = 'attnbookEntry';
 export const MAX_ENTRIES = 100;
 const SAVE_DELAY = 150; // ms after the last scroll event
+const MIN_SHOWN = 48; // px of a restored anchor kept on screen until it has its real height
 /** The blocks a reading position is measured from. */
 export const ANCHORS = '.home-hero, .lesson-card, .lesson-head, .lesson-body > *, .lesson-foot';
 
 /**
- * The anchor for a list of boxes in document order ({ top, bottom }, viewport coordinates): the
- * first that reaches below the top of the viewport. { anchor: -1 } if none does.
+ * The anchor for a list of boxes in document order ({ top, bottom }, viewport coordinates) and the
+ * viewport's height: the first block that starts on screen (restoring puts it on screen, where it
+ * draws), else the block that covers the top of the viewport. { anchor: -1 } if there is none.
  */
-export function pickAnchor(boxes) {
-  const anchor = boxes.findIndex((box) => box.bottom > 0);
+export function pickAnchor(boxes, height) {
+  let anchor = boxes.findIndex((box) => box.top >= 0 && box.top < height);
+  if (anchor < 0) anchor = boxes.findIndex((box) => box.bottom > 0 && box.top < height);
   return anchor < 0 ? { anchor: -1, offset: 0 } : { anchor, offset: Math.round(boxes[anchor].top) };
 }
 
@@ -97,7 +100,7 @@ export class ReadingPosition {
   /** Where the reader is now. */
   measure() {
     const boxes = [...this.root.querySelectorAll(ANCHORS)].map((el) => el.getBoundingClientRect());
-    return { ...pickAnchor(boxes), y: Math.round(scrollY) };
+    return { ...pickAnchor(boxes, innerHeight), y: Math.round(scrollY) };
   }
 
   /** Saves where the reader is, for the entry shown (call before showing another one). */
@@ -135,8 +138,15 @@ export class ReadingPosition {
     this.root.toggleAttribute('data-restoring', true);
     const block = anchor >= 0 ? this.root.querySelectorAll(ANCHORS)[anchor] : null;
     const before = scrollY;
-    if (block && y > 0) scrollBy({ top: block.getBoundingClientRect().top - offset, behavior: 'instant' });
-    else scrollTo({ top: y, behavior: 'instant' });
+    if (block && y > 0) {
+      const box = block.getBoundingClientRect();
+      // A block across the top of the screen that has not drawn yet may be shorter than it will be:
+      // keep its end on screen, so that it draws; the next call puts it in place.
+      const target = Math.max(offset, Math.min(0, MIN_SHOWN - box.height));
+      scrollBy({ top: box.top - target, behavior: 'instant' });
+    } else {
+      scrollTo({ top: y, behavior: 'instant' });
+    }
     return Math.abs(scrollY - before);
   }
 

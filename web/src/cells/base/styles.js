@@ -21,7 +21,8 @@ import { css, unsafeCSS } from 'lit';
  * Below 600 px of window, the frames matching `selector` (a constant CSS selector) are flat, so
  * frames and padding nested two or three deep do not eat a phone's width: a frame keeps only a rule
  * above and below it, and a frame inside another one (which sets --attn-in-frame for what it holds,
- * across shadow roots) none at all.
+ * across shadow roots) none at all. A card with a coloured stripe down its side sets its own
+ * padding on that side, with !important, to keep its text clear of the stripe.
  */
 export function flatOnPhones(selector) {
   const frame = unsafeCSS(selector);
@@ -31,7 +32,8 @@ export function flatOnPhones(selector) {
         --attn-in-frame: 1;
       }
       ${frame} {
-        padding: calc(0.75rem * (1 - var(--attn-in-frame, 0))) 0;
+        padding-block: calc(0.75rem * (1 - var(--attn-in-frame, 0)));
+        padding-inline: 0 !important; /* also over a compact figure's own padding */
         border-width: calc(1px * (1 - var(--attn-in-frame, 0))) 0;
         border-radius: 0;
         background: transparent;

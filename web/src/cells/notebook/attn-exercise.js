@@ -52,6 +52,11 @@ export class AttnExercise extends AttnCell {
       .card {
         border-left: 4px solid var(--accent, #3b5bdb);
       }
+      @media (max-width: 37.5rem) {
+        .card {
+          padding-left: 0.75rem !important; /* flat on phones (flatOnPhones), but clear of the stripe */
+        }
+      }
       :host([data-status='pass']) .card {
         border-left-color: var(--pass, #1b7f3b);
       }
