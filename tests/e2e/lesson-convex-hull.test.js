@@ -289,6 +289,7 @@ describe('interactions, on one page of the site over http', () => {
 describe('layout and readability', () => {
   test('1280×900: the τ slider and its 0 button sit beside the plot, in one view; pressing 0 moves y(τ) to v1', async () => {
     const { page, problems, lab } = await open(`${site.server.url}#/convex-hull`);
+    await page.emulateMedia({ reducedMotion: 'reduce' }); // scrolls land at once: boxes are read where they stay
     await page.setViewportSize({ width: 1280, height: 900 });
     await lab.evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await settled(lab);
@@ -325,6 +326,7 @@ describe('layout and readability', () => {
   ]) {
     test(`${width}×${height}: figure text ≥ 11 px as drawn; each value a ≥ 44 px drag target, grabbed from beside it`, async () => {
       const { page, problems, lab } = await open(`${site.server.url}#/convex-hull`);
+      await page.emulateMedia({ reducedMotion: 'reduce' }); // scrolls land at once: boxes are read where they stay
       await page.setViewportSize({ width, height });
       await settled(lab);
       const sizes = await lab.evaluate((el) =>
@@ -366,7 +368,12 @@ describe('layout and readability', () => {
       await page.mouse.up();
       await settled(lab);
       const after = await v3.boundingBox();
-      assert.ok(Math.abs(after.x + after.width / 2 - (cx + 30)) < 2, `v3 followed the pointer: ${after.x}`);
+      // within the plot's rounding of coordinates (a hundredth of a tick step, a few px on a wide plot);
+      // a jump to where it was grabbed would be 18 px off
+      assert.ok(
+        Math.abs(after.x + after.width / 2 - (cx + 30)) < 5,
+        `v3 followed the pointer: ${after.x + after.width / 2} (grabbed at ${cx - 18}, released at ${cx + 12}, was at ${cx})`,
+      );
       assert.ok(Math.abs(after.y + after.height / 2 - cy) < 2, 'and did not jump to where it was grabbed');
       assert.equal(await lab.getAttribute('data-outside'), '0');
       assert.deepEqual(problems, []);
