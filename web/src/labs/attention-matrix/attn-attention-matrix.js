@@ -305,7 +305,7 @@ export class AttnAttentionMatrix extends AttnLab {
     const figure = html`<attn-heatmap
       compact
       label="Row-stochastic attention matrix A"
-      caption="Row i: the query (target position i). Column j: the key and value (source position j). Colour: the weight A_ij, from 0 (dark) to 1 (light)."
+      caption="Row i: the query (target position i). Column j: the key and value (source position j). Colour: the weight Aᵢⱼ, from 0 (dark) to 1 (light)."
       min="0"
       max="1"
       row-labels=${INDICES}

@@ -108,14 +108,23 @@ export class AttnSoftmaxLab extends AttnLab {
     this._logitKey = '';
     this._domain = logitDomain(this.logits);
     this._fromEdit = false;
+    this._compareCache = null;
     this.task = new LabTask(this, {
       args: () => [this.logits, this.temperature, this.temperatures],
       run: ([logits, tau, temperatures], { engine }) => ({
         ...computeSoftmaxLab(engine, logits, tau),
-        comparison: computeComparison(engine, logits, temperatures),
+        comparison: this._compared(engine, logits, temperatures),
       }),
       explain: () => SOFTMAX_ERROR,
     });
+  }
+
+  /** The comparison depends on the logits and temperatures only: a move of τ reuses it. */
+  _compared(engine, logits, temperatures) {
+    const key = JSON.stringify([logits, temperatures]);
+    if (this._compareCache?.key !== key)
+      this._compareCache = { key, value: computeComparison(engine, logits, temperatures) };
+    return this._compareCache.value;
   }
 
   willUpdate(changed) {
