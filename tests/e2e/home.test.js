@@ -50,11 +50,11 @@ for (const [name, base] of targets) {
         const figure = page.locator('.home-hero attn-softmax-temperature');
         const slider = figure.getByRole('slider', { name: 'Temperature' });
         await settled(figure); // drawn in the first viewport, without scrolling
-        const inView = await figure.evaluate((el) => {
-          const box = el.getBoundingClientRect();
-          const range = el.shadowRoot.querySelector('input[type="range"]').getBoundingClientRect();
-          return { top: box.top, sliderBottom: range.bottom, height: innerHeight, scrollY };
-        });
+        const range = await slider.boundingBox();
+        const inView = await figure.evaluate(
+          (el, sliderBottom) => ({ top: el.getBoundingClientRect().top, sliderBottom, height: innerHeight, scrollY }),
+          range.y + range.height,
+        );
         assert.equal(inView.scrollY, 0);
         assert.ok(
           inView.top >= 0 && inView.sliderBottom <= inView.height,

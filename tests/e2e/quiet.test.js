@@ -12,7 +12,7 @@ async function openLab() {
   const page = await site.browser.context.newPage();
   const { problems } = watch(page);
   await page.goto(`${site.server.url}#/softmax-temperature`);
-  const lab = await showFigure(page, 'attn-softmax-lab');
+  const lab = await showFigure(page, 'attn-softmax-temperature');
   return { page, problems, lab };
 }
 
@@ -20,14 +20,14 @@ test('the Verified line opens on demand, and a failing check opens it and is ann
   const { page, problems, lab } = await openLab();
   const verified = lab.locator('attn-verified');
   const summary = verified.locator('summary');
-  assert.equal(await summary.innerText(), 'Verified ✓ (3 checks)');
+  assert.equal(await summary.innerText(), 'Verified ✓ (4 checks)');
   assert.equal(await verified.getAttribute('data-status'), 'pass');
   assert.equal(await lab.locator('attn-check').first().isVisible(), false, 'folded');
 
   await summary.focus();
   await page.keyboard.press('Enter');
   await lab.locator('attn-check').first().waitFor({ state: 'visible' });
-  assert.equal(await lab.locator('attn-check:visible').count(), 3);
+  assert.equal(await lab.locator('attn-check:visible').count(), 4);
   await page.keyboard.press('Enter');
   await lab.locator('attn-check').first().waitFor({ state: 'hidden' });
 
@@ -37,7 +37,7 @@ test('the Verified line opens on demand, and a failing check opens it and is ann
   });
   await verified.locator(':scope[data-status="fail"]').waitFor();
   await lab.locator('attn-check#check-cold').waitFor({ state: 'visible' });
-  assert.match(await summary.innerText(), /^✗ 1 of 3 checks failed$/);
+  assert.match(await summary.innerText(), /^✗ 1 of 4 checks failed$/);
   assert.match(
     await verified.getByRole('alert').textContent(),
     /Check failed: τ → 0: max \|α − one-hot of the argmax\|/,
@@ -60,7 +60,7 @@ test('the Export menu opens from the keyboard, Escape closes it, and an item exp
 
   await page.keyboard.press('Enter');
   const [download] = await Promise.all([page.waitForEvent('download'), csv.click()]);
-  assert.equal(download.suggestedFilename(), 'lab.csv');
+  assert.equal(download.suggestedFilename(), 't.csv');
   await csv.waitFor({ state: 'hidden' }); // choosing an item closes the menu
   assert.deepEqual(problems, []);
   await page.close();
@@ -68,7 +68,7 @@ test('the Export menu opens from the keyboard, Escape closes it, and an item exp
 
 test('code cells stay folded until opened; "Always show code" opens them in every lesson until unticked', async () => {
   const { page, problems, lab } = await openLab();
-  const code = lab.locator('attn-code');
+  const code = lab.locator('attn-code').first();
   const pre = code.locator('pre');
   assert.equal(await pre.isVisible(), false, 'folded');
   assert.match(await code.evaluate((c) => c.code), /^import torch/, 'the code is there while folded');
