@@ -92,6 +92,8 @@ export class AttnSdpa extends AttnLab {
         font: 1.15rem/2 var(--font-serif, 'KaTeX_Main', 'Times New Roman', serif);
         text-align: center;
         margin: 0;
+        max-width: 100%; /* a phone scrolls the formula in its own box, never the page */
+        min-width: 0;
         overflow-x: auto;
         white-space: nowrap;
       }
