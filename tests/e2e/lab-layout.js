@@ -11,7 +11,7 @@ export async function boxesInView(page, lab, figure, control) {
   await lab
     .locator('.lab-figure')
     .first()
-    .evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    .evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' })); // the page scrolls smoothly otherwise
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   return { figure: await figure.boundingBox(), control: await control.boundingBox() };
 }
