@@ -351,7 +351,7 @@ describe('layout and readability', () => {
   test('1280×900: the bars, the picture of y and the controls that move them are in one view', async () => {
     const { page, problems, lab } = await open(`${site.server.url}#/convex-combinations`);
     await page.setViewportSize({ width: 1280, height: 900 });
-    await lab.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await lab.evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
     await settled(lab);
     const box = (locator) => locator.boundingBox();
     const parts = {
