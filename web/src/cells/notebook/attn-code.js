@@ -71,6 +71,7 @@ export class AttnCode extends AttnCell {
       }
       .bar {
         display: flex;
+        flex-wrap: wrap; /* a narrow column wraps the header, never the page */
         align-items: center;
         justify-content: space-between;
         gap: 0.5rem;
