@@ -19,9 +19,8 @@
  * matrix as JSON), data-settled once the current result is shown.
  */
 import { css, html } from 'lit';
-import { AttnLab } from '../../cells/base/lab.js';
+import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
-import { checkList } from '../../cells/base/check-list.js';
 import { seedField, SeedControl } from '../../cells/base/seeds.js';
 import { formatField } from '../../cells/base/state-fields.js';
 import { tableStyles } from '../../cells/base/styles.js';
@@ -331,7 +330,7 @@ export class AttnAttentionMatrix extends AttnLab {
       figure,
       controls: this._breakdown(r),
       after: this._inputs(r),
-      checks: checkList(matrixChecks(r)),
+      checks: checkCells(matrixChecks(r)),
       code,
       hood,
     });

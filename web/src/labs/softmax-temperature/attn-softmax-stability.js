@@ -17,9 +17,8 @@
  * table as SVG/PNG/CSV/JSON), data-settled once drawn.
  */
 import { css, html } from 'lit';
-import { AttnLab } from '../../cells/base/lab.js';
+import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
-import { checkList } from '../../cells/base/check-list.js';
 import { tableStyles } from '../../cells/base/styles.js';
 import { tableSvgDocument, themeColours } from '../../charts/table-svg.js';
 import {
@@ -189,7 +188,7 @@ export class AttnSoftmaxStability extends AttnLab {
       </div>
       <p class="summary" aria-live="polite">${naiveSummary(r)}</p>
     `;
-    const checks = checkList(stabilityChecks(r));
+    const checks = checkCells(stabilityChecks(r));
     const hood = html`<p>
       The naive column is computed here in plain JavaScript, in double precision (float64 Math.exp), for this
       demonstration only; nothing else in the course uses it. exp(s) overflows float64 above s ≈ 709.78 and underflows
