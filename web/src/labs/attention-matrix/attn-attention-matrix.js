@@ -23,7 +23,7 @@ import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { seedField, SeedControl } from '../../cells/base/seeds.js';
 import { formatField } from '../../cells/base/state-fields.js';
-import { tableStyles } from '../../cells/base/styles.js';
+import { tableStyles, touchTargets } from '../../cells/base/styles.js';
 import { NUMPY_CODE, PLOT_CODE, TORCH_CODE } from './attention-matrix-code.js';
 import {
   computeAttentionMatrix,
@@ -64,6 +64,7 @@ export class AttnAttentionMatrix extends AttnLab {
   static styles = [
     AttnLab.labStyles,
     tableStyles,
+    touchTargets,
     css`
       /* the heatmap keeps its natural size (cells of at least 44 px); the breakdown takes the rest */
       @container (min-width: 40rem) {

@@ -19,7 +19,7 @@
 import { css, html } from 'lit';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
-import { tableStyles } from '../../cells/base/styles.js';
+import { tableStyles, touchTargets } from '../../cells/base/styles.js';
 import { tableSvgDocument, themeColours } from '../../charts/table-svg.js';
 import {
   computeStability,
@@ -42,6 +42,7 @@ export class AttnSoftmaxStability extends AttnLab {
   static styles = [
     AttnLab.labStyles,
     tableStyles,
+    touchTargets,
     css`
       table.stability td {
         font-family: var(--font-mono, ui-monospace, monospace);
@@ -65,7 +66,6 @@ export class AttnSoftmaxStability extends AttnLab {
         border-top: 2px solid var(--border, #d0d4dc);
       }
       .presets button {
-        min-height: 2.75rem;
         font-family: var(--font-mono, ui-monospace, monospace);
       }
       .summary {
