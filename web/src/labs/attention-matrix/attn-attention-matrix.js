@@ -280,13 +280,13 @@ export class AttnAttentionMatrix extends AttnLab {
           .values=${this.scores}
           @change=${this._onEdit}
         ></attn-matrix-editor>
-        ${this._matrix('Values V (T × d_v)', 'Values V (T × d_v): row j is v_j', 2, 'v', this._col, r.V)}
+        ${this._matrix('Values V (T × d_v)', 'Values V (T × d_v): row j is vⱼ', 2, 'v', this._col, r.V)}
       </div>
       <p class="part-title">Y = AV keeps the shape (T, d_v)</p>
       <div class="pair">
         ${this._matrix(
           'Output Y = AV (T × d_v)',
-          'Y = AV: row i is y_i, the mixture for query i',
+          'Y = AV: row i is yᵢ, the mixture for query i',
           3,
           'y',
           this._i,
