@@ -296,6 +296,11 @@ for (const viewport of [
     }
     assert.ok(Math.max(heatmap.width, heatmap.height) >= 240, `the heatmap is ${heatmap.width} px wide`);
     assert.ok(smallestCell >= 44, `heatmap cells are ${smallestCell} px`);
+    const seedRow = await page
+      .locator(`${LAB} .seed-row :is(input, button)`)
+      .evaluateAll((els) => els.map((e) => [e.textContent.trim() || e.id, e.getBoundingClientRect().height]));
+    assert.equal(seedRow.length, 3);
+    for (const [what, h] of seedRow) assert.ok(h >= 44, `${what} is ${h} px tall`);
     const small = await page.evaluate(() => {
       const found = [];
       const visit = (root) => {

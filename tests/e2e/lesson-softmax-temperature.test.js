@@ -404,6 +404,14 @@ describe('what a learner sees', () => {
       );
       assert.equal(hits.length, 4);
       for (const [w, h] of hits) assert.ok(w >= 44 && h >= 44, `hit area ${w} × ${h}`);
+      // the slider, its 0 and ∞ and the table's temperatures are 44 px targets too
+      const targets = await lab
+        .locator('attn-slider :is(input[type=range], button.limit), table.compare button')
+        .evaluateAll((els) =>
+          els.map((e) => [e.getAttribute('aria-label') ?? e.type, e.getBoundingClientRect().height]),
+        );
+      assert.equal(targets.length, 6);
+      for (const [what, h] of targets) assert.ok(h >= 44, `${what} is ${h} px tall`);
       // figure text as rendered, in both labs
       await page.locator('attn-softmax-stability').scrollIntoViewIfNeeded();
       await settled(page.locator('attn-app'));

@@ -23,13 +23,14 @@ import { controlStyles, labLayout, textStyles } from './styles.js';
 /**
  * Checks written as data (a lab model's check logic) as attn-check cells, for renderLab's
  * `checks`: each { name (its class), label, comparison ('le' by default), threshold, value } or,
- * for a yes/no check, { name, label, pass }.
+ * for a yes/no check, { name, label, pass }; an optional id names the check in the lab.
  */
 export const checkCells = (checks) =>
   checks.map(
     (c) =>
       html`<attn-check
-        class=${c.name}
+        id=${c.id ?? nothing}
+        class=${c.name ?? nothing}
         label=${c.label}
         comparison=${c.comparison ?? 'le'}
         threshold=${c.threshold ?? nothing}

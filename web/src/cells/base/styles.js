@@ -1,6 +1,6 @@
 /**
  * Shared CSS modules for the cells and labs (Lit `css`), so no component copies them:
- * - labLayout: the explorable-figure layout of AttnLab (lab.js). The host is a size container, so
+ * - labLayout: the explorable-figure layout of AttnLab (lab.js). Its frame is a size container, so
  *   the layout follows the width the lab is given (a wide course page, a narrow column, a scaled
  *   slide), not the window: from 40rem the figure and its controls sit side by side, and the
  *   figure stays in view (sticky) while a tall column of controls scrolls; below, they stack with
@@ -43,7 +43,10 @@ export function flatOnPhones(selector) {
 }
 
 export const labLayout = css`
-  :host {
+  /* the lab's frame, not the host, is the container: Chromium can leave a host that is both a size
+     container and a content-visibility: auto block of the lesson at 0 px and never draw it again,
+     once it re-renders while skipped off screen (a Retry pressed as the page scrolls to it) */
+  figure {
     container-type: inline-size;
   }
   .lab {

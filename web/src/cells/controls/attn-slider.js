@@ -55,6 +55,7 @@ export class AttnSlider extends AttnCell {
       input[type='range'] {
         flex: 1 1 auto;
         min-width: 6rem;
+        min-height: 2.75rem; /* a finger's hit area, 44 px */
         margin: 0;
         accent-color: var(--accent, #3b5bdb);
       }
@@ -71,10 +72,11 @@ export class AttnSlider extends AttnCell {
         font-family: var(--font-mono, ui-monospace, monospace);
       }
       .limits .ends {
-        padding: 0 2.6rem;
+        padding: 0 3.25rem;
       }
       .limit {
-        min-width: 2.1rem;
+        min-width: 2.75rem;
+        min-height: 2.75rem;
         font-family: var(--font-mono, ui-monospace, monospace);
       }
       .limit[aria-pressed='true'] {

@@ -70,19 +70,19 @@ export function rowTerms(r, i) {
   };
 }
 
-/** The lab's three checks (specs for checkList): A row-stochastic, A ≥ 0, Y of shape (T, d_v). */
+/** The lab's three checks (data for AttnLab checkCells): A row-stochastic, A ≥ 0, Y of shape (T, d_v). */
 export function matrixChecks(r) {
   return [
-    { className: 'row-sums', label: 'max over rows of |Σⱼ Aᵢⱼ − 1|', threshold: 1e-6, value: r.report.maxRowSumError },
+    { name: 'row-sums', label: 'max over rows of |Σⱼ Aᵢⱼ − 1|', threshold: 1e-6, value: r.report.maxRowSumError },
     {
-      className: 'non-negative',
+      name: 'non-negative',
       label: 'smallest entry of A',
       comparison: 'ge',
       threshold: 0,
       value: r.report.minEntry,
     },
     {
-      className: 'shape',
+      name: 'shape',
       label: `Y.shape = (${r.Y.shape.join(', ')}), expected (T, d_v) = (${T}, ${DV})`,
       pass: r.shapeOk,
     },

@@ -19,12 +19,11 @@
  * matrix as JSON), data-settled once the current result is shown.
  */
 import { css, html } from 'lit';
-import { AttnLab } from '../../cells/base/lab.js';
+import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
-import { checkList } from '../../cells/base/check-list.js';
 import { seedField, SeedControl } from '../../cells/base/seeds.js';
 import { formatField } from '../../cells/base/state-fields.js';
-import { tableStyles } from '../../cells/base/styles.js';
+import { tableStyles, touchTargets } from '../../cells/base/styles.js';
 import { NUMPY_CODE, PLOT_CODE, TORCH_CODE } from './attention-matrix-code.js';
 import {
   computeAttentionMatrix,
@@ -65,6 +64,7 @@ export class AttnAttentionMatrix extends AttnLab {
   static styles = [
     AttnLab.labStyles,
     tableStyles,
+    touchTargets,
     css`
       /* the heatmap keeps its natural size (cells of at least 44 px); the breakdown takes the rest */
       @container (min-width: 40rem) {
@@ -280,13 +280,13 @@ export class AttnAttentionMatrix extends AttnLab {
           .values=${this.scores}
           @change=${this._onEdit}
         ></attn-matrix-editor>
-        ${this._matrix('Values V (T × d_v)', 'Values V (T × d_v): row j is v_j', 2, 'v', this._col, r.V)}
+        ${this._matrix('Values V (T × d_v)', 'Values V (T × d_v): row j is vⱼ', 2, 'v', this._col, r.V)}
       </div>
       <p class="part-title">Y = AV keeps the shape (T, d_v)</p>
       <div class="pair">
         ${this._matrix(
           'Output Y = AV (T × d_v)',
-          'Y = AV: row i is y_i, the mixture for query i',
+          'Y = AV: row i is yᵢ, the mixture for query i',
           3,
           'y',
           this._i,
@@ -331,7 +331,7 @@ export class AttnAttentionMatrix extends AttnLab {
       figure,
       controls: this._breakdown(r),
       after: this._inputs(r),
-      checks: checkList(matrixChecks(r)),
+      checks: checkCells(matrixChecks(r)),
       code,
       hood,
     });

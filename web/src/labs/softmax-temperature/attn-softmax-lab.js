@@ -19,10 +19,9 @@
  * data-settled once drawn. <attn-softmax-temperature> is the same lab under its older name.
  */
 import { css, html } from 'lit';
-import { AttnLab } from '../../cells/base/lab.js';
+import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { tableStyles } from '../../cells/base/styles.js';
-import { checkList } from '../../cells/base/check-list.js';
 import { formatNumber } from '../../cells/base/cell-support.js';
 import { createBarChart } from '../../charts/bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
@@ -294,7 +293,7 @@ export class AttnSoftmaxLab extends AttnLab {
             : html`<p class="readout">Loading the attention core…</p>`
       }
     `;
-    const checks = checkList(softmaxChecks(r, T, this.temperatures));
+    const checks = checkCells(softmaxChecks(r, T, this.temperatures));
     const code = html`<attn-code
         label="PyTorch"
         .template=${SOFTMAX_LAB_CODE}

@@ -17,10 +17,9 @@
  * table as SVG/PNG/CSV/JSON), data-settled once drawn.
  */
 import { css, html } from 'lit';
-import { AttnLab } from '../../cells/base/lab.js';
+import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
-import { checkList } from '../../cells/base/check-list.js';
-import { tableStyles } from '../../cells/base/styles.js';
+import { tableStyles, touchTargets } from '../../cells/base/styles.js';
 import { tableSvgDocument, themeColours } from '../../charts/table-svg.js';
 import {
   computeStability,
@@ -43,6 +42,7 @@ export class AttnSoftmaxStability extends AttnLab {
   static styles = [
     AttnLab.labStyles,
     tableStyles,
+    touchTargets,
     css`
       table.stability td {
         font-family: var(--font-mono, ui-monospace, monospace);
@@ -66,7 +66,6 @@ export class AttnSoftmaxStability extends AttnLab {
         border-top: 2px solid var(--border, #d0d4dc);
       }
       .presets button {
-        min-height: 2.75rem;
         font-family: var(--font-mono, ui-monospace, monospace);
       }
       .summary {
@@ -189,7 +188,7 @@ export class AttnSoftmaxStability extends AttnLab {
       </div>
       <p class="summary" aria-live="polite">${naiveSummary(r)}</p>
     `;
-    const checks = checkList(stabilityChecks(r));
+    const checks = checkCells(stabilityChecks(r));
     const hood = html`<p>
       The naive column is computed here in plain JavaScript, in double precision (float64 Math.exp), for this
       demonstration only; nothing else in the course uses it. exp(s) overflows float64 above s ≈ 709.78 and underflows

@@ -12,9 +12,8 @@
  * the bars show the current state.
  */
 import { css, html } from 'lit';
-import { AttnLab } from '../../cells/base/lab.js';
+import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
-import { checkList } from '../../cells/base/check-list.js';
 import { createGroupedBarChart } from '../../charts/bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
 import { logitsField, positionLabels, SOFTMAX_ERROR, TEMPERATURES_FIELD } from './softmax-lab-model.js';
@@ -110,7 +109,7 @@ export class AttnTemperatureCompare extends AttnLab {
         label="Weights (4 decimals)"
         .text=${c ? comparisonPrintout(c) : 'Loading the attention core…'}
       ></attn-output>`,
-      checks: checkList([comparisonCheck(c, this.temperatures)]),
+      checks: checkCells([comparisonCheck(c, this.temperatures)]),
       code: html`<attn-code
         label="PyTorch: the figure"
         .template=${COMPARE_CODE}

@@ -85,7 +85,7 @@ export function computeSoftmaxLab(engine, logits, tau) {
 }
 
 /**
- * The lab's four checks (specs for checkList): the core against the float64 oracle at τ, at the
+ * The lab's four checks (data for AttnLab checkCells): the core against the float64 oracle at τ, at the
  * two limits, and the rows of the comparison at `temperatures`. `r` is undefined until computed.
  */
 export function softmaxChecks(r, T, temperatures) {

@@ -87,7 +87,7 @@ export function naiveVerdict(r) {
     : 'naive softmax is NaN, because every exp(s) underflows to 0 (s < −745.13)';
 }
 
-/** The lab's four checks (specs for checkList); `r` is undefined until computed. */
+/** The lab's four checks (data for AttnLab checkCells); `r` is undefined until computed. */
 export function stabilityChecks(r) {
   return [
     { id: 'check-naive', label: naiveVerdict(r), pass: r ? r.naiveNaN === r.predictedNaN : undefined },

@@ -23,7 +23,7 @@ export function computeComparison(engine, logits, temperatures) {
 /** A weight in the comparison table: 4 decimals, or two significant digits when it is that small. */
 export const formatWeight = (w) => (w === 0 || w >= 5e-5 ? w.toFixed(4) : w.toExponential(1).replace('e-', 'e−'));
 
-/** The check (a spec for checkList): every row of weights sums to 1. */
+/** The check (data for AttnLab checkCells): every row of weights sums to 1. */
 export const comparisonCheck = (comparison, temperatures) => ({
   label: `max |row sum − 1| over the ${temperatures.length === 3 ? 'three' : temperatures.length} temperatures`,
   threshold: 1e-6,
