@@ -1554,15 +1554,15 @@ export const VALID_CALLS = {
 const VECTOR_TEXT = (count, { min, max }) => {
   const fill = (first) => [first, ...Array.from({ length: count - 1 }, () => '0')].join(', ');
   return [
-    ['NaN', fill('NaN'), /^Entry 1 is “NaN”, not a number\.$/],
-    ['+Infinity', fill('Infinity'), /^Entry 1 must be a finite number\.$/],
-    ['-Infinity', fill('-Infinity'), /^Entry 1 must be a finite number\.$/],
-    ['non-numeric', fill('abc'), /^Entry 1 is “abc”, not a number\.$/],
-    ['non-numeric', `${fill('1')},`, new RegExp(`^Entry ${count + 1} is empty\\.$`)],
-    ['wrong rank', `[[${fill('1')}]]`, /^Entry 1 is “\[1”, not a number\.$/],
-    ['enormous size', fill('1e400'), /^Entry 1 must be a finite number\.$/],
-    ['out of range', fill(String(max * 10)), new RegExp(`^Entry 1 is .*, above the maximum`)],
-    ['out of range', fill(String(min * 10)), new RegExp(`^Entry 1 is .*, below the minimum`)],
+    ['NaN', fill('NaN'), /^Entry 0 \(counting from 0\) is “NaN”, not a number\.$/],
+    ['+Infinity', fill('Infinity'), /^Entry 0 \(counting from 0\) must be a finite number\.$/],
+    ['-Infinity', fill('-Infinity'), /^Entry 0 \(counting from 0\) must be a finite number\.$/],
+    ['non-numeric', fill('abc'), /^Entry 0 \(counting from 0\) is “abc”, not a number\.$/],
+    ['non-numeric', `${fill('1')},`, new RegExp(`^Entry ${count} \\(counting from 0\\) is empty\\.$`)],
+    ['wrong rank', `[[${fill('1')}]]`, /^Entry 0 \(counting from 0\) is “\[1”, not a number\.$/],
+    ['enormous size', fill('1e400'), /^Entry 0 \(counting from 0\) must be a finite number\.$/],
+    ['out of range', fill(String(max * 10)), new RegExp(`^Entry 0 \\(counting from 0\\) is .*, above the maximum`)],
+    ['out of range', fill(String(min * 10)), new RegExp(`^Entry 0 \\(counting from 0\\) is .*, below the minimum`)],
   ];
 };
 const FIXED_COUNT = (count) => [
@@ -1684,7 +1684,7 @@ export const EDITORS = [
     rows: [
       ...VECTOR_TEXT(3, { min: -1e6, max: 1e6 }),
       ['empty', '', /^Type some numbers\.$/],
-      ['empty', ' , ', /^Entry 1 is empty\.$/],
+      ['empty', ' , ', /^Entry 0 \(counting from 0\) is empty\.$/],
       ['too many entries', Array.from({ length: 17 }, (_, i) => i).join(', '), /^At most 16 numbers, got 17\.$/],
       ['enormous size', Array.from({ length: 100000 }, () => '1').join(','), /^At most 16 numbers, got 100000\.$/],
     ],

@@ -213,7 +213,7 @@ describe('a lesson written with generic cells and attributes only', () => {
     await page.getByRole('textbox', { name: 'Scores s' }).fill('0.5, 1.5, 2.5');
     await until(page, () => document.querySelector('#scores[data-settled]')?.values.join() === '0.5,1.5,2.5');
     await page.getByRole('textbox', { name: 'Scores s' }).fill('0.5, x');
-    await page.locator('attn-vector-editor .field-error').filter({ hasText: 'Entry 2' }).waitFor();
+    await page.locator('attn-vector-editor .field-error').filter({ hasText: 'Entry 1 (counting from 0)' }).waitFor();
     assert.deepEqual(await page.evaluate(() => document.querySelector('#scores').values), [0.5, 1.5, 2.5]);
   });
 

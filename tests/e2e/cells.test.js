@@ -112,12 +112,12 @@ test('the vector editor explains a bad entry beside the field and keeps the last
   const original = [1.2, 4.5, 2, 0.8];
 
   for (const [typed, message] of [
-    ['1, x, 3', 'Entry 2 is “x”, not a number.'],
-    ['1, NaN, 3', 'Entry 2 is “NaN”, not a number.'],
-    ['1, Infinity', 'Entry 2 must be a finite number.'],
-    ['1, 1e400', 'Entry 2 must be a finite number.'],
-    ['1, 500', 'Entry 2 is 500, above the maximum 100.'],
-    ['1,,2', 'Entry 2 is empty.'],
+    ['1, x, 3', 'Entry 1 (counting from 0) is “x”, not a number.'],
+    ['1, NaN, 3', 'Entry 1 (counting from 0) is “NaN”, not a number.'],
+    ['1, Infinity', 'Entry 1 (counting from 0) must be a finite number.'],
+    ['1, 1e400', 'Entry 1 (counting from 0) must be a finite number.'],
+    ['1, 500', 'Entry 1 (counting from 0) is 500, above the maximum 100.'],
+    ['1,,2', 'Entry 1 (counting from 0) is empty.'],
   ]) {
     await field.fill(typed);
     await allSettled(page);
@@ -169,55 +169,55 @@ test('the matrix editor checks each cell, keeps the last valid entry and moves w
   const status = () => page.locator('#check-rows').getAttribute('data-status');
   assert.equal(await status(), 'pass');
 
-  await cell(1, 1).fill('abc');
+  await cell(0, 0).fill('abc');
   await allSettled(page);
-  assert.equal(await cell(1, 1).getAttribute('aria-invalid'), 'true');
-  const errorId = await cell(1, 1).getAttribute('aria-describedby');
+  assert.equal(await cell(0, 0).getAttribute('aria-invalid'), 'true');
+  const errorId = await cell(0, 0).getAttribute('aria-describedby');
   assert.equal(
     await page.locator(`#matrix #${errorId}`).innerText(),
-    'Entry at row q1, column k1 is “abc”, not a number.',
+    'Entry at row q0, column k0 is “abc”, not a number.',
   );
   assert.deepEqual(await prop(page, 'matrix', 'values'), original);
-  await cell(1, 1).fill('2');
+  await cell(0, 0).fill('2');
   await allSettled(page);
   assert.equal(
     await page.locator(`#matrix #${errorId}`).innerText(),
-    'Entry at row q1, column k1 is 2, above the maximum 1.',
+    'Entry at row q0, column k0 is 2, above the maximum 1.',
   );
   assert.deepEqual(await prop(page, 'matrix', 'values'), original);
   assert.equal(await status(), 'pass');
 
-  await cell(1, 1).fill('0.5');
+  await cell(0, 0).fill('0.5');
   await allSettled(page);
-  assert.equal(await cell(1, 1).getAttribute('aria-invalid'), 'false');
+  assert.equal(await cell(0, 0).getAttribute('aria-invalid'), 'false');
   assert.equal(await page.locator('#matrix .field-error').count(), 0);
   assert.deepEqual((await prop(page, 'matrix', 'values'))[0], [0.5, 0.2, 0.1]);
-  assert.equal(await status(), 'fail'); // row 1 now sums to 0.8
-  assert.match(await text(page, '#matrix-output pre'), /row 1: 0\.800000/);
+  assert.equal(await status(), 'fail'); // row 0 now sums to 0.8
+  assert.match(await text(page, '#matrix-output pre'), /row 0: 0\.800000/);
 
-  // arrows: Right from q1,k1 (text selected on focus) to q1,k2, Down to q2,k2, Left to q2,k1
-  await cell(1, 1).focus();
+  // arrows: Right from q0,k0 (text selected on focus) to q0,k1, Down to q1,k1, Left to q1,k0
+  await cell(0, 0).focus();
   const focused = () =>
     page.evaluate(() => document.getElementById('matrix').shadowRoot.activeElement.getAttribute('aria-label'));
   await page.keyboard.press('ArrowRight');
-  assert.equal(await focused(), 'Attention weights A, row q1, column k2');
+  assert.equal(await focused(), 'Attention weights A, row q0, column k1');
   await page.keyboard.press('ArrowDown');
-  assert.equal(await focused(), 'Attention weights A, row q2, column k2');
+  assert.equal(await focused(), 'Attention weights A, row q1, column k1');
   await page.keyboard.press('ArrowLeft');
-  assert.equal(await focused(), 'Attention weights A, row q2, column k1');
+  assert.equal(await focused(), 'Attention weights A, row q1, column k0');
   await page.keyboard.press('ArrowUp');
   await page.keyboard.type('0.7'); // replaces the selected text
   await allSettled(page);
   assert.deepEqual((await prop(page, 'matrix', 'values'))[0], [0.7, 0.2, 0.1]);
   assert.equal(await status(), 'pass');
 
-  await cell(3, 3).fill('0.9');
+  await cell(2, 2).fill('0.9');
   await allSettled(page);
   assert.deepEqual((await prop(page, 'matrix', 'values'))[2], [0.3, 0.3, 0.9]);
   await page.getByRole('button', { name: 'Reset Attention weights A' }).click();
   await allSettled(page);
   assert.deepEqual(await prop(page, 'matrix', 'values'), original);
-  assert.equal(await cell(3, 3).inputValue(), '0.4');
+  assert.equal(await cell(2, 2).inputValue(), '0.4');
   assert.equal(await status(), 'pass');
   assert.deepEqual(problems, []);
   await page.close();
@@ -337,7 +337,7 @@ test('the exercise says Not yet, then Correct, and remembers it across a reload 
   await exercise.getByRole('button', { name: 'Check' }).click();
   await allSettled(page);
   assert.equal(await exercise.getAttribute('data-status'), 'fail');
-  assert.equal(await verdict.innerText(), 'Not yet — weight 3 is -0.2; no weight may be negative.');
+  assert.equal(await verdict.innerText(), 'Not yet — weight 2 (counting from 0) is -0.2; no weight may be negative.');
   assert.equal(await verdict.getAttribute('role'), 'status');
 
   await page.getByRole('textbox', { name: 'Weights w' }).fill('0.5, 0.3, 0.1');

@@ -551,7 +551,7 @@ test('the convolution taps beside the band: typed taps redraw the matrix, bad te
   await field.fill('1, x, 1');
   await settled(band);
   assert.equal(await field.getAttribute('aria-invalid'), 'true');
-  assert.match(await band.locator('attn-vector-editor .field-error').textContent(), /Entry 2/);
+  assert.match(await band.locator('attn-vector-editor .field-error').textContent(), /Entry 1 \(counting from 0\)/);
   assert.deepEqual(await band.evaluate((el) => el.kernel), [-1, 2, -1], 'the last valid taps stay');
   await band.locator('figure > .toolbar').getByRole('button', { name: 'Reset', exact: true }).click();
   await settled(band);

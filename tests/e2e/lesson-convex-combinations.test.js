@@ -271,7 +271,7 @@ describe('interactions, on one page of the site over http', () => {
     await settled(lab);
     const error = lab.locator('attn-vector-editor .field-error');
     await error.waitFor();
-    assert.match(await error.textContent(), /Entry 2 is “abc”, not a number/);
+    assert.match(await error.textContent(), /Entry 1 \(counting from 0\) is “abc”, not a number/);
     assert.equal(await weights.getAttribute('aria-invalid'), 'true');
     await weights.fill('0.5, 0.5');
     await settled(lab);

@@ -242,7 +242,7 @@ describe('interactions, on one page of the site over http', () => {
     const logits = lab.locator('attn-vector-editor input');
     await logits.fill('1.2, 4.5, x, 0.8');
     await settled(lab);
-    await lab.locator('attn-vector-editor .field-error').getByText('Entry 3').waitFor();
+    await lab.locator('attn-vector-editor .field-error').getByText('Entry 2 (counting from 0)').waitFor();
     assert.equal(await lab.getAttribute('data-highlight'), '2.875,2.5');
     await logits.fill('9, 0, 0, 0');
     await lab.getByRole('button', { name: 'τ → 0' }).click();

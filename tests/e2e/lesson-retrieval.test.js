@@ -115,7 +115,7 @@ for (const [name, url] of targets) {
       await settled(builder);
       await builder
         .locator('attn-vector-editor .field-error')
-        .filter({ hasText: /Entry 5/ })
+        .filter({ hasText: /Entry 4 \(counting from 0\)/ })
         .waitFor();
       assert.equal(await field.getAttribute('aria-invalid'), 'true');
       assert.equal(await builder.getAttribute('data-dots'), '0,0,25,0,25');

@@ -303,7 +303,7 @@ for (const [name, url] of targets) {
       await settled(cell); // the editor's error state is drawn, and nothing else changed meanwhile
       await cell
         .locator('attn-vector-editor .field-error')
-        .filter({ hasText: /Entry 2/ })
+        .filter({ hasText: /Entry 1 \(counting from 0\)/ })
         .waitFor();
       assert.equal(await field.getAttribute('aria-invalid'), 'true');
       assert.match(await stable(), /NaN/);

@@ -47,7 +47,7 @@ function showRows() {
   try {
     const report = engine.rowStochasticReport(A);
     const sums = A.map((row) => row.reduce((a, b) => a + b, 0));
-    matrixOutput.text = sums.map((s, i) => `row ${i + 1}: ${s.toFixed(6)}`).join('\n');
+    matrixOutput.text = sums.map((s, i) => `row ${i}: ${s.toFixed(6)}`).join('\n');
     rowsCheck.value = report.maxRowSumError;
   } catch (error) {
     matrixOutput.text = `error: ${error.message}`;
@@ -67,7 +67,10 @@ convex.getAttempt = () => weights.values;
 convex.check = (w) => {
   const negative = w.findIndex((x) => x < 0);
   if (negative >= 0) {
-    return { correct: false, message: `weight ${negative + 1} is ${w[negative]}; no weight may be negative.` };
+    return {
+      correct: false,
+      message: `weight ${negative} (counting from 0) is ${w[negative]}; no weight may be negative.`,
+    };
   }
   const sum = w.reduce((a, b) => a + b, 0);
   if (Math.abs(sum - 1) > 1e-9) {

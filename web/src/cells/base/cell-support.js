@@ -89,7 +89,7 @@ export function parseNumberList(text, { min = -Infinity, max = Infinity, count =
   const values = [];
   for (let i = 0; i < parts.length; i++) {
     const result = parseNumberText(parts[i], { min, max });
-    if (result.error) return { error: `Entry ${i + 1} ${result.error}.` };
+    if (result.error) return { error: `Entry ${i} (counting from 0) ${result.error}.` };
     values.push(result.value);
   }
   if (count && values.length !== count) return { error: `Needs exactly ${count} numbers, got ${values.length}.` };

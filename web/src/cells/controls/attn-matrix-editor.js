@@ -1,6 +1,6 @@
 /**
  * <attn-matrix-editor label="Attention weights A" values="0.2,0.8;0.5,0.5"
- *                     row-labels="q1,q2" col-labels="k1,k2" min="0" max="1">
+ *                     row-labels="q0,q1" col-labels="k0,k1" min="0" max="1">
  *
  * A grid of number fields, one per entry. Arrow keys move between cells (Left
  * and Right once the caret is at the edge of the text; Up and Down always).
@@ -109,11 +109,11 @@ export class AttnMatrixEditor extends AttnCell {
   }
 
   #rowName(r) {
-    return `row ${this.rowLabels[r] || r + 1}`;
+    return `row ${this.rowLabels[r] || r}`;
   }
 
   #colName(c) {
-    return `column ${this.colLabels[c] || c + 1}`;
+    return `column ${this.colLabels[c] || c}`;
   }
 
   #onInput(event) {
@@ -187,14 +187,14 @@ export class AttnMatrixEditor extends AttnCell {
             <thead>
               <tr>
                 <td></td>
-                ${Array.from({ length: cols }, (_, c) => html`<th scope="col">${this.colLabels[c] || c + 1}</th>`)}
+                ${Array.from({ length: cols }, (_, c) => html`<th scope="col">${this.colLabels[c] || c}</th>`)}
               </tr>
             </thead>
             <tbody>
               ${values.map(
                 (row, r) => html`
                   <tr>
-                    <th scope="row">${this.rowLabels[r] || r + 1}</th>
+                    <th scope="row">${this.rowLabels[r] || r}</th>
                     ${row.map((x, c) => {
                       const draft = this._drafts.get(`${r},${c}`);
                       const bad = Boolean(draft?.error);

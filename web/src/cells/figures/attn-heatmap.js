@@ -1,5 +1,5 @@
 /**
- * <attn-heatmap values="0.1,0.9;0.5,0.5" row-labels="q1,q2" col-labels="k1,k2" palette="viridis">
+ * <attn-heatmap values="0.1,0.9;0.5,0.5" row-labels="q0,q1" col-labels="k0,k1" palette="viridis">
  *
  * An annotated heatmap of a matrix (attention weights, scores, …). Up to 32 × 32
  * cells each value is printed in its cell (while the cells are at least 28 px; below,

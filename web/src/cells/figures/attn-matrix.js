@@ -1,5 +1,5 @@
 /**
- * <attn-matrix values="0.1,0.9;0.5,0.5" row-labels="q1,q2" col-labels="k1,k2" precision="2" highlight-row="1">
+ * <attn-matrix values="0.1,0.9;0.5,0.5" row-labels="q0,q1" col-labels="k0,k1" precision="2" highlight-row="1">
  *
  * A matrix as a labelled numeric table with a fixed number of decimals,
  * optionally highlighting one row (e.g. the query being discussed).
