@@ -116,9 +116,6 @@ export class AttnSdpa extends AttnLab {
       .term.fn {
         font-style: normal;
       }
-      .frac .term {
-        min-height: 0;
-      }
       .term.active,
       .term:hover {
         border-style: solid;
