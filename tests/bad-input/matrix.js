@@ -1712,7 +1712,9 @@ export const EDITORS = [
     rows: CELL_TEXT({ max: 100 }),
     valid: { text: '9', cell: [0, 2] },
   },
+  seedEditor('convex-hull', 'attn-hull-mixtures'),
   seedEditor('attention-matrix', 'attn-attention-matrix'),
+  seedEditor('multi-head', 'attn-multi-head'),
   ...[
     ['batch', 1, 4],
     ['heads', 1, 6],
@@ -1733,6 +1735,9 @@ export const EDITORS = [
   seedEditor('scaled-dot-product', 'attn-sdpa-steps'),
   seedEditor('causal-masking', 'attn-causal-attention'),
   seedEditor('causal-masking', 'attn-mask-lab'),
+  seedEditor('scaling-by-sqrt-dk', 'attn-dot-variance'),
+  seedEditor('scaling-by-sqrt-dk', 'attn-scaling-example'),
+  seedEditor('scaling-by-sqrt-dk', 'attn-scaling-curves'),
   {
     name: 'mask painter window w (whole number in [0, 4])',
     lesson: 'causal-masking',

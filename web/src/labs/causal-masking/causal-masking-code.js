@@ -2,20 +2,11 @@
  * The PyTorch code cells of the causal-masking labs ({{name}} placeholders, filled in by
  * attn-code), and their parameters from a lab's result: this page's Q, K, V (and mask).
  */
+import { NOTEBOOK_ATTENTION } from '../common/notebook-code.js';
 import { nested } from '../common/qkv-lab.js';
 
 /** The causal example: the notebook's tril mask against PyTorch's is_causal=True. */
-export const CAUSAL_CODE = `import math
-import torch
-import torch.nn.functional as F
-
-def attention(Q, K, V, mask=None):
-    d_k = Q.shape[-1]
-    scores = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
-    if mask is not None:
-        scores = scores.masked_fill(mask == 0, float('-inf'))
-    weights = F.softmax(scores, dim=-1)
-    return weights @ V, weights
+export const CAUSAL_CODE = `${NOTEBOOK_ATTENTION}
 
 B, T, D = 2, 5, 8
 Q = torch.tensor({{Q}})  # this page's Q, K, V (seed {{seed}})
