@@ -81,6 +81,8 @@ async function shootRoute(page, url, stem, dir) {
   const count = await labs.count();
   for (let i = 0; i < count; i += 1) {
     const lab = labs.nth(i);
+    // a lab inside an exercise's explanation stays hidden (and undrawn) until the learner has answered
+    if (!(await lab.isVisible())) continue;
     const name = await lab.evaluate((el) => el.id || el.localName);
     await lab.evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));

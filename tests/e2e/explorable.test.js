@@ -44,7 +44,7 @@ async function openLesson(id) {
 
 describe('every lesson at 1280×900', () => {
   for (const { id } of lessons) {
-    test(`${id}: checks and exports stay folded, the Verified lines show, figure text is ≥ 11 px`, async () => {
+    test(`${id}: checks and exports stay folded, the Verified lines show, figure text is ≥ 11 px, maths rendered`, async () => {
       const { page, problems } = await openLesson(id);
       const report = await page.evaluate(() => {
         const all = window.deepAll;
@@ -61,7 +61,20 @@ describe('every lesson at 1280×900', () => {
             px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(t.getScreenCTM().a, t.getScreenCTM().b),
           }))
           .filter((t) => t.px < 10.95);
+        // maths the build did not render: a literal $ or a TeX command (\frac, \sqrt…) in the text a learner reads
+        // (code listings and KaTeX's hidden MathML copy excepted)
+        const roots = [document, ...all((el) => el.shadowRoot).map((el) => el.shadowRoot)];
+        const rawMaths = [];
+        for (const root of roots) {
+          const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const parent = node.parentElement;
+            if (!parent || parent.closest('pre, code, script, style, .katex-mathml')) continue;
+            if (/\$|\\[a-zA-Z]{2,}/.test(node.data) && seen(parent)) rawMaths.push(node.data.trim().slice(0, 60));
+          }
+        }
         return {
+          rawMaths,
           checks: checks.length,
           checksShown: checks.filter(seen).map((c) => c.label),
           exportsShown: exports.filter(seen).length,
@@ -79,6 +92,7 @@ describe('every lesson at 1280×900', () => {
         for (const line of report.verifiedShown) assert.match(line, /^Verified ✓ \(\d+ checks?\)$/);
       }
       assert.deepEqual(report.small, [], 'figure text under 11 px as rendered');
+      assert.deepEqual(report.rawMaths, [], 'every formula is rendered: no literal $ or TeX command in the text');
       assert.deepEqual(problems, []);
       await page.close();
     });
