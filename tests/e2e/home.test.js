@@ -50,6 +50,9 @@ for (const [name, base] of targets) {
         const figure = page.locator('.home-hero attn-softmax-temperature');
         const slider = figure.getByRole('slider', { name: 'Temperature' });
         await settled(figure); // drawn in the first viewport, without scrolling
+        // figure-only: the two charts and their controls, none of the lesson's table, checks or code
+        assert.equal(await figure.locator('.chart').count(), 2);
+        assert.equal(await figure.locator('table, attn-verified, attn-code, .hood').count(), 0);
         const range = await slider.boundingBox();
         const inView = await figure.evaluate(
           (el, sliderBottom) => ({ top: el.getBoundingClientRect().top, sliderBottom, height: innerHeight, scrollY }),

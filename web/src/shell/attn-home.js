@@ -40,6 +40,7 @@ export class AttnHome extends CourseElement {
           </div>
           <attn-softmax-temperature
             class="hero-figure"
+            figure-only
             label="Softmax weights of five scores"
             caption=${HERO_CAPTION}
             logits=${HERO_LOGITS}

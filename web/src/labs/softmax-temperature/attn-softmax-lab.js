@@ -14,7 +14,9 @@
  * every row of the comparison sums to 1. Code: the PyTorch of the lab, and of the source's figure.
  *
  * State (permalink): logits (1 to 64 numbers), temperature (0 to Infinity; 0 and Infinity are
- * the limits), temperatures (1 to 4 numbers in [0.001, 1000]). Attributes: label, caption.
+ * the limits), temperatures (1 to 4 numbers in [0.001, 1000]). Attributes: label, caption;
+ * figure-only (boolean: the two charts and the controls beside them, without the comparison,
+ * checks, code and notes, for a page that shows the idea at a glance, such as the home page).
  * An AttnLab: Reset, Export (the weight bars as SVG/PNG, logits and weights as CSV/JSON),
  * data-settled once drawn. <attn-softmax-temperature> is the same lab under its older name.
  */
@@ -40,6 +42,10 @@ import {
 import { COMPARE_CODE, computeComparison, describeComparison, formatWeight } from './temperature-compare-model.js';
 
 export class AttnSoftmaxLab extends AttnLab {
+  static properties = {
+    figureOnly: { type: Boolean, attribute: 'figure-only' },
+  };
+
   static stateFields = {
     logits: logitsField(64),
     temperature: { type: 'number', default: 1, min: 0, max: Infinity },
@@ -107,6 +113,7 @@ export class AttnSoftmaxLab extends AttnLab {
     this._logitKey = '';
     this._domain = logitDomain(this.logits);
     this._fromEdit = false;
+    this.figureOnly = false;
     this._compareCache = null;
     this.task = new LabTask(this, {
       args: () => [this.logits, this.temperature, this.temperatures],
@@ -310,6 +317,7 @@ export class AttnSoftmaxLab extends AttnLab {
       (float64) by the browser's Math.exp; at τ = 0 and τ = ∞ the reference is the exact limit. The last check runs the
       core's row-stochastic report over the comparison's weights.
     </p>`;
+    if (this.figureOnly) return this.renderLab({ figure, controls });
     return this.renderLab({ figure, controls, after: this._comparison(r), checks, code, hood });
   }
 }
