@@ -1,11 +1,23 @@
-// Scaled dot-product attention (see attn/attention.hpp for the contract).
+// Scaled dot-product attention (the contract, with shapes: attn/attention.hpp).
 //
-// Fast path, per batch entry and block of up to 4 query rows:
-//   pass 1: scores = q·kᵀ against K packed in panels of 8 keys (kernels qk)
-//   pass 2: scale, mask, and softmax — either over the whole row (two-pass path:
-//           weights or logits asked for, or τ = 0 / ∞), or online over key
-//           tiles with running max and sum (fused path, FlashAttention style)
-//   pass 3: output += p·V (kernels pv), normalised by the running sum.
+// For one query row i, four passes (Vaswani et al. 2017, eq. 1):
+//   pass 1, scores:       s_ij = q_i · k_j                       (kernel qk)
+//   pass 2, scale + mask: x_ij = scale · s_ij + mask_ij, −inf where key j is forbidden
+//   pass 3, softmax:      w_ij = softmax_j(x_ij / τ), in three steps: the row max (rmax),
+//                         exp and sum (raddstoreexpminusmax), normalise (vscale)
+//   pass 4, weighted sum: y_i = Σ_j w_ij v_j                     (kernel pv)
+//
+// The file reads in that order:
+//   1. the contract: masks, Problem (the shapes of one call) and validate();
+//   2. the float64 reference: the four passes as plain loops, the oracle of the tests;
+//   3. the fast path, checked against the reference (tests/cpp/attention_test.cpp): per batch
+//      entry and block of up to 4 query rows, passes 1–2 against K packed in panels of 8 keys,
+//      then either
+//        two-pass: whole rows (weights or logits asked for, τ = 0 or ∞, huge values): pass 3
+//                  on each row, then pass 4; or
+//        fused:    tiles of 128 keys with an online softmax (a running max and sum, FlashAttention
+//                  style): passes 1–4 per tile, the output divided by the sum once at the end;
+//      and attention_scores(), passes 1–2 alone.
 #include "attn/attention.hpp"
 
 #include <algorithm>
@@ -19,6 +31,8 @@
 #include "softmax_rows.hpp"
 
 namespace attn {
+
+// ---- 1. The contract --------------------------------------------------------------------------
 
 Mask Mask::causal_mask() {
   Mask m;
@@ -51,8 +65,6 @@ Mask Mask::add(Tensor additive) {
 namespace {
 
 constexpr std::size_t kMaxElements = std::size_t{1} << 28; // 1 GiB of float32
-constexpr std::size_t kTile = 128;                         // keys per fused tile
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 // NumPy broadcasting of two shapes; `what` names them in the error.
 Shape broadcast_shapes(const char* who, const Shape& a, const Shape& b, const std::string& what) {
@@ -291,6 +303,67 @@ Problem validate(const char* who, const Tensor& q, const Tensor& k, const Tensor
   return p;
 }
 
+} // namespace
+
+// ---- 2. The float64 reference -----------------------------------------------------------------
+
+AttentionResult64 scaled_dot_product_attention_reference(const Tensor& q, const Tensor& k,
+                                                         const Tensor& v,
+                                                         const AttentionOptions& options) {
+  const Problem p = validate("attention", q, k, &v, options);
+  const detail::Temperature validated(options.temperature, "attention");
+  (void)validated;
+
+  AttentionResult64 result;
+  result.output = xt::zeros<double>(p.with(p.L, p.Ev));
+  result.weights = Tensor64::from_shape(p.with(p.L, p.S));
+  result.logits = Tensor64::from_shape(p.with(p.L, p.S));
+  Tensor64 row = Tensor64::from_shape({p.S});
+  for (std::size_t b = 0; b < p.batches; ++b) {
+    const float* qb = q.data() + p.offset(b, p.q_strides);
+    const float* kb = k.data() + p.offset(b, p.k_strides);
+    const float* vb = v.data() + p.offset(b, p.v_strides);
+    const std::size_t moff = p.mask_strides.empty() ? 0 : p.offset(b, p.mask_strides);
+    for (std::size_t i = 0; i < p.L; ++i) {
+      for (std::size_t j = 0; j < p.S; ++j) {
+        // pass 1, scores: s_ij = Σ_e q_ie k_je
+        double dot = 0;
+        for (std::size_t e = 0; e < p.E; ++e) {
+          dot += double(qb[i * p.E + e]) * double(kb[j * p.E + e]);
+        }
+        // pass 2, scale + mask: x_ij = scale · s_ij + additive_ij, −inf where forbidden
+        row(j) = p.allowed(moff, i, j) ? p.scale * dot + p.additive(moff, i, j)
+                                       : -std::numeric_limits<double>::infinity();
+      }
+      const std::size_t at = (b * p.L + i) * p.S;
+      std::copy(row.begin(), row.end(), result.logits.data() + at);
+      // pass 3, softmax: w_ij = softmax_j(x_ij / τ) (softmax_reference, float64)
+      const Tensor64 w = softmax_reference(row, options.temperature);
+      std::copy(w.begin(), w.end(), result.weights.data() + at);
+      bool any = false;
+      for (std::size_t j = 0; j < p.S; ++j) {
+        any = any || row(j) != -std::numeric_limits<double>::infinity();
+      }
+      result.fully_masked_rows += any ? 0 : 1;
+      // pass 4, weighted sum: y_i = Σ_j w_ij v_j
+      double* out = result.output.data() + (b * p.L + i) * p.Ev;
+      for (std::size_t j = 0; j < p.S; ++j) {
+        for (std::size_t c = 0; c < p.Ev; ++c) {
+          out[c] += w(j) * double(vb[j * p.Ev + c]);
+        }
+      }
+    }
+  }
+  return result;
+}
+
+// ---- 3. The fast path -------------------------------------------------------------------------
+
+namespace {
+
+constexpr std::size_t kTile = 128; // keys per fused tile
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
 [[noreturn]] void throw_logit_overflow(const Problem& p, std::size_t row) {
   throw ValueError(std::string(p.who) + ": the logits of query row " + std::to_string(row) +
                    " overflow float32 (|scale·q·k| beyond 3.4e38); scale q or k down");
@@ -373,7 +446,7 @@ AttentionResult run(const Problem& p, const Tensor& q, const Tensor& k, const Te
       const std::size_t rows = std::min(kernels::kBlockRows, p.L - i0);
       float* out = result.output.data() + (b * p.L + i0) * p.Ev;
       if (two_pass) {
-        // The whole rows at once: logits, softmax, then p·V.
+        // Two-pass: passes 1–2 on whole rows, pass 3 row by row, then pass 4.
         logits_block(p, ks, qb, packed.data(), moff, i0, rows, 0, p.S, scores.data(), ld);
         for (std::size_t r = 0; r < rows; ++r) {
           float* x = scores.data() + r * ld;
@@ -388,10 +461,11 @@ AttentionResult run(const Problem& p, const Tensor& q, const Tensor& k, const Te
             std::copy(x, x + p.S, result.weights.data() + at);
           }
         }
-        ks.pv(scores.data(), ld, rows, vb, p.Ev, p.S, p.Ev, out, p.Ev);
+        ks.pv(scores.data(), ld, rows, vb, p.Ev, p.S, p.Ev, out, p.Ev); // pass 4
         continue;
       }
-      // Fused: online softmax over key tiles; `out` holds the running Σ p·v.
+      // Fused: passes 1–4 per tile of keys with an online softmax; m and l are each row's
+      // running max and sum, `out` the running Σ_j exp((x_j − m)/τ)·v_j.
       float m[kernels::kBlockRows], l[kernels::kBlockRows];
       std::fill(m, m + rows, kNegInf);
       std::fill(l, l + rows, 0.0f);
@@ -400,6 +474,8 @@ AttentionResult run(const Problem& p, const Tensor& q, const Tensor& k, const Te
       for (std::size_t j0 = lo; j0 < hi; j0 += kTile) {
         const std::size_t n = std::min(kTile, hi - j0);
         logits_block(p, ks, qb, packed.data(), moff, i0, rows, j0, n, scores.data(), ld);
+        // pass 3 on the tile: step 1 (max) and step 2 (exp and sum) against the running
+        // max, rescaling what was summed so far when the max grows; step 3 waits for the end.
         for (std::size_t r = 0; r < rows; ++r) {
           float* x = scores.data() + r * ld;
           const float tile_max = ks.rmax(x, n);
@@ -417,8 +493,9 @@ AttentionResult run(const Problem& p, const Tensor& q, const Tensor& k, const Te
           l[r] += sum;
           m[r] = m_new;
         }
-        ks.pv(scores.data(), ld, rows, vb + j0 * p.Ev, p.Ev, n, p.Ev, out, p.Ev);
+        ks.pv(scores.data(), ld, rows, vb + j0 * p.Ev, p.Ev, n, p.Ev, out, p.Ev); // pass 4
       }
+      // Step 3 of the softmax, once per row on the output: divide by the sum.
       for (std::size_t r = 0; r < rows; ++r) {
         if (l[r] == 0.0f) {
           ++result.fully_masked_rows; // the output row stays zero
@@ -469,54 +546,6 @@ Tensor attention_scores(const Tensor& q, const Tensor& k, const AttentionOptions
 AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
                                              const AttentionOptions& options) {
   return detail::attention_with(kernels::best(), q, k, v, options);
-}
-
-AttentionResult64 scaled_dot_product_attention_reference(const Tensor& q, const Tensor& k,
-                                                         const Tensor& v,
-                                                         const AttentionOptions& options) {
-  const Problem p = validate("attention", q, k, &v, options);
-  const detail::Temperature validated(options.temperature, "attention");
-  (void)validated;
-
-  AttentionResult64 result;
-  result.output = xt::zeros<double>(p.with(p.L, p.Ev));
-  result.weights = Tensor64::from_shape(p.with(p.L, p.S));
-  result.logits = Tensor64::from_shape(p.with(p.L, p.S));
-  Tensor64 row = Tensor64::from_shape({p.S});
-  for (std::size_t b = 0; b < p.batches; ++b) {
-    const float* qb = q.data() + p.offset(b, p.q_strides);
-    const float* kb = k.data() + p.offset(b, p.k_strides);
-    const float* vb = v.data() + p.offset(b, p.v_strides);
-    const std::size_t moff = p.mask_strides.empty() ? 0 : p.offset(b, p.mask_strides);
-    for (std::size_t i = 0; i < p.L; ++i) {
-      // logits_ij = scale · Σ_e q_ie k_je + additive_ij, −inf where forbidden
-      for (std::size_t j = 0; j < p.S; ++j) {
-        double dot = 0;
-        for (std::size_t e = 0; e < p.E; ++e) {
-          dot += double(qb[i * p.E + e]) * double(kb[j * p.E + e]);
-        }
-        row(j) = p.allowed(moff, i, j) ? p.scale * dot + p.additive(moff, i, j)
-                                       : -std::numeric_limits<double>::infinity();
-      }
-      const std::size_t at = (b * p.L + i) * p.S;
-      std::copy(row.begin(), row.end(), result.logits.data() + at);
-      const Tensor64 w = softmax_reference(row, options.temperature);
-      std::copy(w.begin(), w.end(), result.weights.data() + at);
-      bool any = false;
-      for (std::size_t j = 0; j < p.S; ++j) {
-        any = any || row(j) != -std::numeric_limits<double>::infinity();
-      }
-      result.fully_masked_rows += any ? 0 : 1;
-      // output_i = Σ_j w_ij v_j
-      double* out = result.output.data() + (b * p.L + i) * p.Ev;
-      for (std::size_t j = 0; j < p.S; ++j) {
-        for (std::size_t c = 0; c < p.Ev; ++c) {
-          out[c] += w(j) * double(vb[j * p.Ev + c]);
-        }
-      }
-    }
-  }
-  return result;
 }
 
 } // namespace attn
