@@ -48,7 +48,7 @@ void expect_equals_attention_logits(const Tensor& q, const Tensor& k, AttentionO
   for (const auto* ks : attn::kernels::available()) {
     const Tensor want = attn::detail::attention_with(*ks, q, k, v, o).logits;
     const Tensor got = attn::detail::attention_scores_with(*ks, q, k, o);
-    EXPECT_TRUE(exactly_equal(got, want)) << what << " [" << ks->isa << "]";
+    EXPECT_TRUE(exactly_equal(got, want)) << what << " [" << ks->name << "]";
   }
   EXPECT_TRUE(exactly_equal(attn::attention_scores(q, k, o),
                             attn::scaled_dot_product_attention(q, k, v, o).logits))

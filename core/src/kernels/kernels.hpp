@@ -1,10 +1,15 @@
 // Internal kernels of the core (not public API).
 //
-// Each hot loop exists per instruction set as <op>_f32__<isa>, gathered in a
-// KernelSet per ISA: `scalar` (portable C++, always present), `sse2` (x86-64
-// native builds) and `wasm_simd128` (wasm builds with -msimd128). The ISA files
-// instantiate one template (vector_kernels.hpp) with their 4-lane mapping
-// (vec4_<isa>.hpp), so every variant runs the same algorithm.
+// The five hot loops of attention and softmax, written once (vector_kernels.hpp)
+// against a 4-lane vector mapping (vec4_<isa>.hpp), and gathered in one KernelSet
+// per instruction set, each named as XNNPACK names its microkernels, by the ISA
+// and the algorithm of its exp:
+//   scalar_libm          portable C++, std::exp per lane (always present);
+//   sse2_rr2_p7          x86-64 native builds;
+//   wasm_simd128_rr2_p7  wasm builds with -msimd128;
+// where rr2_p7 is Cephes expf: a 2-constant (Cody–Waite) range reduction and a
+// degree-7 polynomial (exp_constants.hpp). Each kernels_<isa>.cpp is one line:
+// make_kernel_set<Vec4Isa>("<name>").
 //
 // Callers have validated their input: no NaN and no +inf; −inf marks a masked
 // position.
@@ -19,7 +24,8 @@ constexpr std::size_t kPanel = 8;     ///< keys per packed K panel (pack_keys)
 constexpr std::size_t kBlockRows = 4; ///< query rows per qk/pv call, at most
 
 struct KernelSet {
-  const char* isa;
+  const char* name; ///< "<isa>_<exp algorithm>", e.g. "sse2_rr2_p7"
+  const char* exp;  ///< the exp of raddstoreexpminusmax, in words (the mapping's kExp)
 
   /// Step 1 of the softmax (pass 3): max_i x[i]; −inf when every entry is −inf.
   float (*rmax)(const float* x, std::size_t n);
