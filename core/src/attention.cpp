@@ -28,6 +28,7 @@
 #include "attention_internal.hpp"
 #include "attn/error.hpp"
 #include "attn/softmax.hpp"
+#include "require_finite.hpp"
 #include "softmax_rows.hpp"
 
 namespace attn {
@@ -101,16 +102,6 @@ std::size_t product(const Shape& shape) {
     n *= d;
   }
   return n;
-}
-
-void check_finite(const char* who, const Tensor& t, const char* name) {
-  const float* x = t.data();
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    if (!std::isfinite(x[i])) {
-      throw ValueError(std::string(who) + ": " + name + format_index(shape_of(t), i) + " is " +
-                       format_number(x[i]));
-    }
-  }
 }
 
 // Everything about one call that both the fast path and the reference need.
@@ -232,10 +223,10 @@ Problem validate(const char* who, const Tensor& q, const Tensor& k, const Tensor
     strides->resize(p.batch.size());
   }
 
-  check_finite(who, q, "q");
-  check_finite(who, k, "k");
+  detail::require_finite(q, who, "q");
+  detail::require_finite(k, who, "k");
   if (v) {
-    check_finite(who, *v, "v");
+    detail::require_finite(*v, who, "v");
     for (const float x : *v) {
       p.v_max_abs = std::max(p.v_max_abs, static_cast<double>(std::abs(x)));
     }
@@ -263,13 +254,8 @@ Problem validate(const char* who, const Tensor& q, const Tensor& k, const Tensor
     }
     p.mask_strides = broadcast_strides(ms, full);
     if (!boolean) {
-      const float* a = options.mask.additive.data();
-      for (std::size_t i = 0; i < options.mask.additive.size(); ++i) {
-        if (std::isnan(a[i]) || a[i] == std::numeric_limits<float>::infinity()) {
-          throw ValueError(prefix + "additive mask" + format_index(ms, i) + " is " +
-                           format_number(a[i]) + "; use -Infinity to forbid a key");
-        }
-      }
+      detail::require_finite(options.mask.additive, who, "additive mask", detail::Allow::masked,
+                             "use -Infinity to forbid a key");
     }
   }
 

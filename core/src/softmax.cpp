@@ -19,6 +19,8 @@
 namespace attn {
 namespace {
 
+// Not require_finite(): −inf is allowed here, and the one refused infinity is spelled
+// "+Infinity" to set it against the allowed −Infinity (a pinned message).
 template <class T> void check_logits(const xt::xarray<T>& logits) {
   const Shape shape = shape_of(logits);
   if (shape.empty()) {
