@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "attn/error.hpp"
+#include "require_finite.hpp"
 
 namespace attn {
 namespace {
@@ -31,21 +32,11 @@ MixShape validate(const Tensor& weights, const Tensor& values) {
                      " but values have " + std::to_string(vs[0]) + " rows (weights " +
                      format_shape(ws) + ", values " + format_shape(vs) + ")");
   }
-  const float* w = weights.data();
-  for (std::size_t i = 0; i < weights.size(); ++i) {
-    if (!std::isfinite(w[i]) || w[i] < 0) {
-      throw ValueError("convex_combination: weights" + format_index(ws, i) + " is " +
-                       format_number(w[i]) + "; weights must be finite and >= 0");
-    }
-  }
-  const float* v = values.data();
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (!std::isfinite(v[i])) {
-      throw ValueError("convex_combination: values" + format_index(vs, i) + " is " +
-                       format_number(v[i]));
-    }
-  }
+  detail::require_finite(weights, "convex_combination", "weights", detail::Allow::nonnegative,
+                         "weights must be finite and >= 0");
+  detail::require_finite(values, "convex_combination", "values");
   const MixShape s{weights.size() / vs[0], vs[0], vs[1]};
+  const float* w = weights.data();
   for (std::size_t r = 0; r < s.rows; ++r) {
     double sum = 0;
     for (std::size_t j = 0; j < s.t; ++j) {
@@ -107,6 +98,7 @@ RowStochasticReport row_stochastic_report(const Tensor& a) {
     throw ShapeError("row_stochastic_report: A must be a non-empty tensor (..., n), got shape " +
                      format_shape(shape));
   }
+  detail::require_finite(a, "row_stochastic_report", "A");
   const std::size_t n = shape.back();
   RowStochasticReport report;
   report.min_entry = std::numeric_limits<double>::infinity();
@@ -114,10 +106,6 @@ RowStochasticReport row_stochastic_report(const Tensor& a) {
     double sum = 0;
     for (std::size_t j = 0; j < n; ++j) {
       const float x = a.data()[r * n + j];
-      if (!std::isfinite(x)) {
-        throw ValueError("row_stochastic_report: A" + format_index(shape, r * n + j) + " is " +
-                         format_number(x));
-      }
       sum += x;
       report.min_entry = std::min(report.min_entry, double(x));
     }

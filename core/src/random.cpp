@@ -161,19 +161,20 @@ Tensor dirichlet(const Tensor& alpha, std::size_t count, std::uint64_t seed) {
   std::vector<double> log_g(k);
   std::vector<double> g(k);
   for (std::size_t r = 0; r < count; ++r) {
-    // pass 1: ln G_i for G_i ~ Gamma(alpha_i), and their max (finite, see log_gamma_variate)
+    // The row is softmax(ln G) in the softmax's three steps. Step 1: ln G_i for G_i ~
+    // Gamma(alpha_i), and their max (finite, see log_gamma_variate)
     double m = -std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < k; ++i) {
       log_g[i] = log_gamma_variate(rng, static_cast<double>(alpha(i)));
       m = log_g[i] > m ? log_g[i] : m;
     }
-    // pass 2: G_i·e^−m = exp(ln G_i − m) and their sum (≥ 1: the max term is exp(0))
+    // step 2: G_i·e^−m = exp(ln G_i − m) and their sum (≥ 1: the max term is exp(0))
     double sum = 0;
     for (std::size_t i = 0; i < k; ++i) {
       g[i] = std::exp(log_g[i] - m);
       sum += g[i];
     }
-    // pass 3: normalise into row r
+    // step 3: normalise into row r
     float* row = out.data() + r * k;
     for (std::size_t i = 0; i < k; ++i) {
       row[i] = static_cast<float>(g[i] / sum);

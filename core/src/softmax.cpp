@@ -1,4 +1,11 @@
-// Softmax over the last axis with temperature (see attn/softmax.hpp for the contract).
+// Softmax over the last axis with temperature (see attn/softmax.hpp for the contract): pass 3
+// of attention, and the softmax() of the lessons. One row is softmaxed in three steps:
+//   step 1: the row max m (rmax);
+//   step 2: y = exp((x − m)/τ) and its sum (raddstoreexpminusmax);
+//   step 3: normalise, y /= sum (vscale).
+// The file reads: the contract (check_logits, Temperature), the float64 reference, then the fast
+// path on the kernels (softmax_row, shared with attention), checked against the reference
+// (tests/cpp/softmax_test.cpp).
 #include "attn/softmax.hpp"
 
 #include <algorithm>
@@ -12,6 +19,8 @@
 namespace attn {
 namespace {
 
+// Not require_finite(): −inf is allowed here, and the one refused infinity is spelled
+// "+Infinity" to set it against the allowed −Infinity (a pinned message).
 template <class T> void check_logits(const xt::xarray<T>& logits) {
   const Shape shape = shape_of(logits);
   if (shape.empty()) {
@@ -82,52 +91,7 @@ Temperature::Temperature(double t, const char* where) : tau(t), kind(Kind::scale
   }
 }
 
-bool softmax_row(const kernels::KernelSet& ks, const float* x, float* y, std::size_t n,
-                 const Temperature& t) {
-  // pass 1: row max (−inf only when the whole row is masked)
-  const float m = ks.rmax(x, n);
-  if (m == -std::numeric_limits<float>::infinity()) {
-    std::fill(y, y + n, 0.0f);
-    return false;
-  }
-  switch (t.kind) {
-  case Temperature::Kind::hard:
-  case Temperature::Kind::uniform:
-    limit_row(x, y, n, m, t.kind == Temperature::Kind::hard);
-    return true;
-  case Temperature::Kind::wide: {
-    double sum = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      sum += std::exp((double(x[i]) - double(m)) / t.tau);
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      y[i] = static_cast<float>(std::exp((double(x[i]) - double(m)) / t.tau) / sum);
-    }
-    return true;
-  }
-  case Temperature::Kind::scaled:
-    break;
-  }
-  // pass 2: y = exp((x − m)/τ) and its sum (≥ 1: the max contributes exp(0))
-  const float sum = ks.raddstoreexpminusmax(x, n, m, t.inv, y);
-  // pass 3: normalise
-  ks.vscale(y, n, 1.0f / sum);
-  return true;
-}
-
 } // namespace detail
-
-Tensor softmax(const Tensor& logits, double temperature) {
-  const detail::Temperature t(temperature, "softmax");
-  check_logits(logits);
-  Tensor weights = Tensor::from_shape(logits.shape());
-  const std::size_t n = logits.shape().back();
-  const kernels::KernelSet& ks = kernels::best();
-  for (std::size_t r = 0; r < logits.size() / n; ++r) {
-    detail::softmax_row(ks, logits.data() + r * n, weights.data() + r * n, n, t);
-  }
-  return weights;
-}
 
 Tensor64 softmax_reference(const Tensor64& logits, double temperature) {
   const detail::Temperature validated(temperature, "softmax");
@@ -157,6 +121,55 @@ Tensor64 softmax_reference(const Tensor64& logits, double temperature) {
     for (std::size_t i = 0; i < n; ++i) {
       y[i] /= sum;
     }
+  }
+  return weights;
+}
+
+namespace detail {
+
+bool softmax_row(const kernels::KernelSet& ks, const float* x, float* y, std::size_t n,
+                 const Temperature& t) {
+  // step 1: the row max (−inf only when the whole row is masked)
+  const float m = ks.rmax(x, n);
+  if (m == -std::numeric_limits<float>::infinity()) {
+    std::fill(y, y + n, 0.0f);
+    return false;
+  }
+  switch (t.kind) {
+  case Temperature::Kind::hard:
+  case Temperature::Kind::uniform:
+    limit_row(x, y, n, m, t.kind == Temperature::Kind::hard);
+    return true;
+  case Temperature::Kind::wide: {
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      sum += std::exp((double(x[i]) - double(m)) / t.tau);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      y[i] = static_cast<float>(std::exp((double(x[i]) - double(m)) / t.tau) / sum);
+    }
+    return true;
+  }
+  case Temperature::Kind::scaled:
+    break;
+  }
+  // step 2: y = exp((x − m)/τ) and its sum (≥ 1: the max contributes exp(0))
+  const float sum = ks.raddstoreexpminusmax(x, n, m, t.inv, y);
+  // step 3: normalise
+  ks.vscale(y, n, 1.0f / sum);
+  return true;
+}
+
+} // namespace detail
+
+Tensor softmax(const Tensor& logits, double temperature) {
+  const detail::Temperature t(temperature, "softmax");
+  check_logits(logits);
+  Tensor weights = Tensor::from_shape(logits.shape());
+  const std::size_t n = logits.shape().back();
+  const kernels::KernelSet& ks = kernels::best();
+  for (std::size_t r = 0; r < logits.size() / n; ++r) {
+    detail::softmax_row(ks, logits.data() + r * n, weights.data() + r * n, n, t);
   }
   return weights;
 }

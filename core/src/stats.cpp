@@ -8,6 +8,7 @@
 #include "attn/error.hpp"
 #include "attn/random.hpp"
 #include "attn/softmax.hpp"
+#include "require_finite.hpp"
 
 namespace attn {
 namespace {
@@ -26,12 +27,8 @@ Tensor row_entropy(const Tensor& weights, const std::string& fn) {
     throw ShapeError(fn + ": weights are empty (shape " + format_shape(shape) + ")");
   }
   const float* p = weights.data();
-  for (std::size_t i = 0; i < weights.size(); ++i) {
-    if (std::isnan(p[i]) || std::isinf(p[i]) || p[i] < 0) {
-      throw ValueError(fn + ": weights" + format_index(shape, i) + " is " + format_number(p[i]) +
-                       "; weights must be finite and >= 0");
-    }
-  }
+  detail::require_finite(weights, fn, "weights", detail::Allow::nonnegative,
+                         "weights must be finite and >= 0");
 
   const std::size_t n = shape.back();
   const std::size_t rows = weights.size() / n;

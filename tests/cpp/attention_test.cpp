@@ -44,7 +44,7 @@ void expect_matches_reference(const Tensor& q, const Tensor& k, const Tensor& v,
       options.return_weights = weights;
       options.return_logits = weights;
       const attn::AttentionResult got = attn::detail::attention_with(*ks, q, k, v, options);
-      const std::string where = what + " [" + ks->isa + (weights ? ", two-pass]" : ", fused]");
+      const std::string where = what + " [" + ks->name + (weights ? ", two-pass]" : ", fused]");
       EXPECT_TRUE(all_close(got.output, ref.output, 0, atol)) << where;
       EXPECT_EQ(got.fully_masked_rows, ref.fully_masked_rows) << where;
       if (weights) {
@@ -313,7 +313,7 @@ TEST(attention, logits_overflowing_float32_are_an_error_never_nan_or_a_masked_ke
           o.scale = scale;
           o.return_weights = weights;
           o.mask = mask;
-          SCOPED_TRACE(std::string(ks->isa) + ", scale " + std::to_string(scale) +
+          SCOPED_TRACE(std::string(ks->name) + ", scale " + std::to_string(scale) +
                        (weights ? ", two-pass" : ", fused") + ", mask kind " +
                        std::to_string(int(mask.kind)));
           expect_error<attn::ValueError>([&] { attn::detail::attention_with(*ks, q, k, v, o); },
@@ -372,7 +372,7 @@ TEST(attention, fused_path_reports_its_scratch_bytes_exactly_and_never_l_times_s
     const Tensor q = random_tensor({T, 64}, 41u);
     for (const auto* ks : attn::kernels::available()) {
       const attn::AttentionResult r = attn::detail::attention_with(*ks, q, q, q, {});
-      const std::string where = std::string(ks->isa) + ", T = " + std::to_string(T);
+      const std::string where = std::string(ks->name) + ", T = " + std::to_string(T);
       EXPECT_EQ(r.scratch_bytes, packed_bytes(T, 64) + 4 * 128 * sizeof(float)) << where;
       if (T >= 100) {
         EXPECT_LT(r.scratch_bytes, T * T * sizeof(float)) << where << ": less than the weights";

@@ -1,4 +1,4 @@
-// Which kernel set runs, and the K packing shared by every set.
+// Which kernel set runs (best, available), and the K packing shared by every set.
 #include <algorithm>
 
 #include "kernels.hpp"

@@ -1,11 +1,17 @@
-// Constants of the vectorised exp shared by every ISA mapping (Cephes expf,
-// S. L. Moshier): exp(x) = 2^n · p(r), n = round(x·log2 e), r = x − n·ln 2
-// with ln 2 split in two parts so r is exact, p a degree-7 polynomial.
+// Constants of the vectorised exp shared by the SIMD mappings, "rr2_p7" in
+// XNNPACK's naming: Cephes expf (S. L. Moshier), exp(x) = 2^n · p(r) with
+//   n = round(x·log2 e),
+//   r = x − n·ln2_hi − n·ln2_lo   (rr2: a 2-constant Cody–Waite range reduction,
+//                                  ln 2 split in two so r is exact),
+//   p(r) = 1 + r + r²·(P5 + P4·r + P3·r² + P2·r³ + P1·r⁴ + P0·r⁵)   (p7: degree 7).
 // Only x ≤ 0 is needed (softmax exponents are x − max ≤ 0); below ln(FLT_MIN)
 // the result flushes to 0, so −inf gives exactly 0. Max error about 1 ulp.
 #pragma once
 
 namespace attn::kernels::exp_constants {
+
+constexpr const char* kAlgorithm =
+    "rr2_p7: Cephes expf, 2-constant (Cody-Waite) range reduction, degree-7 polynomial";
 
 constexpr float kLog2e = 1.44269504088896341f;
 constexpr float kLn2Hi = 0.693359375f;

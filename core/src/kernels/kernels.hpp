@@ -1,10 +1,15 @@
 // Internal kernels of the core (not public API).
 //
-// Each hot loop exists per instruction set as <op>_f32__<isa>, gathered in a
-// KernelSet per ISA: `scalar` (portable C++, always present), `sse2` (x86-64
-// native builds) and `wasm_simd128` (wasm builds with -msimd128). The ISA files
-// instantiate one template (vector_kernels.hpp) with their 4-lane mapping
-// (vec4_<isa>.hpp), so every variant runs the same algorithm.
+// The five hot loops of attention and softmax, written once (vector_kernels.hpp)
+// against a 4-lane vector mapping (vec4_<isa>.hpp), and gathered in one KernelSet
+// per instruction set, each named as XNNPACK names its microkernels, by the ISA
+// and the algorithm of its exp:
+//   scalar_libm          portable C++, std::exp per lane (always present);
+//   sse2_rr2_p7          x86-64 native builds;
+//   wasm_simd128_rr2_p7  wasm builds with -msimd128;
+// where rr2_p7 is Cephes expf: a 2-constant (Cody–Waite) range reduction and a
+// degree-7 polynomial (exp_constants.hpp). Each kernels_<isa>.cpp is one line:
+// make_kernel_set<Vec4Isa>("<name>").
 //
 // Callers have validated their input: no NaN and no +inf; −inf marks a masked
 // position.
@@ -19,25 +24,28 @@ constexpr std::size_t kPanel = 8;     ///< keys per packed K panel (pack_keys)
 constexpr std::size_t kBlockRows = 4; ///< query rows per qk/pv call, at most
 
 struct KernelSet {
-  const char* isa;
+  const char* name; ///< "<isa>_<exp algorithm>", e.g. "sse2_rr2_p7"
+  const char* exp;  ///< the exp of raddstoreexpminusmax, in words (the mapping's kExp)
 
-  /// Pass 1 of softmax: max_i x[i]; −inf when every entry is −inf.
+  /// Step 1 of the softmax (pass 3): max_i x[i]; −inf when every entry is −inf.
   float (*rmax)(const float* x, std::size_t n);
 
-  /// Pass 2 of softmax: y[i] = exp((x[i] − m)·s), returns Σ y[i]. Needs x[i] ≤ m,
+  /// Step 2 of the softmax (pass 3): y[i] = exp((x[i] − m)·s), returns Σ y[i]. Needs x[i] ≤ m,
   /// m finite and s ≥ 0 finite: every exponent is ≤ 0 (−inf gives exactly 0).
   float (*raddstoreexpminusmax)(const float* x, std::size_t n, float m, float s, float* y);
 
-  /// Pass 3 of softmax (and accumulator rescaling): y[i] *= c.
+  /// Step 3 of the softmax (pass 3), and rescaling of the fused path's accumulators: y[i] *= c.
   void (*vscale)(float* y, std::size_t n, float c);
 
-  /// Scores of `rows` (≤ kBlockRows) query rows against n keys packed by pack_keys:
+  /// Pass 1 of attention, scores of `rows` (≤ kBlockRows) query rows against n keys packed by
+  /// pack_keys:
   ///   scores[r·ld + j] = Σ_e q[r·q_stride + e] · k[j][e]    for r < rows, j < n
   /// `packed` points at the first panel of the n keys; e is the head dimension.
   void (*qk)(const float* q, std::size_t q_stride, std::size_t rows, const float* packed,
              std::size_t n, std::size_t e, float* scores, std::size_t ld);
 
-  /// Weighted sum of value rows into accumulators, for `rows` (≤ kBlockRows) rows:
+  /// Pass 4 of attention, weighted sum of value rows into accumulators, for `rows` (≤ kBlockRows)
+  /// rows:
   ///   acc[r·acc_stride + c] += Σ_{t<n} p[r·ld + t] · v[t·v_stride + c]    for c < ev
   void (*pv)(const float* p, std::size_t ld, std::size_t rows, const float* v, std::size_t v_stride,
              std::size_t n, std::size_t ev, float* acc, std::size_t acc_stride);

@@ -8,6 +8,7 @@
 namespace attn::kernels {
 
 struct Vec4Scalar {
+  static constexpr const char* kExp = "libm: std::exp per lane";
   struct f32x4 {
     float v[4];
   };

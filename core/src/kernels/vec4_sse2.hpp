@@ -8,6 +8,7 @@
 namespace attn::kernels {
 
 struct Vec4Sse2 {
+  static constexpr const char* kExp = exp_constants::kAlgorithm;
   using f32x4 = __m128;
   static f32x4 load(const float* p) {
     return _mm_loadu_ps(p);

@@ -9,6 +9,7 @@
 namespace attn::kernels {
 
 struct Vec4WasmSimd128 {
+  static constexpr const char* kExp = exp_constants::kAlgorithm;
   using f32x4 = v128_t;
   static f32x4 load(const float* p) {
     return wasm_v128_load(p);

@@ -1,11 +1,13 @@
 // The kernel algorithms, written once against a 4-lane float vector mapping V
 // (vec4_scalar.hpp, vec4_sse2.hpp, vec4_wasm_simd128.hpp). V provides:
 //   using f32x4; load, load_splat, store, splat, add, sub, mul, max, hmax, hsum,
-//   exp_nonpositive.
-// Each ISA file instantiates these templates into its <op>_f32__<isa> functions.
+//   exp_nonpositive, and kExp (its exp algorithm in words).
+// Each ISA file (kernels_<isa>.cpp) is one make_kernel_set<V>(name) at the bottom;
+// the tails (n mod 4) run the same V operations on a padded vector, so a set's
+// exp is one algorithm at every length.
 #pragma once
 
-#include <cmath>
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 
@@ -41,10 +43,15 @@ float raddstoreexpminusmax(const float* x, std::size_t n, float m, float s, floa
     vsum = V::add(vsum, e);
   }
   float sum = V::hsum(vsum);
-  for (; i < n; ++i) {
-    const float e = std::exp((x[i] - m) * s);
-    y[i] = e;
-    sum += e;
+  if (i < n) {
+    // The tail: padded with m, whose exp(0) = 1 is neither stored nor summed.
+    alignas(16) float tail[4] = {m, m, m, m};
+    std::copy(x + i, x + n, tail);
+    V::store(tail, V::exp_nonpositive(V::mul(V::sub(V::load(tail), vm), vs)));
+    for (std::size_t t = 0; i + t < n; ++t) {
+      y[i + t] = tail[t];
+      sum += tail[t];
+    }
   }
   return sum;
 }
@@ -179,6 +186,11 @@ void pv(const float* p, std::size_t ld, std::size_t rows, const float* v, std::s
   default:
     return pv_rows<V, 4>(p, ld, v, v_stride, n, ev, acc, acc_stride);
   }
+}
+
+/// The kernel set of mapping V, named "<isa>_<exp algorithm>" (kernels.hpp).
+template <class V> constexpr KernelSet make_kernel_set(const char* name) {
+  return {name, V::kExp, rmax<V>, raddstoreexpminusmax<V>, vscale<V>, qk<V>, pv<V>};
 }
 
 } // namespace attn::kernels
