@@ -7,6 +7,7 @@
 #include <string>
 
 #include "attn/error.hpp"
+#include "require_finite.hpp"
 
 namespace attn {
 namespace {
@@ -33,14 +34,7 @@ void check_points(const Tensor& t, const std::string& fn, const std::string& nam
     throw ShapeError(fn + ": " + name + " has " + std::to_string(shape[0]) +
                      " rows, more than int32 indices can hold");
   }
-  for (std::size_t r = 0; r < shape[0]; ++r) {
-    const float x = t(r, 0);
-    const float y = t(r, 1);
-    if (!std::isfinite(x) || !std::isfinite(y)) {
-      throw ValueError(fn + ": " + name + " row " + std::to_string(r) + " is (" + format_number(x) +
-                       ", " + format_number(y) + "); coordinates must be finite");
-    }
-  }
+  detail::require_finite(t, fn, name, detail::Allow::finite, "coordinates must be finite");
 }
 
 std::vector<Point> to_points(const Tensor& t) {

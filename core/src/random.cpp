@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "attn/error.hpp"
+#include "require_finite.hpp"
 
 namespace attn {
 namespace {
@@ -142,13 +143,8 @@ Tensor dirichlet(const Tensor& alpha, std::size_t count, std::uint64_t seed) {
   if (k == 0) {
     throw ShapeError("dirichlet: alpha is empty (shape [0]); it needs k >= 1 concentrations");
   }
-  for (std::size_t i = 0; i < k; ++i) {
-    const float a = alpha(i);
-    if (!std::isfinite(a) || !(a > 0)) {
-      throw ValueError("dirichlet: alpha[" + std::to_string(i) + "] must be finite and > 0, got " +
-                       format_number(a));
-    }
-  }
+  detail::require_finite(alpha, "dirichlet", "alpha", detail::Allow::positive,
+                         "concentrations must be finite and > 0");
   const Shape out_shape = {count, k};
   if (!fits_in_random_limit(out_shape)) {
     throw MemoryError("dirichlet: count x k = " + std::to_string(count) + " x " +

@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "attn/error.hpp"
+#include "require_finite.hpp"
 #include "softmax_rows.hpp"
 
 namespace attn {
@@ -29,16 +30,8 @@ template <class T> void check_logits(const xt::xarray<T>& logits) {
   if (logits.size() == 0) {
     throw ShapeError("softmax: logits are empty (shape " + format_shape(shape) + ")");
   }
-  const T* x = logits.data();
-  for (std::size_t i = 0; i < logits.size(); ++i) {
-    if (std::isnan(x[i])) {
-      throw ValueError("softmax: logits" + format_index(shape, i) + " is NaN");
-    }
-    if (x[i] == std::numeric_limits<T>::infinity()) {
-      throw ValueError("softmax: logits" + format_index(shape, i) +
-                       " is +Infinity; only -Infinity (a masked position) is allowed");
-    }
-  }
+  detail::require_finite(logits, "softmax", "logits", detail::Allow::masked,
+                         "only -Infinity (a masked position) is allowed");
 }
 
 // The exact limits of softmax(x / τ), for one row whose maximum m is finite:

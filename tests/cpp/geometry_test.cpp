@@ -121,18 +121,18 @@ TEST(convex_hull, rejects_tensors_that_are_not_n_by_2) {
       "convex_hull: points are empty (shape [0, 2])");
 }
 
-TEST(convex_hull, rejects_non_finite_coordinates_naming_the_row) {
+TEST(convex_hull, rejects_non_finite_coordinates_naming_the_entry) {
   const float inf = std::numeric_limits<float>::infinity();
   expect_error<attn::ValueError>(
       [] {
         attn::convex_hull(Tensor{{0.0f, 0.0f}, {1.0f, 0.0f}, {std::nanf(""), 1.0f}});
       },
-      "convex_hull: points row 2 is (NaN, 1); coordinates must be finite");
+      "convex_hull: points[2, 0] is NaN; coordinates must be finite");
   expect_error<attn::ValueError>(
       [&] {
         attn::convex_hull(Tensor{{0.0f, -inf}});
       },
-      "points row 0 is (0, -Infinity)");
+      "points[0, 1] is -Infinity");
 }
 
 TEST(points_in_hull, dirichlet_mixtures_of_the_notebook_values_are_all_inside) {
@@ -230,18 +230,18 @@ TEST(points_in_hull, rejects_bad_shapes_naming_the_argument) {
       "points_in_hull: hull_points are empty (shape [0, 2])");
 }
 
-TEST(points_in_hull, rejects_non_finite_coordinates_naming_the_argument_and_row) {
+TEST(points_in_hull, rejects_non_finite_coordinates_naming_the_argument_and_entry) {
   const float inf = std::numeric_limits<float>::infinity();
   expect_error<attn::ValueError>(
       [] {
         attn::points_in_hull(Tensor{{1.0f, 1.0f}, {std::nanf(""), 2.0f}}, kNotebookValues);
       },
-      "points_in_hull: points row 1 is (NaN, 2)");
+      "points_in_hull: points[1, 0] is NaN");
   expect_error<attn::ValueError>(
       [&] {
         attn::points_in_hull(kNotebookValues, Tensor{{inf, 0.0f}, {1.0f, 1.0f}});
       },
-      "points_in_hull: hull_points row 0 is (Infinity, 0); coordinates must be finite");
+      "points_in_hull: hull_points[0, 0] is Infinity; coordinates must be finite");
 }
 
 // ---- Robustness: every finite float32, mixed magnitudes, duplicates, near-collinear runs ----

@@ -322,19 +322,19 @@ TEST(dirichlet, rejects_alpha_entries_that_are_not_finite_and_positive_naming_th
       [] {
         attn::dirichlet(Tensor{1.0f, 0.0f, 2.0f}, 3, 1);
       },
-      "dirichlet: alpha[1] must be finite and > 0, got 0");
+      "dirichlet: alpha[1] is 0; concentrations must be finite and > 0");
   expect_error<attn::ValueError>([] { attn::dirichlet(Tensor{-0.5f}, 3, 1); },
-                                 "alpha[0] must be finite and > 0, got -0.5");
+                                 "alpha[0] is -0.5; concentrations must be finite and > 0");
   expect_error<attn::ValueError>(
       [] {
         attn::dirichlet(Tensor{1.0f, 1.0f, std::nanf("")}, 3, 1);
       },
-      "alpha[2] must be finite and > 0, got NaN");
+      "alpha[2] is NaN; concentrations must be finite and > 0");
   expect_error<attn::ValueError>(
       [&] {
         attn::dirichlet(Tensor{inf, 1.0f}, 3, 1);
       },
-      "alpha[0] must be finite and > 0, got Infinity");
+      "alpha[0] is Infinity; concentrations must be finite and > 0");
 }
 
 TEST(dirichlet, rejects_batches_beyond_2_pow_29_elements) {

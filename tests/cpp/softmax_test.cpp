@@ -153,7 +153,7 @@ TEST(softmax, rejects_nan_and_positive_infinite_logits_naming_the_index) {
       [] {
         attn::softmax(Tensor{0.0f, kInf}, 1.0);
       },
-      "logits[1] is +Infinity");
+      "logits[1] is Infinity; only -Infinity");
 }
 
 TEST(softmax, rejects_scalars_and_empty_tensors) {
