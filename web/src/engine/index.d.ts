@@ -111,6 +111,9 @@ export interface Attention {
   memory(): { heapBytes: number; inUseBytes: number };
 }
 
+/** The names of the engine's methods (all of Attention's but its `simd` flag), in the order above. */
+export const METHODS: ReadonlyArray<Exclude<keyof Attention, 'simd'>>;
+
 /** Loads the wasm module: the SIMD build where supported ('auto'), or the one asked for. */
 export function loadAttention(options?: { simd?: 'auto' | boolean }): Promise<Attention>;
 
