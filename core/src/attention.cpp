@@ -55,15 +55,15 @@ constexpr std::size_t kTile = 128;                         // keys per fused til
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 // NumPy broadcasting of two shapes; `what` names them in the error.
-Shape broadcast_shapes(const Shape& a, const Shape& b, const std::string& what) {
+Shape broadcast_shapes(const char* who, const Shape& a, const Shape& b, const std::string& what) {
   const std::size_t rank = std::max(a.size(), b.size());
   Shape out(rank, 1);
   for (std::size_t i = 0; i < rank; ++i) {
     const std::size_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
     const std::size_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
     if (da != db && da != 1 && db != 1) {
-      throw ShapeError("attention: " + what + " do not broadcast: " + format_shape(a) + " and " +
-                       format_shape(b));
+      throw ShapeError(std::string(who) + ": " + what + " do not broadcast: " + format_shape(a) +
+                       " and " + format_shape(b));
     }
     out[i] = da == 1 ? db : da;
   }
@@ -91,11 +91,11 @@ std::size_t product(const Shape& shape) {
   return n;
 }
 
-void check_finite(const Tensor& t, const char* name) {
+void check_finite(const char* who, const Tensor& t, const char* name) {
   const float* x = t.data();
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (!std::isfinite(x[i])) {
-      throw ValueError(std::string("attention: ") + name + format_index(shape_of(t), i) + " is " +
+      throw ValueError(std::string(who) + ": " + name + format_index(shape_of(t), i) + " is " +
                        format_number(x[i]));
     }
   }
@@ -103,7 +103,8 @@ void check_finite(const Tensor& t, const char* name) {
 
 // Everything about one call that both the fast path and the reference need.
 struct Problem {
-  Shape batch; // broadcast leading axes
+  const char* who = "attention"; // the function called, first word of every error
+  Shape batch;                   // broadcast leading axes
   std::size_t batches = 1, L = 0, S = 0, E = 0, Ev = 0;
   std::vector<std::size_t> q_strides, k_strides, v_strides; // per batch axis
   std::vector<std::size_t> mask_strides;                    // per axis of batch + (L, S)
@@ -165,62 +166,72 @@ struct Problem {
   }
 };
 
-Problem validate(const Tensor& q, const Tensor& k, const Tensor& v,
+// Checks q (..., L, E), k (..., S, E) and, when given, v (..., S, Ev) against
+// each other and the options. `who` starts every error message: "attention" for
+// scaled_dot_product_attention (and its reference), "attention_scores" for
+// attention_scores, which has no v (then Ev = 0 and v takes no part in the batch).
+Problem validate(const char* who, const Tensor& q, const Tensor& k, const Tensor* v,
                  const AttentionOptions& options) {
-  const Shape qs = shape_of(q), ks = shape_of(k), vs = shape_of(v);
-  const auto need_matrix = [](const Shape& s, const char* name, const char* form) {
+  const std::string prefix = std::string(who) + ": ";
+  const Shape qs = shape_of(q), ks = shape_of(k), vs = v ? shape_of(*v) : Shape{1, 1};
+  const auto need_matrix = [&](const Shape& s, const char* name, const char* form) {
     if (s.size() < 2) {
-      throw ShapeError(std::string("attention: ") + name + " must have shape " + form + ", got " +
-                       format_shape(s));
+      throw ShapeError(prefix + name + " must have shape " + form + ", got " + format_shape(s));
     }
   };
   need_matrix(qs, "q", "(..., L, E)");
   need_matrix(ks, "k", "(..., S, E)");
-  need_matrix(vs, "v", "(..., S, Ev)");
+  if (v) {
+    need_matrix(vs, "v", "(..., S, Ev)");
+  }
 
   Problem p;
+  p.who = who;
   p.L = qs[qs.size() - 2];
   p.E = qs.back();
   p.S = ks[ks.size() - 2];
-  p.Ev = vs.back();
+  p.Ev = v ? vs.back() : 0;
   if (ks.back() != p.E) {
-    throw ShapeError("attention: q has E = " + std::to_string(p.E) +
+    throw ShapeError(prefix + "q has E = " + std::to_string(p.E) +
                      " but k has E = " + std::to_string(ks.back()) + " (q " + format_shape(qs) +
                      ", k " + format_shape(ks) + ")");
   }
-  if (vs[vs.size() - 2] != p.S) {
-    throw ShapeError("attention: k has S = " + std::to_string(p.S) + " keys but v has " +
+  if (v && vs[vs.size() - 2] != p.S) {
+    throw ShapeError(prefix + "k has S = " + std::to_string(p.S) + " keys but v has " +
                      std::to_string(vs[vs.size() - 2]) + " values (k " + format_shape(ks) + ", v " +
                      format_shape(vs) + ")");
   }
-  for (const auto& [t, name] : {std::pair{&q, "q"}, std::pair{&k, "k"}, std::pair{&v, "v"}}) {
-    if (t->size() == 0) {
-      throw ShapeError(std::string("attention: ") + name + " is empty (shape " +
-                       format_shape(shape_of(*t)) + ")");
+  for (const auto& [t, name] : {std::pair{&q, "q"}, std::pair{&k, "k"}, std::pair{v, "v"}}) {
+    if (t && t->size() == 0) {
+      throw ShapeError(prefix + name + " is empty (shape " + format_shape(shape_of(*t)) + ")");
     }
   }
   const Shape q_lead(qs.begin(), qs.end() - 2), k_lead(ks.begin(), ks.end() - 2),
       v_lead(vs.begin(), vs.end() - 2);
-  p.batch = broadcast_shapes(broadcast_shapes(q_lead, k_lead, "the batch axes of q and k"), v_lead,
-                             "the batch axes of q, k and v");
+  p.batch = broadcast_shapes(who, q_lead, k_lead, "the batch axes of q and k");
+  if (v) {
+    p.batch = broadcast_shapes(who, p.batch, v_lead, "the batch axes of q, k and v");
+  }
   p.batches = product(p.batch);
   p.q_strides = broadcast_strides(qs, p.with(p.L, p.E));
   p.k_strides = broadcast_strides(ks, p.with(p.S, p.E));
-  p.v_strides = broadcast_strides(vs, p.with(p.S, p.Ev));
+  p.v_strides = v ? broadcast_strides(vs, p.with(p.S, p.Ev)) : std::vector<std::size_t>{};
   for (auto* strides : {&p.q_strides, &p.k_strides, &p.v_strides}) {
     strides->resize(p.batch.size());
   }
 
-  check_finite(q, "q");
-  check_finite(k, "k");
-  check_finite(v, "v");
-  for (const float x : v) {
-    p.v_max_abs = std::max(p.v_max_abs, static_cast<double>(std::abs(x)));
+  check_finite(who, q, "q");
+  check_finite(who, k, "k");
+  if (v) {
+    check_finite(who, *v, "v");
+    for (const float x : *v) {
+      p.v_max_abs = std::max(p.v_max_abs, static_cast<double>(std::abs(x)));
+    }
   }
 
   p.scale = options.scale.value_or(1.0 / std::sqrt(static_cast<double>(p.E)));
   if (!std::isfinite(p.scale)) {
-    throw ValueError("attention: scale must be a finite number, got " + format_number(p.scale));
+    throw ValueError(prefix + "scale must be a finite number, got " + format_number(p.scale));
   }
 
   p.mask = &options.mask;
@@ -235,7 +246,7 @@ Problem validate(const Tensor& q, const Tensor& k, const Tensor& v,
       fits = d == 1 || d == full[full.size() - 1 - i];
     }
     if (!fits) {
-      throw ShapeError(std::string("attention: the ") + name + " of shape " + format_shape(ms) +
+      throw ShapeError(prefix + "the " + name + " of shape " + format_shape(ms) +
                        " does not broadcast to (..., L, S) = " + format_shape(full));
     }
     p.mask_strides = broadcast_strides(ms, full);
@@ -243,7 +254,7 @@ Problem validate(const Tensor& q, const Tensor& k, const Tensor& v,
       const float* a = options.mask.additive.data();
       for (std::size_t i = 0; i < options.mask.additive.size(); ++i) {
         if (std::isnan(a[i]) || a[i] == std::numeric_limits<float>::infinity()) {
-          throw ValueError("attention: additive mask" + format_index(ms, i) + " is " +
+          throw ValueError(prefix + "additive mask" + format_index(ms, i) + " is " +
                            format_number(a[i]) + "; use -Infinity to forbid a key");
         }
       }
@@ -259,13 +270,20 @@ Problem validate(const Tensor& q, const Tensor& k, const Tensor& v,
   const auto mib = [](double elements) {
     return std::to_string(static_cast<unsigned long long>(elements * 4 / 1048576));
   };
+  if (!v) {
+    if (weight_elements > static_cast<double>(kMaxElements)) {
+      throw MemoryError(prefix + "logits of shape " + format_shape(full) + " need " +
+                        mib(weight_elements) + " MiB, more than can be had");
+    }
+    return p;
+  }
   if (out_elements > static_cast<double>(kMaxElements)) {
-    throw MemoryError("attention: the output " + format_shape(p.with(p.L, p.Ev)) + " needs " +
+    throw MemoryError(prefix + "the output " + format_shape(p.with(p.L, p.Ev)) + " needs " +
                       mib(out_elements) + " MiB, more than can be had");
   }
   if ((options.return_weights || options.return_logits) &&
       weight_elements > static_cast<double>(kMaxElements)) {
-    throw MemoryError("attention: weights of shape " + format_shape(full) + " need " +
+    throw MemoryError(prefix + "weights of shape " + format_shape(full) + " need " +
                       mib(weight_elements) +
                       " MiB, more than can be had; leave the weights and logits out to run the "
                       "fused kernel, which never holds them");
@@ -273,8 +291,8 @@ Problem validate(const Tensor& q, const Tensor& k, const Tensor& v,
   return p;
 }
 
-[[noreturn]] void throw_logit_overflow(std::size_t row) {
-  throw ValueError("attention: the logits of query row " + std::to_string(row) +
+[[noreturn]] void throw_logit_overflow(const Problem& p, std::size_t row) {
+  throw ValueError(std::string(p.who) + ": the logits of query row " + std::to_string(row) +
                    " overflow float32 (|scale·q·k| beyond 3.4e38); scale q or k down");
 }
 
@@ -292,7 +310,7 @@ void scale_and_mask(const Problem& p, const kernels::KernelSet& ks, std::size_t 
       ks.vscale(x, n, scale);
       for (std::size_t j = 0; j < n; ++j) {
         if (!std::isfinite(x[j])) {
-          throw_logit_overflow(i0 + r);
+          throw_logit_overflow(p, i0 + r);
         }
       }
       continue;
@@ -306,11 +324,21 @@ void scale_and_mask(const Problem& p, const kernels::KernelSet& ks, std::size_t 
       const float logit = x[j] * scale + add;
       if (!std::isfinite(x[j] * scale) || std::isnan(logit) ||
           (std::isinf(logit) && add != kNegInf)) {
-        throw_logit_overflow(i0 + r);
+        throw_logit_overflow(p, i0 + r);
       }
       x[j] = logit;
     }
   }
+}
+
+// Passes 1–2 for query rows [i0, i0 + rows) against keys [j0, j0 + n) of one batch entry:
+//   out[r·ld + j] = scale · q_{i0+r} · k_{j0+j} + mask,  −inf where forbidden
+// qb is the entry's q (L, E), packed its K packed by pack_keys, moff its mask offset.
+void logits_block(const Problem& p, const kernels::KernelSet& ks, const float* qb,
+                  const float* packed, std::size_t moff, std::size_t i0, std::size_t rows,
+                  std::size_t j0, std::size_t n, float* out, std::size_t ld) {
+  ks.qk(qb + i0 * p.E, p.E, rows, packed + j0 * p.E, n, p.E, out, ld);
+  scale_and_mask(p, ks, moff, out, ld, rows, i0, j0, n);
 }
 
 AttentionResult run(const Problem& p, const Tensor& q, const Tensor& k, const Tensor& v,
@@ -346,8 +374,7 @@ AttentionResult run(const Problem& p, const Tensor& q, const Tensor& k, const Te
       float* out = result.output.data() + (b * p.L + i0) * p.Ev;
       if (two_pass) {
         // The whole rows at once: logits, softmax, then p·V.
-        ks.qk(qb + i0 * p.E, p.E, rows, packed.data(), p.S, p.E, scores.data(), ld);
-        scale_and_mask(p, ks, moff, scores.data(), ld, rows, i0, 0, p.S);
+        logits_block(p, ks, qb, packed.data(), moff, i0, rows, 0, p.S, scores.data(), ld);
         for (std::size_t r = 0; r < rows; ++r) {
           float* x = scores.data() + r * ld;
           const std::size_t at = (b * p.L + i0 + r) * p.S;
@@ -372,8 +399,7 @@ AttentionResult run(const Problem& p, const Tensor& q, const Tensor& k, const Te
       lo = lo / kernels::kPanel * kernels::kPanel;
       for (std::size_t j0 = lo; j0 < hi; j0 += kTile) {
         const std::size_t n = std::min(kTile, hi - j0);
-        ks.qk(qb + i0 * p.E, p.E, rows, packed.data() + j0 * p.E, n, p.E, scores.data(), ld);
-        scale_and_mask(p, ks, moff, scores.data(), ld, rows, i0, j0, n);
+        logits_block(p, ks, qb, packed.data(), moff, i0, rows, j0, n, scores.data(), ld);
         for (std::size_t r = 0; r < rows; ++r) {
           float* x = scores.data() + r * ld;
           const float tile_max = ks.rmax(x, n);
@@ -411,12 +437,34 @@ namespace detail {
 
 AttentionResult attention_with(const kernels::KernelSet& ks, const Tensor& q, const Tensor& k,
                                const Tensor& v, const AttentionOptions& options) {
-  const Problem p = validate(q, k, v, options);
+  const Problem p = validate("attention", q, k, &v, options);
   const Temperature t(options.temperature, "attention");
   return run(p, q, k, v, options, t, ks);
 }
 
+Tensor attention_scores_with(const kernels::KernelSet& ks, const Tensor& q, const Tensor& k,
+                             const AttentionOptions& options) {
+  const Problem p = validate("attention_scores", q, k, nullptr, options);
+  Tensor logits = Tensor::from_shape(p.with(p.L, p.S));
+  std::vector<float> packed(kernels::padded_keys(p.S) * p.E);
+  for (std::size_t b = 0; b < p.batches; ++b) {
+    const float* qb = q.data() + p.offset(b, p.q_strides);
+    const std::size_t moff = p.mask_strides.empty() ? 0 : p.offset(b, p.mask_strides);
+    kernels::pack_keys(k.data() + p.offset(b, p.k_strides), p.S, p.E, p.E, packed.data());
+    for (std::size_t i0 = 0; i0 < p.L; i0 += kernels::kBlockRows) {
+      const std::size_t rows = std::min(kernels::kBlockRows, p.L - i0);
+      logits_block(p, ks, qb, packed.data(), moff, i0, rows, 0, p.S,
+                   logits.data() + (b * p.L + i0) * p.S, p.S);
+    }
+  }
+  return logits;
+}
+
 } // namespace detail
+
+Tensor attention_scores(const Tensor& q, const Tensor& k, const AttentionOptions& options) {
+  return detail::attention_scores_with(kernels::best(), q, k, options);
+}
 
 AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
                                              const AttentionOptions& options) {
@@ -426,7 +474,7 @@ AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, c
 AttentionResult64 scaled_dot_product_attention_reference(const Tensor& q, const Tensor& k,
                                                          const Tensor& v,
                                                          const AttentionOptions& options) {
-  const Problem p = validate(q, k, v, options);
+  const Problem p = validate("attention", q, k, &v, options);
   const detail::Temperature validated(options.temperature, "attention");
   (void)validated;
 

@@ -10,4 +10,8 @@ namespace attn::detail {
 AttentionResult attention_with(const kernels::KernelSet& ks, const Tensor& q, const Tensor& k,
                                const Tensor& v, const AttentionOptions& options);
 
+/// attention_scores() computed with kernel set `ks`.
+Tensor attention_scores_with(const kernels::KernelSet& ks, const Tensor& q, const Tensor& k,
+                             const AttentionOptions& options);
+
 } // namespace attn::detail

@@ -84,6 +84,20 @@ struct AttentionResult64 {
 AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
                                              const AttentionOptions& options = {});
 
+/// Passes 1–2 of attention alone, the logits (no v, no softmax):
+///   logits = scale · q kᵀ + additive mask,   −inf where the mask forbids a key
+/// q (..., L, E), k (..., S, E)  ->  (..., L, S), batch axes broadcast as in attention.
+/// options.scale defaults to 1/sqrt(E); options.mask as in attention. options.temperature,
+/// return_weights and return_logits are not used (τ divides the logits only inside the
+/// softmax, pass 3) and not checked. Equal, bit for bit, to the logits that
+/// scaled_dot_product_attention returns with return_logits (same kernels, same order).
+/// Validates as scaled_dot_product_attention does, with the same wording, except that each
+/// message starts "attention_scores:" instead of "attention:" and nothing concerns v.
+/// Throws ShapeError (ranks, mismatched E, batch axes that do not broadcast, empty tensors,
+/// mask shapes), ValueError (NaN/inf in q or k, bad scale, a logit beyond float32) or
+/// MemoryError (logits too large to hold).
+Tensor attention_scores(const Tensor& q, const Tensor& k, const AttentionOptions& options = {});
+
 /// float64 scalar reference with the same contract (always returns weights and
 /// logits); computed from the same float32 inputs. The test oracle.
 AttentionResult64 scaled_dot_product_attention_reference(const Tensor& q, const Tensor& k,
