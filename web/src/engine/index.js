@@ -59,10 +59,48 @@ export class Attention {
    */
   softmax(logits, options) {
     return named('softmax', () => {
-      const { temperature = 1 } = optionsObject(options, 'softmax', '{ temperature: 1 }');
-      const x = toTensor(logits, 'logits');
-      checkNumber(temperature, 'temperature');
+      const [x, temperature] = softmaxArguments(logits, options, 'softmax');
       return unwrap(this.#module.softmax(x.data, x.shape, temperature));
+    });
+  }
+
+  /**
+   * The core's float64 scalar reference for softmax(): the same contract and options, computed in
+   * double precision from the same float32 logits. The oracle to compare softmax() with.
+   *
+   *   attn.softmaxReference([1.2, 4.5, 2, 0.8]);
+   *   // -> { data: Float64Array [0.03225, 0.87436, 0.07177, 0.02162], shape: [4] }
+   * @param {TensorLike} logits (..., n)
+   * @param {{ temperature?: number }} [options]
+   * @returns {Tensor64} weights (..., n), each row summing to 1
+   */
+  softmaxReference(logits, options) {
+    return named('softmaxReference', () => {
+      const [x, temperature] = softmaxArguments(logits, options, 'softmaxReference');
+      return unwrap(this.#module.softmaxReference(x.data, x.shape, temperature));
+    });
+  }
+
+  /**
+   * Passes 1 and 2 of attention alone: the scores q kᵀ, scaled, with the mask added
+   * (−Infinity where a key is forbidden): the logits attention() would take the softmax of.
+   * Equal to attention(q, k, v, { returnLogits: true }).logits, with no v and no softmax.
+   *
+   *   attn.scores([[1, 2]], [[3, 4], [5, 6]], { scale: 1 });
+   *   // -> { data: Float32Array [11, 17], shape: [1, 2] }
+   * @param {TensorLike} q (..., L, E)
+   * @param {TensorLike} k (..., S, E)
+   * @param {{ scale?: number, mask?: null | 'causal' | { window: number, causal?: boolean } | TensorLike | { additive: TensorLike } }} [options]
+   *   as attention() takes them: scale defaults to 1/sqrt(E); mask tensors use 1 = may attend
+   * @returns {Tensor} logits (..., L, S), leading axes broadcast
+   */
+  scores(q, k, options) {
+    return named('scores', () => {
+      const { scale, mask = null } = optionsObject(options, 'scores', "{ mask: 'causal' }");
+      const [tq, tk] = [toTensor(q, 'q'), toTensor(k, 'k')];
+      checkScale(scale);
+      const fields = { scale: scale ?? NaN, ...toMaskFields(mask) };
+      return unwrap(this.#module.scores(tq.data, tq.shape, tk.data, tk.shape, fields));
     });
   }
 
@@ -268,6 +306,14 @@ function named(name, body) {
     }
     throw error;
   }
+}
+
+/** softmax()'s and softmaxReference()'s arguments, checked: [logits, temperature]. */
+function softmaxArguments(logits, options, name) {
+  const { temperature = 1 } = optionsObject(options, name, '{ temperature: 1 }');
+  const x = toTensor(logits, 'logits');
+  checkNumber(temperature, 'temperature');
+  return [x, temperature];
 }
 
 function checkNumber(value, name) {

@@ -9,6 +9,8 @@
 /** The synchronous methods of an Attention engine, in the order index.d.ts declares them. */
 export const METHODS = Object.freeze([
   'softmax',
+  'softmaxReference',
+  'scores',
   'attention',
   'attentionReference',
   'convexCombination',
