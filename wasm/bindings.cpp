@@ -29,6 +29,15 @@ val softmax(const val& data, const val& shape, double temperature) {
   });
 }
 
+/// softmaxReference(data, shape, temperature) -> {data: Float64Array, shape}: the core's float64
+/// scalar reference of softmax, on the same float32 logits softmax() receives (widened exactly).
+val softmax_reference(const val& data, const val& shape, double temperature) {
+  return guarded([&] {
+    return tensor_to_js(
+        attn::softmax_reference(array_from_js<double>(data, shape, "logits"), temperature));
+  });
+}
+
 // The mask fields of the options object the engine builds:
 // {mask: 'none' | 'causal' | 'window' | 'boolean' | 'additive', window, causal, maskData,
 // maskShape}
@@ -55,19 +64,35 @@ Mask mask_from_js(const val& options) {
   return Mask::none();
 }
 
-// The options object the engine builds: {scale (NaN = 1/sqrt(E)), temperature,
-// returnWeights, returnLogits, mask fields}.
-AttentionOptions options_from_js(const val& options) {
+// The options object the engine builds for scores: {scale (NaN = 1/sqrt(E)), mask fields}.
+AttentionOptions scale_and_mask_from_js(const val& options) {
   AttentionOptions o;
   const double scale = options["scale"].as<double>();
   if (!std::isnan(scale)) {
     o.scale = scale;
   }
+  o.mask = mask_from_js(options);
+  return o;
+}
+
+// The options object the engine builds for attention: the fields above and temperature,
+// returnWeights, returnLogits.
+AttentionOptions options_from_js(const val& options) {
+  AttentionOptions o = scale_and_mask_from_js(options);
   o.temperature = options["temperature"].as<double>();
   o.return_weights = options["returnWeights"].as<bool>();
   o.return_logits = options["returnLogits"].as<bool>();
-  o.mask = mask_from_js(options);
   return o;
+}
+
+/// scores(q, qShape, k, kShape, options) -> {data, shape (..., L, S)}: passes 1 and 2 of
+/// attention alone, scale · q kᵀ + mask (−Infinity where a key is forbidden).
+val scores(const val& q, const val& q_shape, const val& k, const val& k_shape, const val& options) {
+  return guarded([&] {
+    return tensor_to_js(attention_scores(tensor_from_js(q, q_shape, "q"),
+                                         tensor_from_js(k, k_shape, "k"),
+                                         scale_and_mask_from_js(options)));
+  });
 }
 
 /// attention(q, qShape, k, kShape, v, vShape, options)
@@ -94,19 +119,6 @@ val attention(const val& q, const val& q_shape, const val& k, const val& k_shape
   });
 }
 
-/// Tensor64 -> {data: Float64Array (a fresh copy), shape: number[]}
-val tensor64_to_js(const Tensor64& tensor) {
-  val result = val::object();
-  result.set("data", val::global("Float64Array")
-                         .new_(emscripten::typed_memory_view(tensor.size(), tensor.data())));
-  val shape = val::array();
-  for (std::size_t extent : tensor.shape()) {
-    shape.call<void>("push", static_cast<double>(extent));
-  }
-  result.set("shape", shape);
-  return result;
-}
-
 /// attentionReference(q, qShape, k, kShape, v, vShape, options): the core's float64
 /// scalar reference, from the same float32 inputs and options as attention().
 ///   -> {output, weights, logits (always), fullyMaskedRows}, data as Float64Array
@@ -117,9 +129,9 @@ val attention_reference(const val& q, const val& q_shape, const val& k, const va
         tensor_from_js(q, q_shape, "q"), tensor_from_js(k, k_shape, "k"),
         tensor_from_js(v, v_shape, "v"), options_from_js(options));
     val result = val::object();
-    result.set("output", tensor64_to_js(r.output));
-    result.set("weights", tensor64_to_js(r.weights));
-    result.set("logits", tensor64_to_js(r.logits));
+    result.set("output", tensor_to_js(r.output));
+    result.set("weights", tensor_to_js(r.weights));
+    result.set("logits", tensor_to_js(r.logits));
     result.set("fullyMaskedRows", static_cast<double>(r.fully_masked_rows));
     return result;
   });
@@ -264,6 +276,8 @@ val build_info() {
 EMSCRIPTEN_BINDINGS(attnbook) {
   using namespace attn::wasm;
   emscripten::function("softmax", &softmax);
+  emscripten::function("softmaxReference", &softmax_reference);
+  emscripten::function("scores", &scores);
   emscripten::function("attention", &attention);
   emscripten::function("attentionReference", &attention_reference);
   emscripten::function("convexCombination", &convex_combination);

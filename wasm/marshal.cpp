@@ -40,19 +40,28 @@ xt::xarray<T> array_from_js(const val& data, const val& shape, const std::string
     throw ShapeError(name + ": data has " + std::to_string(length) + " values but shape " +
                      format_shape(extents) + " needs " + std::to_string(count));
   }
+  const auto too_large = [&] {
+    return MemoryError(name + ": shape " + format_shape(extents) + " needs " +
+                       std::to_string(std::uint64_t{count} * sizeof(T) >> 20) +
+                       " MiB, more than wasm memory has free");
+  };
+  // count·sizeof(T) beyond size_t (2^29 doubles in wasm32) is refused before the allocator,
+  // which would throw a length_error rather than bad_alloc.
+  if (count > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
+    throw too_large();
+  }
   xt::xarray<T> array;
   try {
     array = xt::xarray<T>::from_shape(extents);
   } catch (const std::bad_alloc&) {
-    throw MemoryError(name + ": shape " + format_shape(extents) + " needs " +
-                      std::to_string(count * sizeof(T) >> 20) +
-                      " MiB, more than wasm memory has free");
+    throw too_large();
   }
   val(emscripten::typed_memory_view(count, array.data())).call<void>("set", data);
   return array;
 }
 
 template xt::xarray<float> array_from_js<float>(const val&, const val&, const std::string&);
+template xt::xarray<double> array_from_js<double>(const val&, const val&, const std::string&);
 template xt::xarray<std::uint8_t> array_from_js<std::uint8_t>(const val&, const val&,
                                                               const std::string&);
 
@@ -83,17 +92,31 @@ std::size_t whole_size(double value, const std::string& name) {
       whole_number(value, 0, double(std::numeric_limits<std::size_t>::max()), name));
 }
 
-val tensor_to_js(const Tensor& tensor) {
+namespace {
+
+// {data: a fresh `array_type` copy of the tensor's data, shape: number[]}
+template <class T> val array_to_js(const xt::xarray<T>& tensor, const char* array_type) {
   val result = val::object();
   // new Float32Array(view) copies out of wasm memory.
-  result.set("data", val::global("Float32Array")
-                         .new_(emscripten::typed_memory_view(tensor.size(), tensor.data())));
+  result.set(
+      "data",
+      val::global(array_type).new_(emscripten::typed_memory_view(tensor.size(), tensor.data())));
   val shape = val::array();
   for (std::size_t extent : tensor.shape()) {
     shape.call<void>("push", static_cast<double>(extent));
   }
   result.set("shape", shape);
   return result;
+}
+
+} // namespace
+
+val tensor_to_js(const Tensor& tensor) {
+  return array_to_js(tensor, "Float32Array");
+}
+
+val tensor_to_js(const Tensor64& tensor) {
+  return array_to_js(tensor, "Float64Array");
 }
 
 val error_to_js(const std::string& kind, const std::string& message) {

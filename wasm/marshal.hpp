@@ -39,6 +39,9 @@ std::size_t whole_size(double value, const std::string& name);
 /// never a view of wasm memory (views are detached when memory grows).
 val tensor_to_js(const Tensor& tensor);
 
+/// Tensor64 -> {data: Float64Array, shape: number[]}, a fresh copy as above.
+val tensor_to_js(const Tensor64& tensor);
+
 /// A std::vector of numbers -> a fresh typed array (Int32Array, Uint8Array, Float64Array...).
 template <class T> val vector_to_js(const std::vector<T>& values, const char* array_type) {
   return val::global(array_type).new_(emscripten::typed_memory_view(values.size(), values.data()));

@@ -72,165 +72,176 @@ const POINTS = [
 const rows = [];
 const row = (fn, cls, what, args, kind, message) => rows.push({ fn, cls, what, args, kind, message });
 
-// ---- softmax(logits, { temperature }) ----
-row('softmax', 'NaN', 'a NaN logit', () => [[1, NaN, 3]], 'ValueError', /logits\[1\] is NaN/);
-row(
-  'softmax',
-  '+Infinity',
-  'a +Infinity logit',
-  () => [
-    put(
-      [
-        [0, 1],
-        [2, 3],
-      ],
-      1,
-      1,
-      Infinity,
-    ),
-  ],
-  'ValueError',
-  /logits\[1, 1\] is Infinity; only -Infinity/,
-);
-row('softmax', 'empty', 'an empty array', () => [[]], 'ShapeError', /logits are empty \(shape \[0\]\)/);
-row(
-  'softmax',
-  'empty',
-  'rows of length 0',
-  () => [{ data: [], shape: [2, 0] }],
-  'ShapeError',
-  /logits are empty \(shape \[2, 0\]\)/,
-);
-row(
-  'softmax',
-  'wrong rank',
-  'a scalar',
-  () => [{ data: [1], shape: [] }],
-  'ShapeError',
-  /logits must have at least one axis, got a scalar/,
-);
-row(
-  'softmax',
-  'mismatched shapes',
-  'data not filling the shape',
-  () => [{ data: new Float32Array(5), shape: [2, 3] }],
-  'ShapeError',
-  /logits: data has 5 values but shape \[2, 3\] needs 6/,
-);
-row(
-  'softmax',
-  'ragged rows',
-  'rows of 2 and 1',
-  () => [[[1, 2], [3]]],
-  'ShapeError',
-  /logits\[1\] has 1 value but logits\[0\] has 2/,
-);
-row(
-  'softmax',
-  'non-numeric',
-  'a string entry',
-  () => [[1, '2', 3]],
-  'TypeError',
-  /logits\[1\] is the string "2", not a number/,
-);
-row(
-  'softmax',
-  'non-numeric',
-  'a nested array entry',
-  () => [
-    [
-      [1, 2],
-      [3, [4]],
+// ---- softmax(logits, { temperature }) and softmaxReference(logits, { temperature }): the same contract ----
+for (const fn of ['softmax', 'softmaxReference']) {
+  row(fn, 'NaN', 'a NaN logit', () => [[1, NaN, 3]], 'ValueError', /logits\[1\] is NaN/);
+  row(
+    fn,
+    '+Infinity',
+    'a +Infinity logit',
+    () => [
+      put(
+        [
+          [0, 1],
+          [2, 3],
+        ],
+        1,
+        1,
+        Infinity,
+      ),
     ],
-  ],
-  'TypeError',
-  /logits\[1\]\[1\] is an array of length 1, not a number/,
-);
-row(
-  'softmax',
-  'enormous size',
-  '2^29 logits',
-  () => [huge([BIG])],
-  'MemoryError',
-  /logits: shape \[536870912\] needs 2048 MiB/,
-);
-row(
-  'softmax',
-  'enormous size',
-  'a shape of 2^40 elements',
-  () => [{ data: new Float32Array(4), shape: [2 ** 20, 2 ** 20] }],
-  'ShapeError',
-  /logits: data has 4 values but shape \[1048576, 1048576\] needs 1099511627776/,
-);
-row(
-  'softmax',
-  'negative temperature',
-  'τ = -1',
-  () => [[1, 2], { temperature: -1 }],
-  'ValueError',
-  /temperature must be >= 0, got -1/,
-);
-row(
-  'softmax',
-  'negative temperature',
-  'τ = -Infinity',
-  () => [[1, 2], { temperature: -Infinity }],
-  'ValueError',
-  /temperature must be >= 0, got -Infinity/,
-);
-row(
-  'softmax',
-  'NaN temperature',
-  'τ = NaN',
-  () => [[1, 2], { temperature: NaN }],
-  'ValueError',
-  /temperature is NaN; use a value > 0/,
-);
-row(
-  'softmax',
-  'wrong argument type',
-  'a string for logits',
-  () => ['1,2,3'],
-  'TypeError',
-  /logits must be a tensor \{ data, shape \}, an array of numbers or a Float32Array; got the string "1,2,3"/,
-);
-row('softmax', 'wrong argument type', 'null logits', () => [null], 'TypeError', /logits must be a tensor .*got null/);
-row(
-  'softmax',
-  'wrong argument type',
-  'a string temperature',
-  () => [[1, 2], { temperature: '2' }],
-  'TypeError',
-  /temperature must be a number, got the string "2"/,
-);
-row(
-  'softmax',
-  'wrong argument type',
-  'null options',
-  () => [[1, 2], null],
-  'TypeError',
-  /softmax: options must be an object such as \{ temperature: 1 \}, got null/,
-);
-row(
-  'softmax',
-  'wrong argument type',
-  'a number for options',
-  () => [[1, 2], 0.5],
-  'TypeError',
-  /softmax: options must be an object .*got number 0\.5/,
-);
-row(
-  'softmax',
-  'wrong argument type',
-  'a BigInt64Array',
-  () => [new BigInt64Array(2)],
-  'TypeError',
-  /logits: BigInt64Array is not supported/,
-);
+    'ValueError',
+    /logits\[1, 1\] is Infinity; only -Infinity/,
+  );
+  row(fn, 'empty', 'an empty array', () => [[]], 'ShapeError', /logits are empty \(shape \[0\]\)/);
+  row(
+    fn,
+    'empty',
+    'rows of length 0',
+    () => [{ data: [], shape: [2, 0] }],
+    'ShapeError',
+    /logits are empty \(shape \[2, 0\]\)/,
+  );
+  row(
+    fn,
+    'wrong rank',
+    'a scalar',
+    () => [{ data: [1], shape: [] }],
+    'ShapeError',
+    /logits must have at least one axis, got a scalar/,
+  );
+  row(
+    fn,
+    'mismatched shapes',
+    'data not filling the shape',
+    () => [{ data: new Float32Array(5), shape: [2, 3] }],
+    'ShapeError',
+    /logits: data has 5 values but shape \[2, 3\] needs 6/,
+  );
+  row(
+    fn,
+    'ragged rows',
+    'rows of 2 and 1',
+    () => [[[1, 2], [3]]],
+    'ShapeError',
+    /logits\[1\] has 1 value but logits\[0\] has 2/,
+  );
+  row(
+    fn,
+    'non-numeric',
+    'a string entry',
+    () => [[1, '2', 3]],
+    'TypeError',
+    /logits\[1\] is the string "2", not a number/,
+  );
+  row(
+    fn,
+    'non-numeric',
+    'a nested array entry',
+    () => [
+      [
+        [1, 2],
+        [3, [4]],
+      ],
+    ],
+    'TypeError',
+    /logits\[1\]\[1\] is an array of length 1, not a number/,
+  );
+  row(
+    fn,
+    'enormous size',
+    '2^29 logits',
+    () => [huge([BIG])],
+    'MemoryError',
+    new RegExp(`logits: shape \\[536870912\\] needs ${fn === 'softmax' ? 2048 : 4096} MiB`),
+  );
+  row(
+    fn,
+    'enormous size',
+    'a shape of 2^40 elements',
+    () => [{ data: new Float32Array(4), shape: [2 ** 20, 2 ** 20] }],
+    'ShapeError',
+    /logits: data has 4 values but shape \[1048576, 1048576\] needs 1099511627776/,
+  );
+  row(
+    fn,
+    'negative temperature',
+    'τ = -1',
+    () => [[1, 2], { temperature: -1 }],
+    'ValueError',
+    /temperature must be >= 0, got -1/,
+  );
+  row(
+    fn,
+    'negative temperature',
+    'τ = -Infinity',
+    () => [[1, 2], { temperature: -Infinity }],
+    'ValueError',
+    /temperature must be >= 0, got -Infinity/,
+  );
+  row(
+    fn,
+    'NaN temperature',
+    'τ = NaN',
+    () => [[1, 2], { temperature: NaN }],
+    'ValueError',
+    /temperature is NaN; use a value > 0/,
+  );
+  row(
+    fn,
+    'wrong argument type',
+    'a string for logits',
+    () => ['1,2,3'],
+    'TypeError',
+    /logits must be a tensor \{ data, shape \}, an array of numbers or a Float32Array; got the string "1,2,3"/,
+  );
+  row(fn, 'wrong argument type', 'null logits', () => [null], 'TypeError', /logits must be a tensor .*got null/);
+  row(
+    fn,
+    'wrong argument type',
+    'a string temperature',
+    () => [[1, 2], { temperature: '2' }],
+    'TypeError',
+    /temperature must be a number, got the string "2"/,
+  );
+  row(
+    fn,
+    'wrong argument type',
+    'null options',
+    () => [[1, 2], null],
+    'TypeError',
+    new RegExp(`${fn}: options must be an object such as \\{ temperature: 1 \\}, got null`),
+  );
+  row(
+    fn,
+    'wrong argument type',
+    'a number for options',
+    () => [[1, 2], 0.5],
+    'TypeError',
+    new RegExp(`${fn}: options must be an object .*got number 0\\.5`),
+  );
+  row(
+    fn,
+    'wrong argument type',
+    'a BigInt64Array',
+    () => [new BigInt64Array(2)],
+    'TypeError',
+    /logits: BigInt64Array is not supported/,
+  );
+}
 
-// ---- attention(q, k, v, options) and attentionReference(q, k, v, options): the same contract ----
-for (const fn of ['attention', 'attentionReference']) {
-  const a = (q, k, v, options) => () => (options === undefined ? [q(), k(), v()] : [q(), k(), v(), options]);
+// ---- attention(q, k, v, options), attentionReference(q, k, v, options) and scores(q, k, options):
+// the same contract; scores (passes 1–2 alone) takes no v and of the options only scale and mask,
+// so the rows about v, the temperature and returnWeights/returnLogits are not its (vRow) ----
+for (const fn of ['attention', 'attentionReference', 'scores']) {
+  const withV = fn !== 'scores';
+  const a = (q, k, v, options) => () => [
+    q(),
+    k(),
+    ...(withV ? [v()] : []),
+    ...(options === undefined ? [] : [options]),
+  ];
+  const vRow = withV ? row : () => {};
   const [q, k, v] = [() => Q, () => K, () => V];
   row(
     fn,
@@ -300,7 +311,7 @@ for (const fn of ['attention', 'attentionReference']) {
     /additive mask\[2, 0\] is Infinity/,
   );
   // float32 logits overflow; the float64 reference holds 1e300 · q·k and gives its weights
-  if (fn === 'attention') {
+  if (fn !== 'attentionReference') {
     row(
       fn,
       '+Infinity',
@@ -310,7 +321,7 @@ for (const fn of ['attention', 'attentionReference']) {
       /logits of query row 0 overflow float32/,
     );
   }
-  row(
+  vRow(
     fn,
     '-Infinity',
     'in v',
@@ -354,7 +365,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'ShapeError',
     /q must have shape \(\.\.\., L, E\), got \[4\]/,
   );
-  row(
+  vRow(
     fn,
     'wrong rank',
     'v of rank 1',
@@ -378,7 +389,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'ShapeError',
     /q has E = 4 but k has E = 3/,
   );
-  row(
+  vRow(
     fn,
     'mismatched shapes',
     'S of k and v',
@@ -413,7 +424,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'ShapeError',
     /q\[1\] has 2 values but q\[0\] has 4/,
   );
-  row(
+  vRow(
     fn,
     'non-numeric',
     'a string in v',
@@ -421,7 +432,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'TypeError',
     /v\[0\]\[1\] is the string "x", not a number/,
   );
-  row(
+  vRow(
     fn,
     'enormous size',
     '30,000² weights',
@@ -446,7 +457,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'MemoryError',
     /q: shape \[536870912, 1\] needs 2048 MiB/,
   );
-  row(
+  vRow(
     fn,
     'negative temperature',
     'τ = -1',
@@ -454,7 +465,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'ValueError',
     /temperature must be >= 0, got -1/,
   );
-  row(
+  vRow(
     fn,
     'negative temperature',
     'τ = -Infinity',
@@ -462,7 +473,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'ValueError',
     /temperature must be >= 0, got -Infinity/,
   );
-  row(fn, 'NaN temperature', 'τ = NaN', a(q, k, v, { temperature: NaN }), 'ValueError', /temperature is NaN/);
+  vRow(fn, 'NaN temperature', 'τ = NaN', a(q, k, v, { temperature: NaN }), 'ValueError', /temperature is NaN/);
   row(
     fn,
     'mask of the wrong shape',
@@ -601,7 +612,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'TypeError',
     /q must be a tensor .*got the string "abc"/,
   );
-  row(
+  vRow(
     fn,
     'wrong argument type',
     'undefined v',
@@ -633,7 +644,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'TypeError',
     /scale must be a number, got the string "1"/,
   );
-  row(
+  vRow(
     fn,
     'wrong argument type',
     'a string temperature',
@@ -641,7 +652,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'TypeError',
     /temperature must be a number, got the string "1"/,
   );
-  row(
+  vRow(
     fn,
     'wrong argument type',
     'returnWeights as 1',
@@ -649,7 +660,7 @@ for (const fn of ['attention', 'attentionReference']) {
     'TypeError',
     /returnWeights must be true or false, got number 1/,
   );
-  row(
+  vRow(
     fn,
     'wrong argument type',
     'returnLogits as a string',
@@ -673,6 +684,52 @@ for (const fn of ['attention', 'attentionReference']) {
     'ShapeError',
     /q\.shape\[0\] must be a whole number >= 0, got number -1/,
   );
+  if (!withV) {
+    row(
+      fn,
+      '-Infinity',
+      'in k',
+      a(q, () => put(K, 2, 0, -Infinity), v),
+      'ValueError',
+      /k\[2, 0\] is -Infinity/,
+    );
+    row(
+      fn,
+      'non-numeric',
+      'a string in k',
+      a(q, () => put(K, 0, 1, 'x'), v),
+      'TypeError',
+      /k\[0\]\[1\] is the string "x"/,
+    );
+    row(
+      fn,
+      'wrong argument type',
+      'undefined k',
+      a(q, () => undefined, v),
+      'TypeError',
+      /k must be a tensor .*got undefined/,
+    );
+    row(
+      fn,
+      'enormous size',
+      '30,000² logits',
+      a(
+        () => huge([30000, 1]),
+        () => huge([30000, 1]),
+        v,
+      ),
+      'MemoryError',
+      /logits of shape \[30000, 30000\] need 3433 MiB/,
+    );
+    row(
+      fn,
+      'out of range',
+      'a negative window',
+      a(q, k, v, { mask: { window: -2 } }),
+      'ValueError',
+      /mask\.window must be a whole number >= 0, got number -2/,
+    );
+  }
 }
 
 // ---- convexCombination(weights, values) ----
@@ -1428,6 +1485,23 @@ export const VALID_CALLS = {
     args: () => [[1.2, 4.5, 2, 0.8]],
     result: (r) => r.data,
     expected: [0.0322492, 0.8743615, 0.071772, 0.0216173],
+  },
+  softmaxReference: {
+    args: () => [[1.2, 4.5, 2, 0.8]],
+    result: (r) => r.data,
+    expected: [0.0322492, 0.8743615, 0.071772, 0.0216173],
+  },
+  scores: {
+    args: () => [
+      [[1, 2]],
+      [
+        [3, 4],
+        [5, 6],
+      ],
+      { scale: 0.5, mask: { additive: [[0, -1]] } },
+    ],
+    result: (r) => [...r.shape, ...r.data],
+    expected: [1, 2, 5.5, 7.5],
   },
   // one-hot queries of height 5 retrieve their token (the retrieval lesson's example)
   attention: {

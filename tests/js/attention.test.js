@@ -105,6 +105,51 @@ for (const simd of [true, false]) {
       assert.deepEqual(Array.from(blocked.output.data.slice(3 * 8, 4 * 8)), new Array(8).fill(0));
     });
 
+    test('scores: scale·q kᵀ + mask, equal to the logits attention() returns and to q·k by hand', () => {
+      const unscaled = attn.scores(q, k, { scale: 1 });
+      assert.ok(unscaled.data instanceof Float32Array);
+      assert.deepEqual(unscaled.shape, [2, 5, 5]);
+      const dots = new Float64Array(2 * 5 * 5);
+      for (let b = 0; b < 2; b++) {
+        for (let i = 0; i < 5; i++) {
+          for (let j = 0; j < 5; j++) {
+            let dot = 0;
+            for (let e = 0; e < 8; e++) dot += q.data[(b * 5 + i) * 8 + e] * k.data[(b * 5 + j) * 8 + e];
+            dots[(b * 5 + i) * 5 + j] = dot;
+          }
+        }
+      }
+      assert.ok(maxAbsDiff(unscaled.data, dots) <= 1e-5, `max |scores − q·k| = ${maxAbsDiff(unscaled.data, dots)}`);
+      const options = [{}, { scale: 1 }, { scale: -0.5, mask: 'causal' }, { mask: { window: 1 } }];
+      for (const o of options) {
+        const { logits } = attn.attention(q, k, v, { ...o, returnLogits: true });
+        assert.deepEqual(attn.scores(q, k, o), logits, JSON.stringify(o));
+      }
+      const scaled = attn.scores(q, k);
+      assert.ok(
+        maxAbsDiff(
+          scaled.data,
+          dots.map((x) => x / Math.sqrt(8)),
+        ) <= 1e-5,
+        'default scale 1/√8',
+      );
+      const causal = attn.scores(q, k, { mask: 'causal' });
+      assert.equal(causal.data[1], -Infinity);
+      assert.equal(causal.data[5], scaled.data[5]);
+      const additive = [0, 1, 2, 3, 4].map((i) => [0, 1, 2, 3, 4].map((j) => (j === i ? 2 : 0)));
+      const added = attn.scores(q, k, { mask: { additive } });
+      assert.ok(Math.abs(added.data[0] - scaled.data[0] - 2) <= 1e-6 && added.data[1] === scaled.data[1]);
+    });
+
+    test('scores: batch axes broadcast and L may differ from S', () => {
+      const one = attn.randn([1, 3, 8], 9); // (1, L = 3, E) against k (2, S = 5, E)
+      const r = attn.scores(one, k, { scale: 1 });
+      assert.deepEqual(r.shape, [2, 3, 5]);
+      let dot = 0;
+      for (let e = 0; e < 8; e++) dot += one.data[2 * 8 + e] * k.data[(5 + 4) * 8 + e];
+      assert.ok(Math.abs(r.data[(3 + 2) * 5 + 4] - dot) <= 1e-5);
+    });
+
     test('retrieval: a one-hot query finds its token', () => {
       const vocab = (t) => Array.from({ length: 6 }, (_, c) => (c === t ? 5 : 0));
       const seq = [0, 1, 2, 3, 4].map(vocab);

@@ -63,12 +63,12 @@ test('regression: each way keeps its own difference, named, and the summary, pri
 test('a core whose one-pass output drifts is caught by its own check, not hidden by the other', async () => {
   const drifting = {
     ...Object.fromEntries(
-      ['randn', 'attentionReference', 'rowStochasticReport'].map((f) => [f, engine[f].bind(engine)]),
+      ['randn', 'scores', 'attentionReference', 'rowStochasticReport'].map((f) => [f, engine[f].bind(engine)]),
     ),
     simd: engine.simd,
     attention(q, k, v, options) {
       const result = engine.attention(q, k, v, options);
-      if (options) return result; // the step-by-step and raw-score calls
+      if (options) return result; // the step-by-step call
       const data = result.output.data.map((x, i) => (i === 3 ? x + 1e-4 : x));
       return { ...result, output: { ...result.output, data } };
     },

@@ -92,14 +92,14 @@ test('dot variance: the core’s q·k has variance D, within the check’s four 
   const doubled = {
     ...engine,
     randn: (...a) => engine.randn(...a),
-    attention: (...a) => twice(engine.attention(...a)),
+    scores: (...a) => twice(engine.scores(...a)),
   };
   const wrong = await computeDotVariance(doubled, { d: 128, samples: 4096, seed: 0 });
   assert.ok(Math.abs(wrong.ratio - 1) > varianceTolerance(128, 4096));
 });
 
-function twice(result) {
-  return { ...result, logits: { ...result.logits, data: result.logits.data.map((x) => 2 * x) } };
+function twice(scores) {
+  return { ...scores, data: scores.data.map((x) => 2 * x) };
 }
 
 test('histogram: densities over bins of the given width, values outside the range dropped', () => {

@@ -10,7 +10,6 @@ import {
   formatTau,
   logitDomain,
   positionLabels,
-  referenceSoftmax,
   SOFTMAX_LAB_CODE,
   softmaxChecks,
 } from '../../web/src/labs/softmax-temperature/softmax-lab-model.js';
@@ -35,12 +34,14 @@ import {
 
 const LOGITS = [1.2, 4.5, 2, 0.8];
 const engine = await loadAttention();
+/** The oracle: the core's float64 softmax of the same float32 logits. */
+const reference = (logits, temperature) => Array.from(engine.softmaxReference(logits, { temperature }).data);
 
-test('the oracle: the formula at τ, the argmax one-hot at τ = 0 (ties share), uniform at τ = ∞', () => {
-  const w = referenceSoftmax(LOGITS, 1);
+test('the oracle (the core’s softmaxReference): the formula at τ, the argmax one-hot at τ = 0 (ties share), uniform at τ = ∞', () => {
+  const w = reference(LOGITS, 1);
   assert.ok(Math.abs(w[1] - 0.8743615) < 1e-6, `α₁ = ${w[1]}`);
-  assert.deepEqual(referenceSoftmax([1, 3, 3], 0), [0, 0.5, 0.5]);
-  assert.deepEqual(referenceSoftmax([1, 3, 3, 0], Infinity), [0.25, 0.25, 0.25, 0.25]);
+  assert.deepEqual(reference([1, 3, 3], 0), [0, 0.5, 0.5]);
+  assert.deepEqual(reference([1, 3, 3, 0], Infinity), [0.25, 0.25, 0.25, 0.25]);
 });
 
 test('the lab’s values come from the core and its checks measure real gaps', () => {
@@ -54,6 +55,7 @@ test('the lab’s values come from the core and its checks measure real gaps', (
   // a core that returned other weights would be caught by the reference check
   const wrong = {
     softmax: (s, o) => ({ data: engine.softmax(s, o).data.map((x, i) => (i ? x : x + 1e-3)) }),
+    softmaxReference: (s, o) => engine.softmaxReference(s, o),
     entropy: (w) => engine.entropy(w),
     effectivePositions: (w) => engine.effectivePositions(w),
   };
@@ -93,7 +95,7 @@ test('the comparison: the source’s three temperatures from the core, rows summ
   const c = computeComparison(engine, LOGITS, [0.25, 1, 5]);
   assert.equal(c.rows.length, 3);
   c.rows.forEach((row, k) => {
-    const expected = referenceSoftmax(LOGITS, c.temperatures[k]);
+    const expected = reference(LOGITS, c.temperatures[k]);
     row.forEach((w, j) => assert.ok(Math.abs(w - expected[j]) < 1e-6, `τ = ${c.temperatures[k]}, position ${j}`));
   });
   assert.ok(c.rowSumGap <= 1e-6, `row sums ${c.rowSumGap}`);

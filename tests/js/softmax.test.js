@@ -77,6 +77,36 @@ for (const simd of [true, false]) {
       }
     });
 
+    test('softmaxReference: float64 weights of the float32 logits, close to the JS oracle and to softmax()', () => {
+      const rows = [
+        [1.2, 4.5, 2.0, 0.8],
+        [0.1, -3, 1000, -Infinity],
+      ];
+      for (const temperature of [0.25, 1, 5]) {
+        const ref = attn.softmaxReference(rows, { temperature });
+        assert.ok(ref.data instanceof Float64Array);
+        assert.deepEqual(ref.shape, [2, 4]);
+        rows.forEach((row, r) => {
+          const exact = reference(row.map(Math.fround), temperature); // what the core receives: float32
+          assertClose(ref.data.slice(4 * r, 4 * r + 4), exact, 1e-15, `row ${r}, τ = ${temperature}`);
+        });
+        assertClose(attn.softmax(rows, { temperature }).data, ref.data, 1e-6, `softmax() at τ = ${temperature}`);
+      }
+      assert.equal(attn.softmaxReference(rows).data[7], 0, 'a -Infinity logit gets weight 0');
+      assertClose(attn.softmaxReference(SEED_LOGITS).data, [0.0322492, 0.8743615, 0.071772, 0.0216173], 1e-6, 'τ = 1');
+    });
+
+    test('softmaxReference: the limits τ = 0 (ties share) and τ = Infinity, and a fully masked row', () => {
+      assert.deepEqual(Array.from(attn.softmaxReference([1, 3, 3, 0], { temperature: 0 }).data), [0, 0.5, 0.5, 0]);
+      assert.deepEqual(Array.from(attn.softmaxReference([1, 3, -Infinity, 0], { temperature: Infinity }).data), [
+        1 / 3,
+        1 / 3,
+        0,
+        1 / 3,
+      ]);
+      assert.deepEqual(Array.from(attn.softmaxReference([-Infinity, -Infinity]).data), [0, 0]);
+    });
+
     test('results are copies that survive wasm memory growth', () => {
       const first = attn.softmax(SEED_LOGITS);
       const snapshot = Array.from(first.data);

@@ -1,11 +1,13 @@
-// The type declarations name the API that runs: every method of the engine
-// (loadAttention) is declared in index.d.ts, every method of the worker client
-// (createWorkerEngine) in index.d.ts or worker-client.d.ts, and nothing
-// declared is missing from the code.
+// The type declarations name the API that runs: the one method list (engine/methods.js) is
+// exactly the methods of the engine (loadAttention) and of the worker client
+// (createWorkerEngine), every one is declared in index.d.ts (the jobs in
+// worker-client.d.ts), and nothing declared is missing from the code.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { loadAttention } from 'attnbook';
+import { Attention, loadAttention } from 'attnbook';
+import { JOBS } from '../../web/src/engine/jobs.js';
+import { JOB_METHODS, METHODS } from '../../web/src/engine/methods.js';
 import { createWorkerEngine } from '../../web/src/engine/worker-client.js';
 
 const engineDir = new URL('../../web/src/engine/', import.meta.url);
@@ -43,6 +45,17 @@ function fakeWorker() {
   };
 }
 
+test('methods.js lists exactly the methods of the Attention class and the jobs of jobs.js', () => {
+  const methods = Object.getOwnPropertyNames(Attention.prototype).filter((n) => n !== 'constructor');
+  assert.deepEqual([...METHODS].sort(), methods.sort());
+  assert.deepEqual([...JOB_METHODS].sort(), Object.keys(JOBS).sort());
+});
+
+test('index.d.ts declares the methods of methods.js, in its order, and the simd flag', async () => {
+  const declared = declaredMembers(await readFile(new URL('index.d.ts', engineDir), 'utf8'), 'Attention');
+  assert.deepEqual([...declared], ['simd', ...METHODS]);
+});
+
 test('index.d.ts declares exactly the members an engine from loadAttention() has', async () => {
   const attn = await loadAttention();
   const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(attn)).filter((n) => n !== 'constructor');
@@ -58,4 +71,5 @@ test('worker-client.d.ts and index.d.ts declare exactly what createWorkerEngine(
   // WorkerEngine extends Promised<Omit<Attention, 'simd'>> and declares simd itself.
   const declared = new Set([...attention, ...worker]);
   assert.deepEqual([...declared].sort(), Object.keys(engine).sort());
+  for (const method of [...METHODS, ...JOB_METHODS]) assert.equal(typeof engine[method], 'function', method);
 });

@@ -13,7 +13,7 @@
  *   main-thread engine behind the same promise API, with inWorker = false and
  *   fallbackReason saying why (no console error: the CSP is read, not tripped).
  */
-import { Attention, loadAttention } from './engine/index.js';
+import { METHODS, loadAttention } from './engine/index.js';
 import { JobEngines, JOBS } from './engine/jobs.js';
 import { fromBlob, startWorker, workerOptions } from './engine/page-worker.js';
 import { createWorkerEngine } from './engine/worker-client.js';
@@ -115,9 +115,7 @@ async function mainThreadEngine(reason) {
   const jobEngines = new JobEngines();
   const newest = new Map(); // job method -> token of its newest run
   const wrapped = { inWorker: false, fallbackReason: reason, simd: engine.simd };
-  for (const method of Object.getOwnPropertyNames(Attention.prototype)) {
-    if (method !== 'constructor') wrapped[method] = async (...args) => engine[method](...args);
-  }
+  for (const method of METHODS) wrapped[method] = async (...args) => engine[method](...args);
   for (const method of Object.keys(JOBS)) {
     wrapped[method] = async (options, { onProgress = null } = {}) => {
       const token = {};

@@ -15,6 +15,16 @@ export class AttentionError extends Error {
   }
 }
 
+/**
+ * Throws an AttentionError: the one way the engine's JS checks refuse an input.
+ * @param {string} message what was wrong, naming the argument and the offending value
+ * @param {string} [kind] 'TypeError' (the default: a value of the wrong JS type) or 'ShapeError', 'ValueError'
+ * @returns {never}
+ */
+export function fail(message, kind = 'TypeError') {
+  throw new AttentionError(message, { kind });
+}
+
 /** A short description of a value for error messages: its type, and the value when small. */
 export function describe(value) {
   if (value === null) return 'null';

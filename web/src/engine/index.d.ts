@@ -30,12 +30,16 @@ export class AttentionError extends Error {
   constructor(message: string, options?: { kind?: string });
 }
 
-export interface AttentionOptions {
+/** scores()'s options: attention()'s scale and mask. */
+export interface ScoresOptions {
   /** Default 1/sqrt(E). */
   scale?: number;
+  mask?: Mask;
+}
+
+export interface AttentionOptions extends ScoresOptions {
   /** τ: 0 = hard argmax, Infinity = uniform. Default 1. */
   temperature?: number;
-  mask?: Mask;
   returnWeights?: boolean;
   returnLogits?: boolean;
 }
@@ -79,6 +83,10 @@ export interface Attention {
   readonly simd: boolean;
   /** Softmax over the last axis with temperature (τ = 0: argmax, τ = Infinity: uniform). */
   softmax(logits: TensorLike, options?: { temperature?: number }): Tensor;
+  /** The core's float64 scalar reference for softmax(): same options, same float32 logits, float64 weights. */
+  softmaxReference(logits: TensorLike, options?: { temperature?: number }): Tensor64;
+  /** Passes 1–2 of attention alone: scale·q kᵀ + mask, (..., L, S); q (..., L, E), k (..., S, E). */
+  scores(q: TensorLike, k: TensorLike, options?: ScoresOptions): Tensor;
   /** softmax((scale·q kᵀ + mask)/τ) v with PyTorch SDPA semantics; q (..., L, E), k (..., S, E), v (..., S, Ev). */
   attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): AttentionResult;
   /** The core's float64 scalar reference for attention(): same options, same float32 inputs, float64 results. */
@@ -110,6 +118,9 @@ export interface Attention {
   /** Wasm memory size and bytes malloc'd now. */
   memory(): { heapBytes: number; inUseBytes: number };
 }
+
+/** The names of the engine's methods (all of Attention's but its `simd` flag), in the order above. */
+export const METHODS: ReadonlyArray<Exclude<keyof Attention, 'simd'>>;
 
 /** Loads the wasm module: the SIMD build where supported ('auto'), or the one asked for. */
 export function loadAttention(options?: { simd?: 'auto' | boolean }): Promise<Attention>;

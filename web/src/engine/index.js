@@ -10,12 +10,13 @@
  * Every bad input throws an AttentionError; the module stays usable after it.
  */
 import { loadBuild } from '#wasm-builds';
-import { AttentionError, describe, jsNames } from './errors.js';
+import { AttentionError, describe, fail, jsNames } from './errors.js';
 import { simdSupported } from './features.js';
 import { toMaskFields } from './mask.js';
+import { METHODS } from './methods.js';
 import { toTensor } from './tensor.js';
 
-export { AttentionError, simdSupported };
+export { AttentionError, METHODS, simdSupported };
 
 /**
  * Loads the wasm module and returns the engine.
@@ -57,10 +58,50 @@ export class Attention {
    * @returns {import('./tensor.js').Tensor} weights (..., n), each row summing to 1
    */
   softmax(logits, options) {
-    const { temperature = 1 } = optionsObject(options, 'softmax', '{ temperature: 1 }');
-    const x = toTensor(logits, 'logits');
-    checkNumber(temperature, 'temperature');
-    return unwrap(this.#module.softmax(x.data, x.shape, temperature));
+    return named('softmax', () => {
+      const [x, temperature] = softmaxArguments(logits, options, 'softmax');
+      return unwrap(this.#module.softmax(x.data, x.shape, temperature));
+    });
+  }
+
+  /**
+   * The core's float64 scalar reference for softmax(): the same contract and options, computed in
+   * double precision from the same float32 logits. The oracle to compare softmax() with.
+   *
+   *   attn.softmaxReference([1.2, 4.5, 2, 0.8]);
+   *   // -> { data: Float64Array [0.03225, 0.87436, 0.07177, 0.02162], shape: [4] }
+   * @param {TensorLike} logits (..., n)
+   * @param {{ temperature?: number }} [options]
+   * @returns {Tensor64} weights (..., n), each row summing to 1
+   */
+  softmaxReference(logits, options) {
+    return named('softmaxReference', () => {
+      const [x, temperature] = softmaxArguments(logits, options, 'softmaxReference');
+      return unwrap(this.#module.softmaxReference(x.data, x.shape, temperature));
+    });
+  }
+
+  /**
+   * Passes 1 and 2 of attention alone: the scores q kᵀ, scaled, with the mask added
+   * (−Infinity where a key is forbidden): the logits attention() would take the softmax of.
+   * Equal to attention(q, k, v, { returnLogits: true }).logits, with no v and no softmax.
+   *
+   *   attn.scores([[1, 2]], [[3, 4], [5, 6]], { scale: 1 });
+   *   // -> { data: Float32Array [11, 17], shape: [1, 2] }
+   * @param {TensorLike} q (..., L, E)
+   * @param {TensorLike} k (..., S, E)
+   * @param {{ scale?: number, mask?: null | 'causal' | { window: number, causal?: boolean } | TensorLike | { additive: TensorLike } }} [options]
+   *   as attention() takes them: scale defaults to 1/sqrt(E); mask tensors use 1 = may attend
+   * @returns {Tensor} logits (..., L, S), leading axes broadcast
+   */
+  scores(q, k, options) {
+    return named('scores', () => {
+      const { scale, mask = null } = optionsObject(options, 'scores', "{ mask: 'causal' }");
+      const [tq, tk] = [toTensor(q, 'q'), toTensor(k, 'k')];
+      checkScale(scale);
+      const fields = { scale: scale ?? NaN, ...toMaskFields(mask) };
+      return unwrap(this.#module.scores(tq.data, tq.shape, tk.data, tk.shape, fields));
+    });
   }
 
   /**
@@ -77,10 +118,12 @@ export class Attention {
    *   scratchBytes: the working memory the call allocated besides its inputs and result
    */
   attention(q, k, v, options) {
-    const opts = attentionOptions(options, 'attention', false);
-    const [tq, tk, tv] = [toTensor(q, 'q'), toTensor(k, 'k'), toTensor(v, 'v')];
-    const fields = attentionFields(opts);
-    return unwrap(this.#module.attention(tq.data, tq.shape, tk.data, tk.shape, tv.data, tv.shape, fields));
+    return named('attention', () => {
+      const opts = attentionOptions(options, 'attention', false);
+      const [tq, tk, tv] = [toTensor(q, 'q'), toTensor(k, 'k'), toTensor(v, 'v')];
+      const fields = attentionFields(opts);
+      return unwrap(this.#module.attention(tq.data, tq.shape, tk.data, tk.shape, tv.data, tv.shape, fields));
+    });
   }
 
   /**
@@ -96,10 +139,12 @@ export class Attention {
    *   the shapes of attention()'s result, data as Float64Array
    */
   attentionReference(q, k, v, options) {
-    const opts = attentionOptions(options, 'attentionReference', true);
-    const [tq, tk, tv] = [toTensor(q, 'q'), toTensor(k, 'k'), toTensor(v, 'v')];
-    const fields = attentionFields(opts);
-    return unwrap(this.#module.attentionReference(tq.data, tq.shape, tk.data, tk.shape, tv.data, tv.shape, fields));
+    return named('attentionReference', () => {
+      const opts = attentionOptions(options, 'attentionReference', true);
+      const [tq, tk, tv] = [toTensor(q, 'q'), toTensor(k, 'k'), toTensor(v, 'v')];
+      const fields = attentionFields(opts);
+      return unwrap(this.#module.attentionReference(tq.data, tq.shape, tk.data, tk.shape, tv.data, tv.shape, fields));
+    });
   }
 
   /**
@@ -110,8 +155,10 @@ export class Attention {
    * @returns {Tensor} (..., d)
    */
   convexCombination(weights, values) {
-    const [w, v] = [toTensor(weights, 'weights'), toTensor(values, 'values')];
-    return unwrap(this.#module.convexCombination(w.data, w.shape, v.data, v.shape));
+    return named('convexCombination', () => {
+      const [w, v] = [toTensor(weights, 'weights'), toTensor(values, 'values')];
+      return unwrap(this.#module.convexCombination(w.data, w.shape, v.data, v.shape));
+    });
   }
 
   /**
@@ -120,21 +167,27 @@ export class Attention {
    * @returns {{ maxRowSumError: number, minEntry: number, isRowStochastic: boolean }}
    */
   rowStochasticReport(a) {
-    const t = toTensor(a, 'A');
-    return unwrap(this.#module.rowStochasticReport(t.data, t.shape));
+    return named('rowStochasticReport', () => {
+      const t = toTensor(a, 'A');
+      return unwrap(this.#module.rowStochasticReport(t.data, t.shape));
+    });
   }
 
   /** (B, T, h·d) -> (B, h, T, d). @param {TensorLike} x @param {number} heads @returns {Tensor} */
   splitHeads(x, heads) {
-    const t = toTensor(x, 'x');
-    checkNumber(heads, 'heads');
-    return unwrap(this.#module.splitHeads(t.data, t.shape, heads));
+    return named('splitHeads', () => {
+      const t = toTensor(x, 'x');
+      checkNumber(heads, 'heads');
+      return unwrap(this.#module.splitHeads(t.data, t.shape, heads));
+    });
   }
 
   /** (B, h, T, d) -> (B, T, h·d). @param {TensorLike} x @returns {Tensor} */
   mergeHeads(x) {
-    const t = toTensor(x, 'x');
-    return unwrap(this.#module.mergeHeads(t.data, t.shape));
+    return named('mergeHeads', () => {
+      const t = toTensor(x, 'x');
+      return unwrap(this.#module.mergeHeads(t.data, t.shape));
+    });
   }
 
   /**
@@ -143,10 +196,12 @@ export class Attention {
    * @param {number[]} shape @param {number} seed a whole number @returns {Tensor}
    */
   randn(shape, seed) {
-    if (!Array.isArray(shape)) fail(`shape must be an array of whole numbers, got ${describe(shape)}`);
-    shape.forEach((d, i) => checkNumber(d, `shape[${i}]`));
-    checkNumber(seed, 'seed');
-    return unwrap(this.#module.randn(shape, seed));
+    return named('randn', () => {
+      if (!Array.isArray(shape)) fail(`shape must be an array of whole numbers, got ${describe(shape)}`);
+      shape.forEach((d, i) => checkNumber(d, `shape[${i}]`));
+      checkNumber(seed, 'seed');
+      return unwrap(this.#module.randn(shape, seed));
+    });
   }
 
   /**
@@ -155,10 +210,12 @@ export class Attention {
    * @returns {Tensor} (count, k)
    */
   dirichlet(alpha, count, seed) {
-    const a = toTensor(alpha, 'alpha');
-    checkNumber(count, 'count');
-    checkNumber(seed, 'seed');
-    return unwrap(this.#module.dirichlet(a.data, a.shape, count, seed));
+    return named('dirichlet', () => {
+      const a = toTensor(alpha, 'alpha');
+      checkNumber(count, 'count');
+      checkNumber(seed, 'seed');
+      return unwrap(this.#module.dirichlet(a.data, a.shape, count, seed));
+    });
   }
 
   /**
@@ -166,8 +223,10 @@ export class Attention {
    * @param {TensorLike} points (n, 2) @returns {Int32Array}
    */
   convexHull(points) {
-    const p = toTensor(points, 'points');
-    return unwrap(this.#module.convexHull(p.data, p.shape));
+    return named('convexHull', () => {
+      const p = toTensor(points, 'points');
+      return unwrap(this.#module.convexHull(p.data, p.shape));
+    });
   }
 
   /**
@@ -175,20 +234,26 @@ export class Attention {
    * @param {TensorLike} points (m, 2) @param {TensorLike} hullPoints (h, 2) @returns {Uint8Array}
    */
   pointsInHull(points, hullPoints) {
-    const [p, h] = [toTensor(points, 'points'), toTensor(hullPoints, 'hullPoints')];
-    return unwrap(this.#module.pointsInHull(p.data, p.shape, h.data, h.shape));
+    return named('pointsInHull', () => {
+      const [p, h] = [toTensor(points, 'points'), toTensor(hullPoints, 'hullPoints')];
+      return unwrap(this.#module.pointsInHull(p.data, p.shape, h.data, h.shape));
+    });
   }
 
   /** Shannon entropy of each row, in nats. @param {TensorLike} weights (..., n) @returns {Tensor} (...) */
   entropy(weights) {
-    const t = toTensor(weights, 'weights');
-    return unwrap(this.#module.entropy(t.data, t.shape));
+    return named('entropy', () => {
+      const t = toTensor(weights, 'weights');
+      return unwrap(this.#module.entropy(t.data, t.shape));
+    });
   }
 
   /** exp(entropy) of each row: the effective number of positions attended to. @returns {Tensor} (...) */
   effectivePositions(weights) {
-    const t = toTensor(weights, 'weights');
-    return unwrap(this.#module.effectivePositions(t.data, t.shape));
+    return named('effectivePositions', () => {
+      const t = toTensor(weights, 'weights');
+      return unwrap(this.#module.effectivePositions(t.data, t.shape));
+    });
   }
 
   /**
@@ -198,20 +263,22 @@ export class Attention {
    * @returns {{ dims: number[], meanMaxWeight: Float64Array, meanEntropy: Float64Array }}
    */
   scalingStatistics(options) {
-    const {
-      dims,
-      scaled,
-      draws,
-      seed,
-      tokens = 5,
-    } = optionsObject(options, 'scalingStatistics', '{ dims, scaled, draws, seed }');
-    if (!Array.isArray(dims)) fail(`dims must be an array of whole numbers, got ${describe(dims)}`);
-    dims.forEach((d, i) => checkNumber(d, `dims[${i}]`));
-    checkBoolean(scaled, 'scaled');
-    checkNumber(draws, 'draws');
-    checkNumber(seed, 'seed');
-    checkNumber(tokens, 'tokens');
-    return unwrap(this.#module.scalingStatistics(dims, scaled, draws, seed, tokens));
+    return named('scalingStatistics', () => {
+      const {
+        dims,
+        scaled,
+        draws,
+        seed,
+        tokens = 5,
+      } = optionsObject(options, 'scalingStatistics', '{ dims, scaled, draws, seed }');
+      if (!Array.isArray(dims)) fail(`dims must be an array of whole numbers, got ${describe(dims)}`);
+      dims.forEach((d, i) => checkNumber(d, `dims[${i}]`));
+      checkBoolean(scaled, 'scaled');
+      checkNumber(draws, 'draws');
+      checkNumber(seed, 'seed');
+      checkNumber(tokens, 'tokens');
+      return unwrap(this.#module.scalingStatistics(dims, scaled, draws, seed, tokens));
+    });
   }
 
   /** Wasm memory: its size and the bytes malloc'd now. @returns {{ heapBytes: number, inUseBytes: number }} */
@@ -220,32 +287,33 @@ export class Attention {
   }
 }
 
-// Every error a method throws starts with the method's name, as the core's own messages do
-// ("softmax: logits[1] is +Infinity …"): the checks in this file and in tensor.js and mask.js
-// name only the argument ("x[1] has 2 values but x[0] has 3").
-for (const name of Object.getOwnPropertyNames(Attention.prototype)) {
-  const method = Object.getOwnPropertyDescriptor(Attention.prototype, name).value;
-  if (name === 'constructor' || typeof method !== 'function') continue;
-  Attention.prototype[name] = {
-    [name](...args) {
-      try {
-        return method.apply(this, args);
-      } catch (error) {
-        if (error instanceof AttentionError && !error.message.startsWith(`${name}: `)) {
-          error.message = `${name}: ${error.message}`;
-        }
-        throw error;
-      }
-    },
-  }[name];
-}
-
 /** @typedef {import('./tensor.js').Tensor} Tensor */
 /** @typedef {{ data: Float64Array, shape: number[] }} Tensor64 */
 /** @typedef {Tensor | number[] | number[][] | number[][][] | Float32Array} TensorLike (nested to any depth) */
 
-function fail(message) {
-  throw new AttentionError(message, { kind: 'TypeError' });
+/**
+ * Runs the body of method `name`, so that every error it throws starts with the method's name, as
+ * the core's own messages do ("softmax: logits[1] is +Infinity …"): the checks in this file and in
+ * tensor.js and mask.js name only the argument ("x[1] has 2 values but x[0] has 3").
+ * @template T @param {string} name @param {() => T} body @returns {T}
+ */
+function named(name, body) {
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof AttentionError && !error.message.startsWith(`${name}: `)) {
+      error.message = `${name}: ${error.message}`;
+    }
+    throw error;
+  }
+}
+
+/** softmax()'s and softmaxReference()'s arguments, checked: [logits, temperature]. */
+function softmaxArguments(logits, options, name) {
+  const { temperature = 1 } = optionsObject(options, name, '{ temperature: 1 }');
+  const x = toTensor(logits, 'logits');
+  checkNumber(temperature, 'temperature');
+  return [x, temperature];
 }
 
 function checkNumber(value, name) {

@@ -8,12 +8,8 @@
  *   Tensor of 0/1 or booleans   1 = may attend; shape (L, S) or broadcastable to (..., L, S)
  *   { additive: Tensor }        added to the logits; -Infinity forbids a key
  */
-import { AttentionError, describe } from './errors.js';
+import { describe, fail } from './errors.js';
 import { toTensor } from './tensor.js';
-
-const fail = (message, kind = 'TypeError') => {
-  throw new AttentionError(message, { kind });
-};
 
 const booleansToNumbers = (value) =>
   Array.isArray(value) ? value.map((v) => (typeof v === 'boolean' ? Number(v) : booleansToNumbers(v))) : value;

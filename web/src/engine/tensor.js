@@ -5,7 +5,7 @@
  * depth must be as long as the first). Validation here covers only the form of
  * the input; values (NaN, infinities) are checked by the core.
  */
-import { AttentionError, describe } from './errors.js';
+import { describe, fail } from './errors.js';
 
 /**
  * @typedef {{ data: Float32Array, shape: number[] }} Tensor
@@ -110,8 +110,4 @@ function checkShape(shape, name) {
     }
   });
   return shape.slice();
-}
-
-function fail(message, kind = 'TypeError') {
-  throw new AttentionError(message, { kind });
 }

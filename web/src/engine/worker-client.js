@@ -14,6 +14,7 @@
  * AttentionError of kind 'Cancelled'; engine.cancel('benchmark') stops it outright.
  */
 import { AttentionError } from './errors.js';
+import { JOB_METHODS, METHODS } from './methods.js';
 
 /**
  * @param {Worker} worker running worker.js
@@ -59,24 +60,9 @@ export async function createWorkerEngine(worker, options = {}) {
   return {
     inWorker: true,
     simd,
-    softmax: call('softmax'),
-    attention: call('attention'),
-    attentionReference: call('attentionReference'),
-    convexCombination: call('convexCombination'),
-    rowStochasticReport: call('rowStochasticReport'),
-    splitHeads: call('splitHeads'),
-    mergeHeads: call('mergeHeads'),
-    randn: call('randn'),
-    dirichlet: call('dirichlet'),
-    convexHull: call('convexHull'),
-    pointsInHull: call('pointsInHull'),
-    entropy: call('entropy'),
-    effectivePositions: call('effectivePositions'),
-    scalingStatistics: call('scalingStatistics'),
-    memory: call('memory'),
+    ...Object.fromEntries(METHODS.map((method) => [method, call(method)])),
     // long jobs (jobs.js)
-    benchmark: job('benchmark'),
-    fusedAttention: job('fusedAttention'),
+    ...Object.fromEntries(JOB_METHODS.map((method) => [method, job(method)])),
     /** Stops the running job of `method` (it rejects with kind 'Cancelled'). */
     cancel: (method) => {
       if (jobIds.has(method)) worker.postMessage({ method: 'cancel', target: jobIds.get(method) });

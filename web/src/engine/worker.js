@@ -12,6 +12,7 @@
  * createWorkerEngine() from worker-client.js.
  */
 import { AttentionError } from './errors.js';
+import { JOB_METHODS, METHODS } from './methods.js';
 
 // The engine and the jobs are imported on the first message: the inline builds (the single
 // file, the widgets) hand their wasm to the worker in the 'load' message (options.wasmUrls,
@@ -20,25 +21,8 @@ import { AttentionError } from './errors.js';
 let modules;
 const load = () => (modules ??= Promise.all([import('./index.js'), import('./jobs.js')]));
 
-const JOB_METHODS = new Set(['benchmark', 'fusedAttention']); // jobs.js JOBS
-
-const METHODS = new Set([
-  'softmax',
-  'attention',
-  'attentionReference',
-  'convexCombination',
-  'rowStochasticReport',
-  'splitHeads',
-  'mergeHeads',
-  'randn',
-  'dirichlet',
-  'convexHull',
-  'pointsInHull',
-  'entropy',
-  'effectivePositions',
-  'scalingStatistics',
-  'memory',
-]);
+const methods = new Set(METHODS);
+const jobMethods = new Set(JOB_METHODS);
 
 let engine;
 let jobEngines;
@@ -84,12 +68,12 @@ self.addEventListener('message', async ({ data }) => {
       self.postMessage({ id, result: { simd: engine.simd } });
       return;
     }
-    if (JOB_METHODS.has(method)) {
+    if (jobMethods.has(method)) {
       const result = await runJob(id, method, args[0]);
       self.postMessage({ id, result }, transferables(result));
       return;
     }
-    if (!METHODS.has(method)) throw new AttentionError(`the worker has no method ${JSON.stringify(method)}`);
+    if (!methods.has(method)) throw new AttentionError(`the worker has no method ${JSON.stringify(method)}`);
     engine ??= await (await load())[0].loadAttention();
     const result = engine[method](...args);
     self.postMessage({ id, result }, transferables(result));

@@ -233,10 +233,10 @@ export class AttnMultiHead extends AttnLab {
       checks: checkCells(multiHeadChecks(r)),
       code: html`<attn-code label="PyTorch" .template=${MULTI_HEAD_TORCH} .params=${codeParams(r)}></attn-code>`,
       hood: html`<p>
-        Y is computed by the core's attention kernel, called as attention(S, I, V) with the T × T identity I as its
-        second argument and scale 1: the kernel's scores S Iᵀ are S itself, so it returns softmax(S) V = AV for every
-        (b, k) at once, the leading axes broadcast as torch.matmul does. The row sums are measured by the core
-        (rowStochasticReport) in float32.
+        Y is computed by the core as the notebook computes it, Y = AV: for every sequence b and head k,
+        convexCombination(A[b, k], V[b, k]) mixes the rows of V[b, k] with the weights of each row of A[b, k], as
+        torch.matmul does for every (b, k) of the batch. The row sums are measured by the core (rowStochasticReport) in
+        float32.
       </p>`,
     });
   }

@@ -5,10 +5,9 @@
  *
  * The example ("Attention as a Weighted Mixture" §6): values V (B, h, T, d_v) and logits
  * S (B, h, T, T) drawn from the core's seeded normal generator (one stream, V first, as the
- * notebook draws them), A = softmax(S) over the last axis, and Y = AV for every sequence b and
- * head k at once: attention(S, I_T, V, { scale: 1 }) — with the T × T identity in the second
- * place the kernel's logits are S itself, so its output is softmax(S) V = AV, batch axes
- * broadcast as torch.matmul does. Output shapes are the core's.
+ * notebook draws them), A = softmax(S) over the last axis, and Y = AV: for every sequence b and
+ * head k, the core's convexCombination(A[b, k], V[b, k]), each row of A a convex combination
+ * of the rows of V[b, k] (as torch.matmul batches them). Output shapes are the core's.
  */
 import { PALETTES, paletteRgb, rgbHex } from '../../charts/palettes.js';
 
@@ -33,14 +32,15 @@ export function computeMultiHead(engine, { batch: B, heads: h, length: T, dv, se
   const V = { data: draws.subarray(0, nV), shape: [B, h, T, dv] };
   const S = { data: draws.subarray(nV), shape: [B, h, T, T] };
   const A = engine.softmax(S); // (B, h, T, T), over the last axis
-  const identity = new Float32Array(T * T);
-  for (let i = 0; i < T; i++) identity[i * T + i] = 1;
-  const Y = engine.attention(S, { data: identity, shape: [T, T] }, V, { scale: 1 }).output; // (B, h, T, d_v)
+  const Y = { data: new Float32Array(B * h * T * dv), shape: [B, h, T, dv] };
   const maps = [];
   for (let b = 0; b < B; b++) {
     for (let k = 0; k < h; k++) {
-      const at = (b * h + k) * T * T;
-      maps.push({ b, k, values: { data: A.data.subarray(at, at + T * T), shape: [T, T] } });
+      const n = b * h + k;
+      const values = { data: A.data.subarray(n * T * T, (n + 1) * T * T), shape: [T, T] };
+      const Vbk = { data: V.data.subarray(n * T * dv, (n + 1) * T * dv), shape: [T, dv] };
+      Y.data.set(engine.convexCombination(values, Vbk).data, n * T * dv); // Y[b, k] = A[b, k] V[b, k]
+      maps.push({ b, k, values });
     }
   }
   return { B, h, T, dv, seed, V, S, A, Y, report: engine.rowStochasticReport(A), maps };

@@ -6,7 +6,7 @@
  * Six tokens whose embeddings are the rows of 5·I₆; a sequence of tokens 0 … 4 whose embeddings
  * are both the keys and the values; a query that is one token's embedding (attn-retrieval) or a
  * mix of them, q = Σ_t c_t · vocab[t] = 5c (attn-query-builder). The core computes
- * softmax(q Kᵀ / √d_k) V with d_k = 6 (the source's scaling), and the unscaled dot products.
+ * softmax(q Kᵀ / √d_k) V with d_k = 6 (the source's scaling), and the unscaled scores q Kᵀ.
  */
 export const VOCAB_SIZE = 6;
 export const SEQUENCE = [0, 1, 2, 3, 4];
@@ -54,13 +54,13 @@ export const queryVector = (mix) => mix.map((c) => SCALE * c);
 export function computeQuery(engine, mix) {
   const q = { data: Float32Array.from(queryVector(mix)), shape: [1, VOCAB_SIZE] };
   const seq = sequenceTensor();
-  const raw = engine.attention(q, seq, seq, { scale: 1, returnLogits: true });
+  const dots = engine.scores(q, seq, { scale: 1 }); // q·k_j, unscaled
   const scaled = engine.attention(q, seq, seq, { returnWeights: true, returnLogits: true }); // 1/√d_k, d_k = 6
   const output = Array.from(scaled.output.data);
   return {
     mix: [...mix],
     query: queryVector(mix),
-    dots: Array.from(raw.logits.data),
+    dots: Array.from(dots.data),
     scores: Array.from(scaled.logits.data),
     weights: Array.from(scaled.weights.data),
     output,

@@ -2,17 +2,18 @@
  * <attn-sdpa-steps id="steps" seed="0" batch="0" row="0" step="0">
  *
  * A step-through of scaled dot-product attention for one query row i of the lesson's Q, K, V
- * ((B, T, D) = (2, 5, 8), seeded), in the four passes of the core's kernels:
- *   1. scores        s_j = q_i · k_j                    (for each key j)
- *   2. scale         s_j / √d_k
- *   3. softmax       w_j = exp(s_j/√d_k − max) / Σ exp(…)
- *   4. weighted sum  y_i = Σ_j w_j v_j
+ * ((B, T, D) = (2, 5, 8), seeded), in the four passes of the core (core/src/attention.cpp):
+ *   1. scores        s_j = q_i · k_j                    (for each key j; kernel qk)
+ *   2. scale         s_j / √d_k                         (and the mask, when there is one: none here)
+ *   3. softmax       w_j = exp(s_j/√d_k − max) / Σ exp(…), in three steps: the row max,
+ *                    exp and sum, normalise
+ *   4. weighted sum  y_i = Σ_j w_j v_j                  (kernel pv)
  * The figure: the list of passes (click one, or focus the list and use ← → Home End), what the
  * current pass does, and a table of the numbers of row i pass by pass (later passes' columns stay
  * empty until reached). Directly under it: Previous/Next, the query row, the batch and the seed.
  *
- * Maths in the wasm core (sdpa-model.js computeSdpa): randn; attention with scale = 1 and
- * returnLogits (the raw scores), with returnWeights and returnLogits (scaled scores, weights,
+ * Maths in the wasm core (sdpa-model.js computeSdpa): randn; scores with scale = 1 (pass 1);
+ * attention with returnWeights and returnLogits (passes 2 to 4: scaled scores, weights,
  * output). JS only picks row i, multiplies w_j by v_j for the display of the terms (y_i itself is
  * the core's) and formats.
  *
@@ -184,18 +185,19 @@ export class AttnSdpaSteps extends AttnLab {
     const i = this.row;
     switch (this.step) {
       case 0:
-        return html`Pass 1: query q<sub>${i}</sub> = ${vector(x.q, 2)} is dotted with each key k<sub>j</sub>, one score
-          per key. A large score means q<sub>${i}</sub> and k<sub>j</sub> point the same way.`;
+        return html`Pass 1, scores: query q<sub>${i}</sub> = ${vector(x.q, 2)} is dotted with each key k<sub>j</sub>,
+          one score per key. A large score means q<sub>${i}</sub> and k<sub>j</sub> point the same way.`;
       case 1:
-        return html`Pass 2: each score is divided by √d<sub>k</sub> = √${D} ≈ ${fixed(Math.sqrt(D), 4)}. The order of
-          the scores does not change; their spread shrinks, so the softmax that follows is not pushed to one key.`;
+        return html`Pass 2, scale: each score is divided by √d<sub>k</sub> = √${D} ≈ ${fixed(Math.sqrt(D), 4)} (a mask,
+          when there is one, is added here; this example has none). The order of the scores does not change; their
+          spread shrinks, so the softmax that follows is not pushed to one key.`;
       case 2:
-        return html`Pass 3: softmax of the scaled scores. The largest one (${fixed(x.max, 4)}) is subtracted from each
-        before exponentiating, so nothing overflows. The weights are non-negative and add up to
-        ${fixed(x.weightSum, 6)}; key ${x.best} gets the most.`;
+        return html`Pass 3, softmax of the scaled scores, in three steps: the row's largest score (${fixed(x.max, 4)});
+        the exponential of each score minus it (so nothing overflows) and their sum; each exponential divided by the
+        sum. The weights are non-negative and add up to ${fixed(x.weightSum, 6)}; key ${x.best} gets the most.`;
       default:
-        return html`Pass 4: the output row y<sub>${i}</sub> is the sum of the value rows v<sub>j</sub>, each scaled by
-          its weight w<sub>j</sub>: a weighted average of the values, D = ${D} numbers.`;
+        return html`Pass 4, weighted sum: the output row y<sub>${i}</sub> is the sum of the value rows v<sub>j</sub>,
+          each scaled by its weight w<sub>j</sub>: a weighted average of the values, D = ${D} numbers.`;
     }
   }
 

@@ -6,10 +6,11 @@
  * The example: Q, K, V of shape (B, T, D) = (2, 5, 8) from the core's seeded generator (see
  * labs/common/qkv-lab.js). The core computes the output two ways, and the lab compares both with
  * its double-precision (float64) reference, each difference labelled with the way it belongs to:
- * - "in one pass": the fused kernel, which streams over the keys and never stores the T × T
- *   weights (as PyTorch's F.scaled_dot_product_attention);
- * - "step by step": scores, weights, then the weighted sum, with the weights kept (what the
- *   figures show).
+ * - "in one pass": the fused kernel, which runs the four passes on one tile of keys at a time
+ *   with a running max and sum (an online softmax) and never stores the T × T weights (as
+ *   PyTorch's F.scaled_dot_product_attention);
+ * - "step by step": the four passes (scores, scale, softmax, weighted sum) over whole rows,
+ *   with the weights kept (what the figures show).
  */
 import { formatNumber } from '../../cells/base/cell-support.js';
 import { B, D, T, batchOf, drawQKV, fixed, maxAbsDiff, nested, rowOf, sci, vector } from '../common/qkv-lab.js';
@@ -31,7 +32,7 @@ export function computeSdpa(engine, seed) {
   const { q, k, v } = drawQKV(engine, seed);
   const onePass = engine.attention(q, k, v); // fused: never stores the T × T weights
   const full = engine.attention(q, k, v, { returnWeights: true, returnLogits: true });
-  const raw = engine.attention(q, k, v, { scale: 1, returnLogits: true }).logits; // QKᵀ, unscaled
+  const raw = engine.scores(q, k, { scale: 1 }); // pass 1 alone: QKᵀ, unscaled
   const ref = engine.attentionReference(q, k, v);
   return {
     seed,
@@ -212,7 +213,11 @@ export const codeParams = (r) => ({ seed: r.seed, Q: nested(r.q), K: nested(r.k)
 
 // --- the step-through of one query row ------------------------------------------------------
 
-/** The four passes of the kernel, in order. */
+/**
+ * The four passes of attention for one query row, in order, named as the core names them
+ * (core/src/attention.cpp): scores, scale (and mask), softmax (three steps: row max, exp and
+ * sum, normalise), weighted sum.
+ */
 export const PASSES = [
   { id: 'scores', name: 'Scores' },
   { id: 'scale', name: 'Scale' },

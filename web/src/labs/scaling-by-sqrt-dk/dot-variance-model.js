@@ -1,6 +1,6 @@
 /**
  * The dot-variance lab's model: random pairs (q, k) of dimension D from the core, their dot
- * products (the core's logits at scale 1), and what the lab shows of them: mean and variance
+ * products (the core's scores at scale 1), and what the lab shows of them: mean and variance
  * (display arithmetic), the two histograms, the check's tolerance, the text alternative.
  * No DOM; unit-tested in Node (tests/js/labs-scaling-by-sqrt-dk.test.js).
  */
@@ -14,17 +14,13 @@ export const HISTOGRAM = { lo: -64, hi: 64, width: 0.5 };
 
 /**
  * The dot products q·k of `samples` random pairs of dimension d, from the engine (main-thread or
- * worker: every call is awaited). One query against one key, at scale 1, has logit exactly q·k.
+ * worker: every call is awaited). One query against one key, at scale 1, has score exactly q·k.
  * @returns {Promise<Float32Array>}
  */
 export async function dotProducts(engine, { d, samples, seed }) {
-  const [q, k, v] = await Promise.all([
-    engine.randn([samples, 1, d], seed),
-    engine.randn([samples, 1, d], seed + 1),
-    engine.randn([samples, 1, 1], seed + 2),
-  ]);
-  const { logits } = await engine.attention(q, k, v, { scale: 1, returnLogits: true }); // (samples, 1, 1)
-  return logits.data;
+  const [q, k] = await Promise.all([engine.randn([samples, 1, d], seed), engine.randn([samples, 1, d], seed + 1)]);
+  const scores = await engine.scores(q, k, { scale: 1 }); // (samples, 1, 1)
+  return scores.data;
 }
 
 /** Mean, variance and the derived numbers of the dot products of dimension d. */

@@ -9,7 +9,7 @@
  * (engine.entropy, effectivePositions). Under them, the source notebook's comparison: the weights
  * at a few temperatures (`temperatures`, 0.25, 1 and 5 by default) as a table, each row a button
  * that moves the slider there. Every change recomputes softmax(logits / τ) in the wasm core.
- * Verified (one line, opens on demand): the core's float32 softmax against a float64 oracle,
+ * Verified (one line, opens on demand): the core's float32 softmax against its float64 reference,
  * max |diff| ≤ 1e-6; that its τ = 0 and τ = ∞ results are the argmax one-hot and 1/T; and that
  * every row of the comparison sums to 1. Code: the PyTorch of the lab, and of the source's figure.
  *
@@ -313,9 +313,9 @@ export class AttnSoftmaxLab extends AttnLab {
       ></attn-code>`;
     const hood = html`<p>
       The weights come from the WebAssembly core, which computes in single precision (float32) and subtracts the largest
-      logit before exponentiating. The first check compares them with the same formula evaluated in double precision
-      (float64) by the browser's Math.exp; at τ = 0 and τ = ∞ the reference is the exact limit. The last check runs the
-      core's row-stochastic report over the comparison's weights.
+      logit before exponentiating. The first check compares them with the core's reference, the same formula evaluated
+      in double precision (float64); at τ = 0 and τ = ∞ the reference is the exact limit. The last check runs the core's
+      row-stochastic report over the comparison's weights.
     </p>`;
     if (this.figureOnly) return this.renderLab({ figure, controls });
     return this.renderLab({ figure, controls, after: this._comparison(r), checks, code, hood });

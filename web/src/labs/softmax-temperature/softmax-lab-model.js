@@ -1,6 +1,6 @@
 /**
  * The softmax lab's model: what it derives from the core's results for display and checking.
- * No DOM, no maths of its own beyond the comparison oracle; unit-tested in Node
+ * No DOM, no maths of its own; unit-tested in Node
  * (tests/js/labs-softmax-temperature.test.js).
  */
 import { niceDomain } from '../../charts/scale.js';
@@ -34,24 +34,6 @@ export function formatTau(tau) {
   return tau >= 10 ? tau.toFixed(1) : tau.toPrecision(3);
 }
 
-/**
- * The comparison oracle for the core's softmax: the formula in float64 with Math.exp, on the
- * float32 values of the logits (what the core receives). At τ = 0 and τ = ∞ it is the exact
- * limit: the argmax one-hot (ties share) and 1/T.
- */
-export function referenceSoftmax(logits, tau) {
-  const s = logits.map((x) => Math.fround(x));
-  const max = Math.max(...s);
-  if (tau === Infinity) return s.map(() => 1 / s.length);
-  if (tau === 0) {
-    const ties = s.filter((x) => x === max).length;
-    return s.map((x) => (x === max ? 1 / ties : 0));
-  }
-  const e = s.map((x) => Math.exp((x - max) / tau));
-  const total = e.reduce((a, b) => a + b, 0);
-  return e.map((x) => x / total);
-}
-
 export const maxAbsDiff = (a, b) => Array.from(a).reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
 
 /** The editable range of the logit bars: at least [−2, 6], wider when the logits need it. */
@@ -66,21 +48,24 @@ export const positionLabels = (n) => Array.from({ length: n }, (_, j) => `Pos ${
 
 /**
  * Everything the lab shows, from the engine: the weights, entropy and effective positions, and
- * the three checks' measured gaps (the core against the float64 oracle at τ, and at the two limits).
+ * the three checks' measured gaps: the core's float32 softmax against its float64 reference
+ * (softmaxReference: the formula in double precision on the same float32 logits; at τ = 0 and
+ * τ = ∞ the exact limits, the argmax one-hot with ties sharing and 1/T), at τ and at the two limits.
  * @param {import('../../engine/index.js').Attention} engine
  */
 export function computeSoftmaxLab(engine, logits, tau) {
   const weights = engine.softmax(logits, { temperature: tau }).data;
   const cold = engine.softmax(logits, { temperature: 0 }).data;
   const hot = engine.softmax(logits, { temperature: Infinity }).data;
+  const reference = (temperature) => engine.softmaxReference(logits, { temperature }).data;
   return {
     weights,
     entropy: engine.entropy(weights).data[0],
     effective: engine.effectivePositions(weights).data[0],
     sum: weights.reduce((a, b) => a + b, 0),
-    referenceGap: maxAbsDiff(weights, referenceSoftmax(logits, tau)),
-    coldGap: maxAbsDiff(cold, referenceSoftmax(logits, 0)),
-    hotGap: maxAbsDiff(hot, referenceSoftmax(logits, Infinity)),
+    referenceGap: maxAbsDiff(weights, reference(tau)),
+    coldGap: maxAbsDiff(cold, reference(0)),
+    hotGap: maxAbsDiff(hot, reference(Infinity)),
   };
 }
 
