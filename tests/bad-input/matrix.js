@@ -1218,7 +1218,7 @@ for (const [fn, name, build] of [
     'a coordinate',
     () => put(POINTS, 3, 1, -Infinity),
     'ValueError',
-    new RegExp(`${name} row 3 is \\(4, -Infinity\\)`),
+    new RegExp(`${name}\\[3, 1\\] is -Infinity; coordinates must be finite`),
   );
   if (!(fn === 'pointsInHull' && name === 'points')) {
     h(

@@ -293,7 +293,7 @@ export class Attention {
 
 /**
  * Runs the body of method `name`, so that every error it throws starts with the method's name, as
- * the core's own messages do ("softmax: logits[1] is +Infinity …"): the checks in this file and in
+ * the core's own messages do ("softmax: logits[1] is NaN"): the checks in this file and in
  * tensor.js and mask.js name only the argument ("x[1] has 2 values but x[0] has 3").
  * @template T @param {string} name @param {() => T} body @returns {T}
  */
