@@ -208,6 +208,12 @@ const hashPart = fc.oneof(
     '.',
     'embed=1',
     'embed=yes',
+    'host=',
+    'host=https://',
+    'https://course.example',
+    'http://127.0.0.1:8080/',
+    ':',
+    '@',
     '%',
     '%2',
     '%zz',
@@ -230,6 +236,7 @@ test('parseHash: any hash gives null or a route of plain strings, never a throw'
       if (route === null) return;
       assert.ok(route.page === 'home' || route.page === 'lesson');
       assert.equal(typeof route.embed, 'boolean');
+      assert.ok(route.host === null || (route.embed && /^https?:\/\/[^/?#@\s]+$/.test(route.host)), route.host);
       for (const issue of route.issues) assert.ok(typeof issue === 'string' && issue.length < 300, issue);
       for (const { cell, field, text: value } of route.params) {
         assert.ok(cell.length > 0 && !cell.includes('.') && field.length > 0, `key ${cell}.${field}`);
@@ -241,7 +248,7 @@ test('parseHash: any hash gives null or a route of plain strings, never a throw'
 });
 
 const wellFormed = (opts) => fc.string({ unit: 'grapheme', ...opts });
-test('parseHash(buildHash(lesson, params)) gives back the lesson, the params and embed', () => {
+test('parseHash(buildHash(lesson, params)) gives back the lesson, the params, embed and host', () => {
   const param = fc
     .record({
       cell: wellFormed({ minLength: 1, maxLength: 12 }).filter((s) => !s.includes('.')),
@@ -254,11 +261,18 @@ test('parseHash(buildHash(lesson, params)) gives back the lesson, the params and
       wellFormed({ minLength: 1, maxLength: 20 }).filter((s) => !/^\/|\/$/.test(s)),
       fc.array(param, { maxLength: 8 }),
       fc.boolean(),
-      (lessonId, params, embed) => {
-        const route = parseHash(buildHash(lessonId, params, { embed }));
+      fc.constantFrom(null, 'https://course.example', 'http://127.0.0.1:8080', 'https://xn--bcher-kva.example'),
+      (lessonId, params, embed, host) => {
+        const route = parseHash(buildHash(lessonId, params, { embed, host }));
         assert.deepStrictEqual(
-          { lessonId: route.lessonId, params: route.params, embed: route.embed, issues: route.issues },
-          { lessonId, params, embed, issues: [] },
+          {
+            lessonId: route.lessonId,
+            params: route.params,
+            embed: route.embed,
+            host: route.host,
+            issues: route.issues,
+          },
+          { lessonId, params, embed, host: embed ? host : null, issues: [] },
         );
       },
     ),

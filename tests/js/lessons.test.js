@@ -145,6 +145,7 @@ describe('parseHash', () => {
       lessonId: 'softmax-temperature',
       params: [],
       embed: false,
+      host: null,
       issues: [],
     });
     assert.equal(parseHash('#main'), null, 'an in-page fragment is not a route');

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { applyState, collectState } from '../../web/src/shell/permalink.js';
-import { parseHash } from '../../web/src/shell/route.js';
+import { buildHash, MAX_HOST, parseHash, parseOrigin } from '../../web/src/shell/route.js';
 import { parseField } from '../../web/src/cells/base/state-fields.js';
 
 class FakeHeatmap {
@@ -157,4 +157,94 @@ test('a number too large for a double is not the limit Infinity: only the word i
   ]);
   assert.deepEqual(applyState(rootOf(cell), linkOf('t.temperature=Infinity')).issues, []);
   assert.equal(cell.temperature, Infinity);
+});
+
+test('host: an http(s) origin, normalised, kept only with embed=1', () => {
+  const hostOf = (query) => parseHash(`#/mix?${query}`);
+  for (const [given, origin] of [
+    ['https://course.example', 'https://course.example'],
+    ['https://course.example/', 'https://course.example'],
+    ['HTTPS://Course.Example:443', 'https://course.example'],
+    ['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
+    ['http://localhost:3000/', 'http://localhost:3000'],
+    ['http://[::1]:8080', 'http://[::1]:8080'],
+    ['https://bücher.example', 'https://xn--bcher-kva.example'],
+    ['https%3A%2F%2Fcourse.example', 'https://course.example'],
+  ]) {
+    assert.deepEqual(parseOrigin(decodeURIComponent(given)), { origin }, given);
+    const route = hostOf(`embed=1&host=${given}`);
+    assert.equal(route.host, origin, given);
+    assert.deepEqual(route.issues, [], given);
+    assert.equal(hostOf(`host=${given}&embed=1`).host, origin, `${given}, before embed`);
+  }
+});
+
+test('host: anything but an http(s) origin is refused with a notice, and no host is kept', () => {
+  const refused = [
+    'javascript:alert(1)',
+    'javascript://course.example/%0Aalert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'ftp://course.example',
+    'file:///etc/passwd',
+    'blob:https://course.example/1',
+    '/course',
+    '//course.example',
+    'course.example',
+    'https:course.example',
+    'https://',
+    'https://:443',
+    'https://course.example/grades',
+    'https://course.example//',
+    'https://course.example?x=1',
+    'https://course.example/?',
+    'https://course.example#top',
+    'https://user:pw@course.example',
+    'https://evil.example@course.example',
+    'https://course.example\\evil',
+    'https://course.example:99999',
+    'https://course example',
+    ' https://course.example',
+    'https://course.example\u0000',
+    'https://course.example\n',
+    '<script>alert(1)</script>',
+    '*',
+    'null',
+    '',
+  ];
+  for (const text of refused) {
+    const result = parseOrigin(text);
+    assert.ok('error' in result, `${JSON.stringify(text)} gave ${JSON.stringify(result)}`);
+    assert.match(result.error, /^host: ".*" is not a web origin such as https:\/\/course\.example$/s, text);
+    const route = parseHash(`#/mix?embed=1&host=${encodeURIComponent(text)}`);
+    assert.equal(route.host, null, text);
+    assert.equal(route.embed, true, text);
+    assert.deepEqual(route.issues, [result.error], text);
+  }
+  const long = `https://${'a'.repeat(MAX_HOST)}.example`;
+  assert.deepEqual(parseHash(`#/mix?embed=1&host=${long}`).issues, [
+    `host: is too long (${long.length} characters, at most ${MAX_HOST})`,
+  ]);
+  assert.match(parseOrigin('x'.repeat(1e6)).error, /too long/);
+  // quoted untrusted text is clipped
+  assert.ok(parseOrigin(`javascript:${'x'.repeat(200)}`).error.length < 120);
+});
+
+test('host without embed=1 is ignored and the link says so; given twice, the first counts', () => {
+  for (const query of ['host=https://course.example', 'embed=0&host=https://course.example']) {
+    const route = parseHash(`#/mix?${query}`);
+    assert.equal(route.host, null, query);
+    assert.deepEqual(route.issues, ['host: used only with embed=1, so ignored'], query);
+  }
+  const twice = parseHash('#/mix?embed=1&host=https://course.example&host=https://evil.example');
+  assert.equal(twice.host, 'https://course.example');
+  assert.deepEqual(twice.issues, ['host: given more than once (the first one counts)']);
+  assert.equal(parseHash('#/mix?embed=1').host, null);
+});
+
+test('buildHash keeps the host with embed (the URL the app rewrites keeps reporting), not without', () => {
+  const params = [{ cell: 't', field: 'temperature', text: '2' }];
+  const hash = buildHash('mix', params, { embed: true, host: 'http://127.0.0.1:8080' });
+  assert.equal(hash, '#/mix?t.temperature=2&embed=1&host=http://127.0.0.1:8080');
+  assert.equal(parseHash(hash).host, 'http://127.0.0.1:8080');
+  assert.equal(buildHash('mix', params, { embed: false, host: 'https://course.example' }), '#/mix?t.temperature=2');
 });

@@ -13,7 +13,7 @@
  */
 import { html } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
-import { startHeightReports } from './embed.js';
+import { startHeightReports, startProgressReports } from './embed.js';
 import { findLesson, lessonHtml, lessons, neighbours } from './lessons.js';
 import { applyState, collectState } from './permalink.js';
 import { markVisited } from './progress.js';
@@ -37,13 +37,14 @@ export class AttnApp extends AttnCell {
 
   constructor() {
     super();
-    this._route = { page: 'home', lessonId: null, params: [], embed: false, issues: [] };
+    this._route = { page: 'home', lessonId: null, params: [], embed: false, host: null, issues: [] };
     this._issues = [];
     this._defaulted = [];
     this._visit = 0;
     this._html = '';
     this._timer = 0;
     this._stopHeightReports = null;
+    this._stopProgressReports = null;
     this._position = new ReadingPosition(this);
     this._onHashChange = () => this.settleAfter(this._navigate(location.hash, { initial: false }));
     this._onStateChange = () => this._schedulePermalink();
@@ -68,6 +69,7 @@ export class AttnApp extends AttnCell {
     this.removeEventListener('attn-state-change', this._onStateChange);
     clearTimeout(this._timer);
     this._stopHeightReports?.();
+    this._stopProgressReports?.();
   }
 
   get _lesson() {
@@ -98,6 +100,9 @@ export class AttnApp extends AttnCell {
     this._issues = [...route.issues];
     this._defaulted = [];
     document.documentElement.toggleAttribute('data-embed', route.embed);
+    // progress goes to the parent only at the origin this route names (none: nothing is sent)
+    this._stopProgressReports?.();
+    this._stopProgressReports = route.host ? startProgressReports(route.host) : null;
     await this.updateComplete;
 
     const lesson = this._lesson;
@@ -160,7 +165,7 @@ export class AttnApp extends AttnCell {
     const lesson = this._lesson;
     if (!lesson) return location.href;
     const params = collectState(this.querySelector('.lesson-body'));
-    const hash = buildHash(lesson.meta.id, params, { embed: this._route.embed });
+    const hash = buildHash(lesson.meta.id, params, { embed: this._route.embed, host: this._route.host });
     return new URL(hash, location.href).href;
   }
 
