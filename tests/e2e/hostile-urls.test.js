@@ -4,7 +4,8 @@
 // cell at its defaults and a plain-text notice of what was ignored (or, for a
 // bad lesson name, "Lesson not found"); no dialog opens, no element or event
 // handler is injected, nothing runs (window.__pwned stays unset), the console
-// has no error, nothing throws and Object.prototype is untouched.
+// has no error, nothing throws and Object.prototype is untouched. A refused `host=` is named in the
+// notice.
 // Each entry runs on one lesson per target (a different one on each target;
 // links over 16 KB over http only), applied by hashchange on one page per
 // lesson; the first entry of each class is a fresh page load instead.
@@ -148,6 +149,9 @@ function check(seen, baseline, lesson, entry, problems) {
   assert.equal(seen.noticeRole, 'status', what);
   assert.ok(seen.noticeVisible, `${what}: the notice is visible`);
   assert.match(seen.notice, /^Some settings in this link were ignored: /, what);
+  // a refused host= (docs/progress-protocol.md) is named in the notice (so no progress is ever sent)
+  if (/[?&]host=/.test(entry))
+    assert.match(seen.notice, /host: (".*" is not a web origin|is too long|used only)/, what);
   assert.deepEqual(seen.noticeTags, seen.noticeTags.includes('p') ? ['li', 'p', 'ul'] : ['li', 'ul'], what);
 }
 
