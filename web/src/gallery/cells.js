@@ -2,7 +2,8 @@
 // The logits editor and the temperature slider drive a softmax in the wasm
 // core, whose weights are printed (attn-output), checked (attn-check) and
 // written as NumPy (attn-code); the matrix editor drives a row-sum check; the
-// first exercise checks the weights typed into its own vector editor.
+// first exercise checks the weights typed into its own vector editor; the number exercise draws
+// other temperatures with Try another (its variant hook).
 import '../shell/register.js';
 import { getEngine } from '../runtime.js';
 
@@ -77,6 +78,38 @@ convex.check = (w) => {
     return { correct: false, message: `the weights sum to ${Number(sum.toPrecision(6))}, not 1.` };
   }
   return { correct: true, message: 'no weight is negative and they sum to 1: a convex combination.' };
+};
+
+// Exercise: read a weight. Try another asks the same at another temperature (seed 1, 2, … take the
+// temperatures in turn: the same questions on every visit), with the slips the authored one declares.
+const LOGITS = [1.2, 4.5, 2, 0.8];
+const TEMPERATURES = [0.5, 2, 3, 4, 0.25];
+const weightOf = (i, t) => {
+  const e = LOGITS.map((s) => Math.exp(s / t));
+  return e[i] / e.reduce((a, b) => a + b, 0);
+};
+const round4 = (x) => Number(x.toFixed(4));
+$('top-weight').variant = (seed) => {
+  const t = TEMPERATURES[(seed - 1) % TEMPERATURES.length];
+  return {
+    answer: round4(weightOf(1, t)),
+    tolerance: 0.0006,
+    prompt: `At τ = ${t}, what weight does softmax give to the logit 4.5 in [1.2, 4.5, 2, 0.8]? Three decimals are enough.`,
+    hint: `Divide every logit by τ = ${t} first, then exponentiate and normalise.`,
+    explanation: `e^(4.5/${t}) / Σ e^(sᵢ/${t}) ≈ ${round4(weightOf(1, t))}.`,
+    mistakes: [
+      {
+        value: round4(weightOf(1, 1)),
+        tolerance: 0.0006,
+        feedback: 'that is the weight at τ = 1: divide the logits by τ first.',
+      },
+      {
+        value: round4(4.5 / 8.5),
+        tolerance: 0.0006,
+        feedback: '4.5 / 8.5 divides the logit by the sum of the logits; softmax exponentiates first.',
+      },
+    ],
+  };
 };
 
 try {

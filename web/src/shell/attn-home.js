@@ -3,7 +3,8 @@
  * visitor can move at once (attn-softmax-temperature, configured by its attributes: drag the
  * temperature and the weights follow), with a link to the next lesson to read and the progress over
  * the course ("2 of 10 lessons opened · 1 of 3 exercises solved"); below, the numbered lessons
- * (attn-lesson-list). Light DOM, styled by app.css.
+ * (attn-lesson-list). Under the progress line, attn-progress-view (each exercise's state, "Reset my
+ * progress…"). Light DOM, styled by app.css.
  */
 import { html } from 'lit';
 import { courseProgress, courseText, lessonProgress } from './progress.js';
@@ -23,6 +24,12 @@ export class AttnHome extends CourseElement {
     return html`<a class="hero-next" href="#/${meta.id}"
       >${verb} lesson ${course.next + 1}: <span class="hero-next-title">${meta.title}</span></a
     >`;
+  }
+
+  /** After "Reset my progress": the progress line and the cards read storage again. */
+  #redraw() {
+    this.requestUpdate();
+    this.querySelector('attn-lesson-list')?.requestUpdate();
   }
 
   renderCell() {
@@ -49,6 +56,10 @@ export class AttnHome extends CourseElement {
           <div class="hero-actions">
             ${this._renderNext(course)}
             <p class="course-progress">${courseText(course)}</p>
+            <attn-progress-view
+              .lessons=${this.lessons}
+              @attn-progress-reset=${() => this.#redraw()}
+            ></attn-progress-view>
           </div>
         </section>
         <section class="home-lessons" aria-labelledby="lessons-title">

@@ -1,19 +1,57 @@
 /**
  * Progress kept in localStorage:
- *   attnbook:exercise:<lesson-id>/<exercise-id> = 'solved'   written by exercise cells
+ *   attnbook:exercise:<lesson-id>/<exercise-id> = '{"status":"solved","attempts":2,"score":1}'
+ *     written by exercise cells (status 'attempted', 'solved' or 'shown'); the plain 'solved' of
+ *     older versions reads as solved (cells/notebook/exercise-model.js parseRecord)
  *   attnbook:visited:<lesson-id> = 'true'                     written when a lesson is opened
- * and how the home page words it.
+ * how the home page words it, and "Reset my progress".
  */
+import { parseRecord } from '../cells/notebook/exercise-model.js';
 import { readItem, writeItem } from './storage.js';
 
 export const exerciseKey = (lessonId, exerciseId) => `attnbook:exercise:${lessonId}/${exerciseId}`;
 export const visitedKey = (lessonId) => `attnbook:visited:${lessonId}`;
 
+/** The saved record of one exercise: { status ('none' when never attempted), attempts, score }. */
+export const exerciseRecord = (lessonId, exerciseId) => parseRecord(readItem(exerciseKey(lessonId, exerciseId)));
+
 /** { solved, total, visited } for a lesson's meta. */
 export function lessonProgress(meta) {
   const ids = meta.exerciseIds ?? [];
-  const solved = ids.filter((id) => readItem(exerciseKey(meta.id, id)) === 'solved').length;
+  const solved = ids.filter((id) => exerciseRecord(meta.id, id).status === 'solved').length;
   return { solved, total: ids.length, visited: readItem(visitedKey(meta.id)) !== null };
+}
+
+/** How the progress view words a record: "Solved", "Answer shown", "Attempted (2 tries)", "Not tried". */
+export function recordText({ status, attempts }) {
+  if (status === 'solved') return 'Solved';
+  if (status === 'shown') return 'Answer shown';
+  if (status === 'attempted') return `Attempted (${attempts === 1 ? '1 try' : `${attempts} tries`})`;
+  return 'Not tried';
+}
+
+/** Whether a storage key holds progress (an exercise's record or a lesson's visit), which Reset removes. */
+export const isProgressKey = (key) => /^attnbook:(exercise|visited):/.test(String(key));
+
+/**
+ * "Reset my progress": removes every exercise record and every visited mark from
+ * `storage` (localStorage by default; the theme and other settings stay). Returns how many
+ * entries it removed; storage that cannot be read removes nothing.
+ */
+export function resetProgress(storage = undefined) {
+  try {
+    const area = storage ?? globalThis.localStorage;
+    if (!area) return 0;
+    const keys = [];
+    for (let i = 0; i < area.length; i += 1) {
+      const key = area.key(i);
+      if (isProgressKey(key)) keys.push(key);
+    }
+    for (const key of keys) area.removeItem(key);
+    return keys.length;
+  } catch {
+    return 0;
+  }
 }
 
 export function markVisited(lessonId) {

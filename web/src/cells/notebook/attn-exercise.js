@@ -7,24 +7,51 @@
  * </attn-exercise>
  *
  * An exercise cell. The lesson checks attempts in one of three ways:
- * - mode="custom" (default): `el.check = (attempt) => ({ correct, message })`,
+ * - mode="custom" (default): `el.check = (attempt) => ({ correct, message, mistake? })`,
  *   and the lesson calls `el.submit(attempt)`, or sets `el.getAttempt = () => …`
  *   so the cell shows a Check button that submits it;
  * - mode="choice": <option value="…" data-correct data-feedback="…">Text</option>
- *   children, shown as radio buttons;
- * - mode="number": a number field, right when within `tolerance` of `answer`.
- * The verdict ("Correct — …" / "Not yet — …") is a status region; the host
- * reflects data-status="pending" | "pass" | "fail". A correct answer is saved
- * as progress in localStorage (`attnbook:exercise:<lesson>/<id>` = "solved",
- * memory when storage is unavailable) and shown as solved on the next visit;
- * Reset clears it, closes hint and explanation and resets cells in the attempt slot.
- * Fires `attn-verdict` (bubbles, detail { correct, message }) after each check.
+ *   children, shown as radio buttons; a wrong option's data-feedback says why it is wrong;
+ * - mode="number": a number field, right when within `tolerance` of `answer`; likely wrong
+ *   answers are declared as <attn-mistake value="0.5" tolerance="0.01">Feedback</attn-mistake>
+ *   children, whose feedback is the verdict when an attempt matches one.
+ * Feedback that teaches: the verdict ("Correct — …" / "Not yet — …") is a status region and
+ * focus stays where the learner acted. "Show hint" appears only after a wrong attempt, "Show
+ * explanation" and "Show me" only after an attempt (before, they are not rendered at all).
+ * "Show me" reveals the answer (number, choice; custom: `el.showAnswer()` may return a message)
+ * and opens the explanation: the exercise then counts as shown, not solved, until a fresh
+ * question (Try another) is solved or Reset. "Try another" (number mode, after an attempt) calls
+ * `el.variant(seed)` (seeds 1, 2, 3, …) for { answer, tolerance?, prompt?, hint?, explanation?,
+ * mistakes? } (plain text; mistakes as { value, tolerance, feedback }) and asks that instead.
+ *
+ * Progress: a record { status: 'attempted' | 'solved' | 'shown', attempts, score } saved as JSON
+ * under `attnbook:exercise:<lesson>/<id>` (memory when storage is unavailable; the plain
+ * 'solved' of older versions reads as solved); a solved exercise stays solved until Reset, which
+ * deletes the record and resets cells in the attempt slot. The host reflects
+ * data-status="pending" | "pass" | "fail" (the last verdict) and data-progress (the record's status).
+ * Events: `attn-verdict` (bubbles, detail { correct, message, mistake }) after each check;
+ * `attn-progress` (bubbles, composed, detail exactly { version: 1, lesson, exercise, status,
+ * score, attempts }) after each attempt and each "Show me" (exercise-model.js).
  */
-import { css, html } from 'lit';
+import { html, nothing } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, formatNumber, parseNumberText, progressStore } from '../base/cell-support.js';
+import { exerciseStyles } from './exercise-styles.js';
+import {
+  checkVariant,
+  EMPTY_RECORD,
+  judgeNumber,
+  nextSeed,
+  parseMistake,
+  parseRecord,
+  progressDetail,
+  recordAfter,
+  serializeRecord,
+} from './exercise-model.js';
+import './attn-mistake.js';
 
 const MODES = ['custom', 'choice', 'number'];
+const PREFIX = { pass: 'Correct', fail: 'Not yet', shown: 'Shown' };
 
 export class AttnExercise extends AttnCell {
   static properties = {
@@ -36,99 +63,22 @@ export class AttnExercise extends AttnCell {
     tolerance: { type: Number },
     check: { attribute: false },
     getAttempt: { attribute: false },
+    variant: { attribute: false },
+    showAnswer: { attribute: false },
     status: { type: String, reflect: true, attribute: 'data-status' },
+    progress: { type: String, reflect: true, attribute: 'data-progress' },
     _verdict: { state: true },
-    _solved: { state: true },
+    _record: { state: true },
+    _wrong: { state: true },
+    _revealed: { state: true },
+    _variant: { state: true },
     _open: { state: true },
     _choice: { state: true },
     _number: { state: true },
     _numberError: { state: true },
   };
 
-  static styles = [
-    AttnCell.baseStyles,
-    cellStyles,
-    css`
-      .card {
-        border-left: 4px solid var(--accent, #3b5bdb);
-      }
-      @media (max-width: 37.5rem) {
-        .card {
-          padding-left: 0.75rem !important; /* flat on phones (flatOnPhones), but clear of the stripe */
-        }
-      }
-      :host([data-status='pass']) .card {
-        border-left-color: var(--pass, #1b7f3b);
-      }
-      .badge {
-        font-size: 0.85rem;
-        color: var(--pass, #1b7f3b);
-        font-weight: 600;
-      }
-      ::slotted(option) {
-        display: none;
-      }
-      .attempt {
-        margin: 0.5rem 0;
-      }
-      .controls,
-      .reveal {
-        display: flex;
-        flex-wrap: wrap;
-        align-items: center;
-        gap: 0.5rem;
-        margin-top: 0.5rem;
-      }
-      fieldset {
-        border: 1px solid var(--border, #d0d4dc);
-        border-radius: 6px;
-        margin: 0;
-        padding: 0.35rem 0.75rem 0.5rem;
-      }
-      fieldset label {
-        display: flex;
-        gap: 0.5rem;
-        align-items: baseline;
-        padding: 0.15rem 0;
-        cursor: pointer;
-      }
-      input[type='radio'] {
-        accent-color: var(--accent, #3b5bdb);
-      }
-      input[type='radio']:focus-visible {
-        outline: 2px solid var(--accent, #3b5bdb);
-        outline-offset: 2px;
-      }
-      .check-button {
-        border-color: var(--accent, #3b5bdb);
-        font-weight: 600;
-      }
-      .verdict {
-        margin: 0.5rem 0 0;
-        font-weight: 600;
-      }
-      .verdict:empty {
-        display: none;
-      }
-      .verdict.pass {
-        color: var(--pass, #1b7f3b);
-      }
-      .verdict.fail {
-        color: var(--danger, #b3261e);
-      }
-      .panel {
-        margin-top: 0.5rem;
-        padding: 0.25rem 0.75rem;
-        border-radius: 6px;
-        background: var(--bg, #f7f8fa);
-      }
-      @media (prefers-color-scheme: dark) {
-        :host {
-          --pass: #6fd08c;
-        }
-      }
-    `,
-  ];
+  static styles = [AttnCell.baseStyles, cellStyles, exerciseStyles];
 
   constructor() {
     super();
@@ -139,20 +89,35 @@ export class AttnExercise extends AttnCell {
     this.tolerance = 0;
     this.check = null;
     this.getAttempt = null;
+    this.variant = null;
+    this.showAnswer = null;
     this.status = 'pending';
-    this._verdict = null;
-    this._solved = false;
+    this.progress = undefined;
+    this._verdict = null; // { kind: 'pass' | 'fail' | 'shown', message }
+    this._record = EMPTY_RECORD;
+    this._wrong = false; // a wrong attempt on the current question
+    this._revealed = false; // "Show me" used on the current question
+    this._variant = null; // the question drawn by Try another, checked
+    this._seed = 0;
     this._open = { hint: false, explanation: false };
     this._choice = '';
     this._number = '';
     this._numberError = '';
   }
 
+  /** The lesson this exercise belongs to (its `lesson` attribute, else the page's path). */
+  get lessonId() {
+    return this.lesson || globalThis.location?.pathname || 'page';
+  }
+
   /** localStorage key of this exercise's progress ('' when it has no id). */
   get storageKey() {
-    if (!this.id) return '';
-    const lesson = this.lesson || globalThis.location?.pathname || 'page';
-    return `attnbook:exercise:${lesson}/${this.id}`;
+    return this.id ? `attnbook:exercise:${this.lessonId}/${this.id}` : '';
+  }
+
+  /** This exercise's progress record: { status ('none' before any attempt), attempts, score }. */
+  get record() {
+    return this._record;
   }
 
   connectedCallback() {
@@ -170,11 +135,28 @@ export class AttnExercise extends AttnCell {
 
   #restore() {
     const key = this.storageKey;
-    if (key && progressStore.get(key) === 'solved' && !this._solved) {
-      this._solved = true;
-      this._verdict ??= { correct: true, message: 'you solved this exercise before.' };
+    if (!key || this._record.status !== 'none') return;
+    const record = parseRecord(progressStore.get(key));
+    if (record.status === 'none') return;
+    this._record = record;
+    this.progress = record.status;
+    if (record.status === 'solved') {
+      this._verdict ??= { kind: 'pass', message: 'you solved this exercise before.' };
       this.status = 'pass';
     }
+  }
+
+  #save(record) {
+    this._record = record;
+    this.progress = record.status;
+    if (this.storageKey) progressStore.set(this.storageKey, serializeRecord(record));
+    this.dispatchEvent(
+      new CustomEvent('attn-progress', {
+        detail: progressDetail(this.lessonId, this.id, record),
+        bubbles: true,
+        composed: true,
+      }),
+    );
   }
 
   get #options() {
@@ -186,7 +168,31 @@ export class AttnExercise extends AttnCell {
     }));
   }
 
-  /** Judges `attempt` and shows the verdict. Resolves to { correct, message }. */
+  /** The number question being asked: the authored one, or the variant drawn by Try another. */
+  get #question() {
+    if (this._variant) {
+      const { answer, tolerance, mistakes } = this._variant;
+      return { answer, tolerance: tolerance ?? (this.tolerance || 0), mistakes };
+    }
+    const mistakes = [];
+    for (const el of this.querySelectorAll(':scope > attn-mistake')) {
+      const parsed = parseMistake({
+        value: el.getAttribute('value'),
+        tolerance: el.getAttribute('tolerance'),
+        feedback: el.textContent,
+      });
+      if (parsed.error) this._notice = `An <attn-mistake>: ${parsed.error}; it is ignored.`;
+      else mistakes.push(parsed);
+    }
+    return { answer: this.answer, tolerance: this.tolerance || 0, mistakes };
+  }
+
+  /** The answer was shown for the question now asked (then solving it does not count). */
+  get #answerSeen() {
+    return this._revealed || (this._record.status === 'shown' && !this._variant);
+  }
+
+  /** Judges `attempt` and shows the verdict. Resolves to { correct, message, mistake }. */
   submit(attempt) {
     return this.settleAfter(this.#submit(attempt)); // not settled until the verdict is shown
   }
@@ -200,16 +206,19 @@ export class AttnExercise extends AttnCell {
       verdict = { correct: false, message: `the check could not run (${error.message}).` };
     }
     const correct = verdict?.correct === true;
-    const message = String(verdict?.message ?? '');
-    this._verdict = { correct, message };
-    this.status = correct ? 'pass' : 'fail';
-    if (correct) {
-      this._solved = true;
-      if (this.storageKey) progressStore.set(this.storageKey, 'solved');
+    let message = String(verdict?.message ?? '');
+    const mistake = verdict?.mistake ?? null;
+    const record = recordAfter(this._record, { kind: 'attempt', correct, counted: !this.#answerSeen });
+    if (correct && record.status === 'shown') {
+      message += ` The answer was shown, so this counts as shown, not solved: ${this.#canVary ? 'Try another, or ' : ''}Reset to earn it.`;
     }
+    if (!correct) this._wrong = true;
+    this._verdict = { kind: correct ? 'pass' : 'fail', message };
+    this.status = correct ? 'pass' : 'fail';
     this.stateChanged();
-    this.dispatchEvent(new CustomEvent('attn-verdict', { detail: { correct, message }, bubbles: true }));
-    return { correct, message };
+    this.dispatchEvent(new CustomEvent('attn-verdict', { detail: { correct, message, mistake }, bubbles: true }));
+    this.#save(record);
+    return { correct, message, mistake };
   }
 
   async #judge(attempt) {
@@ -219,19 +228,13 @@ export class AttnExercise extends AttnCell {
       return {
         correct: option.correct,
         message: option.feedback || (option.correct ? `“${option.text}” is right.` : `“${option.text}” is not it.`),
+        mistake: option.correct ? null : option.value,
       };
     }
     if (this.mode === 'number') {
       const parsed = typeof attempt === 'number' ? { value: attempt } : parseNumberText(attempt ?? '');
       if (parsed.error) return { correct: false, message: `your answer ${parsed.error}.` };
-      const x = parsed.value;
-      const ok = Math.abs(x - this.answer) <= (this.tolerance || 0);
-      return {
-        correct: ok,
-        message: ok
-          ? `${formatNumber(x, 4)} matches the answer${this.tolerance ? ` to within ${formatNumber(this.tolerance)}` : ''}.`
-          : `${formatNumber(x, 4)} is not it; try again.`,
-      };
+      return judgeNumber(parsed.value, this.#question);
     }
     if (typeof this.check !== 'function') throw new Error('this exercise has no check function');
     return this.check(attempt);
@@ -257,17 +260,82 @@ export class AttnExercise extends AttnCell {
     return undefined;
   }
 
-  /** Clears progress, the verdict and the answer; resets attn-* cells in the attempt slot. */
-  reset() {
-    if (this.storageKey) progressStore.remove(this.storageKey);
-    this._solved = false;
+  get #attempted() {
+    return this._record.attempts > 0 || this._record.status !== 'none';
+  }
+
+  get #canVary() {
+    return this.mode === 'number' && typeof this.variant === 'function';
+  }
+
+  /** What "Show me" says: the answer where the cell knows it. */
+  #answerText() {
+    if (this.mode === 'number') return `the answer is ${formatNumber(this.#question.answer, 4)}.`;
+    if (this.mode === 'choice') {
+      const right = this.#options.find((o) => o.correct);
+      return right
+        ? `the answer is “${right.text}”.${right.feedback ? ` ${right.feedback}` : ''}`
+        : 'see the explanation.';
+    }
+    let said = '';
+    try {
+      said = typeof this.showAnswer === 'function' ? String(this.showAnswer() ?? '') : '';
+    } catch (error) {
+      console.warn(`attn-exercise: showAnswer failed: ${error.message}`);
+    }
+    return said || 'see the explanation below.';
+  }
+
+  /** "Show me": reveals the answer and the explanation; the exercise counts as shown (not solved). */
+  async showMe() {
+    if (!this.#attempted) return;
+    this._verdict = { kind: 'shown', message: this.#answerText() };
+    this._revealed = true;
+    this._open = { ...this._open, explanation: true };
+    this.#save(recordAfter(this._record, { kind: 'show' }));
+    this.stateChanged();
+    await this.updateComplete;
+    const panel = this.#hasExplanation ? this.renderRoot.querySelector('#panel-explanation') : null;
+    (panel ?? this.renderRoot.querySelector('.verdict'))?.focus();
+  }
+
+  /** "Try another": asks the variant drawn by `variant(next seed)` instead. */
+  async tryAnother() {
+    if (!this.#canVary) return;
+    this._seed = nextSeed(this._seed);
+    let drawn;
+    try {
+      drawn = checkVariant(this.variant(this._seed));
+    } catch (error) {
+      this._notice = `Try another: ${error.message}.`;
+      return;
+    }
+    this._variant = { ...drawn, seed: this._seed };
+    this.#clearAttempt();
+    this.stateChanged();
+    await this.updateComplete;
+    this.renderRoot.querySelector('#number')?.focus();
+  }
+
+  #clearAttempt() {
     this._verdict = null;
     this.status = 'pending';
+    this._wrong = false;
+    this._revealed = false;
     this._open = { hint: false, explanation: false };
     this._choice = '';
     this._number = '';
     this._numberError = '';
     this._notice = '';
+  }
+
+  /** Clears progress, the verdict and the answer; resets attn-* cells in the attempt slot. */
+  reset() {
+    if (this.storageKey) progressStore.remove(this.storageKey);
+    this._record = EMPTY_RECORD;
+    this.progress = undefined;
+    this._variant = null;
+    this.#clearAttempt();
     for (const el of this.querySelectorAll('[slot="attempt"], [slot="attempt"] *')) {
       if (el instanceof AttnCell) el.reset();
     }
@@ -280,6 +348,16 @@ export class AttnExercise extends AttnCell {
 
   #has(slot) {
     return Boolean(this.querySelector(`:scope > [slot="${slot}"]`));
+  }
+
+  get #hasExplanation() {
+    return Boolean(this._variant?.explanation) || this.#has('explanation');
+  }
+
+  /** Which panels may be opened now: the hint after a wrong attempt, the explanation after any. */
+  #available(which) {
+    if (which === 'hint') return (Boolean(this._variant?.hint) || this.#has('hint')) && this._wrong;
+    return this.#hasExplanation && (this.#attempted || this._revealed);
   }
 
   #builtIn() {
@@ -302,6 +380,7 @@ export class AttnExercise extends AttnCell {
     }
     if (this.mode === 'number') {
       const bad = Boolean(this._numberError);
+      const described = [this._variant?.prompt ? 'prompt' : '', bad ? 'number-error' : ''].filter(Boolean).join(' ');
       return html`<label for="number">Your answer</label>
         <input
           id="number"
@@ -310,7 +389,7 @@ export class AttnExercise extends AttnCell {
           autocomplete="off"
           .value=${this._number}
           aria-invalid=${bad ? 'true' : 'false'}
-          aria-describedby=${bad ? 'number-error' : ''}
+          aria-describedby=${described}
           @input=${(e) => {
             this._number = e.target.value;
             this._numberError = '';
@@ -322,19 +401,36 @@ export class AttnExercise extends AttnCell {
     return '';
   }
 
+  #panel(which) {
+    const own = this._variant?.[which];
+    return html`<div
+      class="panel"
+      id=${`panel-${which}`}
+      tabindex="-1"
+      aria-label=${which === 'hint' ? 'Hint' : 'Explanation'}
+      ?hidden=${!this._open[which] || !this.#available(which)}
+    >
+      ${own ? html`<p>${own}</p>` : html`<slot name=${which} @slotchange=${() => this.requestUpdate()}></slot>`}
+    </div>`;
+  }
+
   renderCell() {
     const verdict = this._verdict;
     const showCheck = this.mode !== 'custom' || typeof this.getAttempt === 'function';
-    const verdictText = verdict
-      ? `${verdict.correct ? 'Correct' : 'Not yet'} — ${verdict.message || (verdict.correct ? 'well done.' : 'try again.')}`
-      : '';
+    const fallback = { pass: 'well done.', fail: 'try again.', shown: '' };
+    const verdictText = verdict ? `${PREFIX[verdict.kind]} — ${verdict.message || fallback[verdict.kind]}` : '';
+    const solved = this._record.status === 'solved';
+    const prompt = this._variant?.prompt;
+    const canShow = this.#attempted && !solved && !this._revealed && (this.mode !== 'custom' || this.#hasExplanation);
     return html`<section class="card" aria-labelledby="title">
       <div class="head">
         <span class="label" id="title">${this.label}</span>
-        ${this._solved ? html`<span class="badge">✓ Solved</span>` : ''}
+        ${solved ? html`<span class="badge">✓ Solved</span>` : ''}
+        ${this._record.status === 'shown' ? html`<span class="badge shown">Answer shown</span>` : ''}
         <button type="button" @click=${() => this.reset()} aria-label=${`Reset ${this.label}`}>Reset</button>
       </div>
-      <div class="task"><slot @slotchange=${() => this.requestUpdate()}></slot></div>
+      <div class="task" ?hidden=${Boolean(prompt)}><slot @slotchange=${() => this.requestUpdate()}></slot></div>
+      ${prompt ? html`<p class="task variant" id="prompt">${prompt}</p>` : ''}
       <div class="attempt">
         <slot name="attempt"></slot>
         ${this.#builtIn()}
@@ -346,10 +442,10 @@ export class AttnExercise extends AttnCell {
             : ''
         }
       </div>
-      <p class="verdict ${verdict ? (verdict.correct ? 'pass' : 'fail') : ''}" role="status">${verdictText}</p>
+      <p class="verdict ${verdict?.kind ?? ''}" role="status" tabindex=${verdict ? '-1' : nothing}>${verdictText}</p>
       <div class="reveal">
         ${['hint', 'explanation'].map((which) =>
-          this.#has(which)
+          this.#available(which)
             ? html`<button
                 type="button"
                 aria-expanded=${this._open[which] ? 'true' : 'false'}
@@ -360,13 +456,14 @@ export class AttnExercise extends AttnCell {
               </button>`
             : '',
         )}
+        ${canShow ? html`<button type="button" class="show-me" @click=${() => this.showMe()}>Show me</button>` : ''}
+        ${
+          this.#canVary && this.#attempted
+            ? html`<button type="button" class="try-another" @click=${() => this.tryAnother()}>Try another</button>`
+            : ''
+        }
       </div>
-      ${['hint', 'explanation'].map(
-        (which) =>
-          html`<div class="panel" id=${`panel-${which}`} ?hidden=${!this._open[which]}>
-            <slot name=${which} @slotchange=${() => this.requestUpdate()}></slot>
-          </div>`,
-      )}
+      ${this.#panel('hint')} ${this.#panel('explanation')}
     </section>`;
   }
 }

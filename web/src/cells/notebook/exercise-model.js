@@ -1,0 +1,163 @@
+/**
+ * The pure logic of attn-exercise (no DOM, no storage; tested in Node by
+ * tests/js/exercise-model.test.js):
+ * - the progress record of one exercise, { status, attempts, score }, as saved
+ *   under `attnbook:exercise:<lesson>/<id>` (JSON; the older plain 'solved'
+ *   reads as solved), and how an attempt or a "Show me" changes it;
+ * - the `attn-progress` event's detail (protocol version 1);
+ * - judging a number against the answer and the declared likely mistakes;
+ * - checking what a `variant(seed)` hook returns, and the seeded draws it may use.
+ */
+import { formatNumber } from '../base/cell-support.js';
+
+/** The version of the progress protocol: the `version` of every `attn-progress` detail. */
+export const PROTOCOL_VERSION = 1;
+export const STATUSES = ['attempted', 'solved', 'shown'];
+
+/** The record of an exercise never attempted (not saved). */
+export const EMPTY_RECORD = Object.freeze({ status: 'none', attempts: 0, score: 0 });
+
+const count = (x) => (Number.isInteger(x) && x >= 0 ? x : 0);
+
+/**
+ * A saved record from its stored text: JSON { status, attempts, score }, or the
+ * plain 'solved' older versions wrote (then one attempt, score 1). Anything else
+ * (absent, damaged, unknown status) is EMPTY_RECORD.
+ */
+export function parseRecord(text) {
+  if (text === 'solved') return { status: 'solved', attempts: 1, score: 1 };
+  if (typeof text !== 'string' || !text.startsWith('{')) return EMPTY_RECORD;
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return EMPTY_RECORD;
+  }
+  if (!data || !STATUSES.includes(data.status)) return EMPTY_RECORD;
+  const score = data.status === 'solved' ? 1 : 0;
+  return { status: data.status, attempts: count(data.attempts), score };
+}
+
+export const serializeRecord = ({ status, attempts, score }) => JSON.stringify({ status, attempts, score });
+
+/**
+ * The record after one event:
+ * - { kind: 'attempt', correct, counted }: one more attempt. A correct one solves the
+ *   exercise unless `counted` is false (its answer was shown: then a shown exercise
+ *   stays shown); a wrong one leaves it attempted (or shown).
+ * - { kind: 'show' }: "Show me": shown, score 0.
+ * A solved exercise stays solved whatever follows (until Reset, which deletes the record).
+ */
+export function recordAfter(previous, event) {
+  const prev = previous ?? EMPTY_RECORD;
+  const attempts = prev.attempts + (event.kind === 'attempt' ? 1 : 0);
+  let status;
+  if (prev.status === 'solved') status = 'solved';
+  else if (event.kind === 'show') status = 'shown';
+  else if (event.correct && event.counted !== false) status = 'solved';
+  else status = prev.status === 'shown' ? 'shown' : 'attempted';
+  return { status, attempts, score: status === 'solved' ? 1 : 0 };
+}
+
+/** The detail of an `attn-progress` event: exactly these six fields. */
+export function progressDetail(lesson, exercise, record) {
+  return {
+    version: PROTOCOL_VERSION,
+    lesson: String(lesson),
+    exercise: String(exercise),
+    status: record.status,
+    score: record.score,
+    attempts: record.attempts,
+  };
+}
+
+/**
+ * A declared likely mistake from its attributes (`value`, `tolerance`) and text:
+ * { value, tolerance, feedback }, or { error } naming what is wrong.
+ */
+export function parseMistake({ value, tolerance, feedback }) {
+  const x = Number(String(value ?? '').trim() || NaN);
+  if (!Number.isFinite(x)) return { error: `value "${String(value ?? '').slice(0, 20)}" is not a number` };
+  const tol = tolerance === null || tolerance === undefined || tolerance === '' ? 0 : Number(tolerance);
+  if (!Number.isFinite(tol) || tol < 0) {
+    return { error: `tolerance "${String(tolerance).slice(0, 20)}" is not a number ≥ 0` };
+  }
+  return { value: x, tolerance: tol, feedback: String(feedback ?? '').trim() };
+}
+
+/** The first mistake whose value is within its tolerance of x, or null. */
+export function matchMistake(x, mistakes) {
+  return (mistakes ?? []).find((m) => Math.abs(x - m.value) <= m.tolerance) ?? null;
+}
+
+/**
+ * Judges the number x: { correct, message, mistake } where `mistake` is the matched
+ * declared mistake's value (null when none matched). The answer wins over a mistake.
+ */
+export function judgeNumber(x, { answer, tolerance = 0, mistakes = [] }) {
+  if (!Number.isFinite(answer))
+    return { correct: false, message: 'this exercise has no answer to compare with.', mistake: null };
+  if (Math.abs(x - answer) <= tolerance) {
+    const within = tolerance ? ` to within ${formatNumber(tolerance)}` : '';
+    return { correct: true, message: `${formatNumber(x, 4)} matches the answer${within}.`, mistake: null };
+  }
+  const mistake = matchMistake(x, mistakes);
+  if (mistake)
+    return {
+      correct: false,
+      message: mistake.feedback || `${formatNumber(x, 4)} is a common slip; try again.`,
+      mistake: mistake.value,
+    };
+  return { correct: false, message: `${formatNumber(x, 4)} is not it; try again.`, mistake: null };
+}
+
+const text = (x, name) => {
+  if (x === undefined || x === null) return '';
+  if (typeof x !== 'string') throw new Error(`${name} is not text`);
+  return x.trim();
+};
+
+/**
+ * Checks what `variant(seed)` returned: { answer (finite), tolerance? (≥ 0), prompt?, hint?,
+ * explanation? (plain text), mistakes? ([{ value, tolerance?, feedback }]) }. Throws an Error
+ * saying what is wrong.
+ */
+export function checkVariant(v) {
+  if (!v || typeof v !== 'object') throw new Error('the variant is not an object');
+  const answer = Number(v.answer);
+  if (typeof v.answer !== 'number' || !Number.isFinite(answer))
+    throw new Error(`the variant's answer ${String(v.answer)} is not a finite number`);
+  const tolerance = v.tolerance === undefined ? undefined : Number(v.tolerance);
+  if (tolerance !== undefined && !(tolerance >= 0 && Number.isFinite(tolerance))) {
+    throw new Error(`the variant's tolerance ${String(v.tolerance)} is not a number ≥ 0`);
+  }
+  const mistakes = [];
+  for (const m of v.mistakes ?? []) {
+    const parsed = parseMistake(m ?? {});
+    if (parsed.error) throw new Error(`a mistake of the variant: ${parsed.error}`);
+    mistakes.push(parsed);
+  }
+  return {
+    answer,
+    tolerance,
+    prompt: text(v.prompt, 'the prompt'),
+    hint: text(v.hint, 'the hint'),
+    explanation: text(v.explanation, 'the explanation'),
+    mistakes,
+  };
+}
+
+/** A seeded generator of numbers in [0, 1) (mulberry32), for variant hooks. */
+export function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The seed after `seed` (variants are drawn from 1, 2, 3, …: reproducible in tests). */
+export const nextSeed = (seed) => ((Number.isInteger(seed) ? seed : 0) + 1) % 2147483647;

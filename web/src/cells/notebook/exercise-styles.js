@@ -1,0 +1,98 @@
+// The look of attn-exercise (attn-exercise.js): the card, its answer fields, verdict and panels.
+import { css } from 'lit';
+
+export const exerciseStyles = css`
+  .card {
+    border-left: 4px solid var(--accent, #3b5bdb);
+  }
+  @media (max-width: 37.5rem) {
+    .card {
+      padding-left: 0.75rem !important; /* flat on phones (flatOnPhones), but clear of the stripe */
+    }
+  }
+  :host([data-status='pass']) .card {
+    border-left-color: var(--pass, #1b7f3b);
+  }
+  .badge {
+    font-size: 0.85rem;
+    color: var(--pass, #1b7f3b);
+    font-weight: 600;
+  }
+  ::slotted(option) {
+    display: none;
+  }
+  .attempt {
+    margin: 0.5rem 0;
+  }
+  .controls,
+  .reveal {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem;
+    margin-top: 0.5rem;
+  }
+  fieldset {
+    border: 1px solid var(--border, #d0d4dc);
+    border-radius: 6px;
+    margin: 0;
+    padding: 0.35rem 0.75rem 0.5rem;
+  }
+  fieldset label {
+    display: flex;
+    gap: 0.5rem;
+    align-items: baseline;
+    padding: 0.15rem 0;
+    cursor: pointer;
+  }
+  input[type='radio'] {
+    accent-color: var(--accent, #3b5bdb);
+  }
+  input[type='radio']:focus-visible {
+    outline: 2px solid var(--accent, #3b5bdb);
+    outline-offset: 2px;
+  }
+  .check-button {
+    border-color: var(--accent, #3b5bdb);
+    font-weight: 600;
+  }
+  .verdict {
+    margin: 0.5rem 0 0;
+    font-weight: 600;
+  }
+  .verdict:empty {
+    display: none;
+  }
+  .verdict.pass {
+    color: var(--pass, #1b7f3b);
+  }
+  .verdict.fail {
+    color: var(--danger, #b3261e);
+  }
+  .panel {
+    margin-top: 0.5rem;
+    padding: 0.25rem 0.75rem;
+    border-radius: 6px;
+    background: var(--bg, #f7f8fa);
+  }
+  @media (prefers-color-scheme: dark) {
+    :host {
+      --pass: #6fd08c;
+    }
+  }
+  .badge.shown {
+    color: inherit;
+    font-weight: 400;
+  }
+  .verdict.shown {
+    color: inherit;
+  }
+  ::slotted(attn-mistake) {
+    display: none;
+  }
+  .verdict:focus,
+  .panel:focus {
+    outline: 2px solid var(--accent, #3b5bdb);
+    outline-offset: 2px;
+  }
+`;
