@@ -346,7 +346,8 @@ test('the exercise says Not yet, then Correct, and remembers it across a reload 
   await allSettled(page);
   assert.equal(await verdict.innerText(), 'Not yet — the weights sum to 0.9, not 1.');
   assert.equal(await exercise.getAttribute('data-status'), 'fail');
-  assert.equal(await page.evaluate((k) => localStorage.getItem(k), key), null);
+  const saved = () => page.evaluate((k) => JSON.parse(localStorage.getItem(k)), key);
+  assert.deepEqual(await saved(), { status: 'attempted', attempts: 2, score: 0 });
 
   await page.getByRole('textbox', { name: 'Weights w' }).fill('0.5, 0.3, 0.2');
   await allSettled(page);
@@ -354,7 +355,7 @@ test('the exercise says Not yet, then Correct, and remembers it across a reload 
   await allSettled(page);
   assert.equal(await exercise.getAttribute('data-status'), 'pass');
   assert.match(await verdict.innerText(), /^Correct — no weight is negative/);
-  assert.equal(await page.evaluate((k) => localStorage.getItem(k), key), 'solved');
+  assert.deepEqual(await saved(), { status: 'solved', attempts: 3, score: 1 });
 
   // hint and explanation open and close
   const hint = exercise.getByRole('button', { name: 'Show hint' });
@@ -448,9 +449,12 @@ test('the gallery has no axe-core accessibility violations (light DOM and shadow
   const { page, problems } = await openGallery();
   // Evaluated through DevTools rather than added as an inline <script>, which the site's CSP refuses.
   await page.evaluate(await readFile(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8'));
-  // an invalid entry and an open hint are part of what must be accessible
+  // an invalid entry, an open hint and the buttons shown after a wrong attempt must be accessible
   await page.getByRole('textbox', { name: 'Logits s' }).fill('1, x');
-  await page.locator('#convex-weights').getByRole('button', { name: 'Show hint' }).click();
+  const exercise = page.locator('#convex-weights');
+  await exercise.getByRole('button', { name: 'Check' }).click();
+  await exercise.getByRole('button', { name: 'Show hint' }).click();
+  await exercise.getByRole('button', { name: 'Show me' }).waitFor();
   await allSettled(page);
   for (const colorScheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme });

@@ -1,0 +1,165 @@
+// attn-exercise's pure logic (web/src/cells/notebook/exercise-model.js) and the home page's
+// reading of it (web/src/shell/progress.js), in Node: progress records and their migration, the
+// attn-progress detail, declared mistakes, variants, "Reset my progress".
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  checkVariant,
+  EMPTY_RECORD,
+  judgeNumber,
+  matchMistake,
+  nextSeed,
+  parseMistake,
+  parseRecord,
+  progressDetail,
+  recordAfter,
+  seededRandom,
+  serializeRecord,
+} from '../../web/src/cells/notebook/exercise-model.js';
+import { isProgressKey, recordText, resetProgress } from '../../web/src/shell/progress.js';
+
+const wrong = { kind: 'attempt', correct: false };
+const right = { kind: 'attempt', correct: true };
+const show = { kind: 'show' };
+const play = (...events) => events.reduce((r, e) => recordAfter(r, e), EMPTY_RECORD);
+
+test("older versions' plain 'solved' reads as solved; damaged text as never attempted", () => {
+  assert.deepEqual(parseRecord('solved'), { status: 'solved', attempts: 1, score: 1 });
+  for (const bad of [null, undefined, '', 'Solved', 'true', '{', '{"status":"won"}', '[]', '{"status":null}', 7]) {
+    assert.deepEqual(parseRecord(bad), EMPTY_RECORD, String(bad));
+  }
+  assert.deepEqual(parseRecord('{"status":"attempted","attempts":-3,"score":0.7}'), {
+    status: 'attempted',
+    attempts: 0,
+    score: 0,
+  });
+  assert.deepEqual(parseRecord('{"status":"solved","attempts":2.5,"score":0}'), { status: 'solved', attempts: 0, score: 1 });
+});
+
+test('a record survives saving and reading back', () => {
+  for (const record of [
+    { status: 'attempted', attempts: 3, score: 0 },
+    { status: 'solved', attempts: 1, score: 1 },
+    { status: 'shown', attempts: 2, score: 0 },
+  ]) {
+    assert.deepEqual(parseRecord(serializeRecord(record)), record);
+  }
+});
+
+test('attempts count; a correct attempt solves; a solved exercise stays solved', () => {
+  assert.deepEqual(play(wrong), { status: 'attempted', attempts: 1, score: 0 });
+  assert.deepEqual(play(wrong, wrong, right), { status: 'solved', attempts: 3, score: 1 });
+  assert.deepEqual(play(right, wrong), { status: 'solved', attempts: 2, score: 1 });
+  assert.deepEqual(play(right, show), { status: 'solved', attempts: 1, score: 1 });
+  assert.deepEqual(recordAfter(parseRecord('solved'), wrong), { status: 'solved', attempts: 2, score: 1 });
+});
+
+test('"Show me" counts as shown, not solved, until a fresh question is solved', () => {
+  assert.deepEqual(play(wrong, show), { status: 'shown', attempts: 1, score: 0 });
+  assert.deepEqual(play(wrong, show, { ...right, counted: false }), { status: 'shown', attempts: 2, score: 0 });
+  assert.deepEqual(play(wrong, show, wrong), { status: 'shown', attempts: 2, score: 0 });
+  assert.deepEqual(play(wrong, show, { ...right, counted: true }), { status: 'solved', attempts: 2, score: 1 });
+});
+
+test('the attn-progress detail has exactly the six fields of protocol version 1', () => {
+  const detail = progressDetail('retrieval', 'blend', { status: 'shown', attempts: 2, score: 0 });
+  assert.deepEqual(detail, { version: 1, lesson: 'retrieval', exercise: 'blend', status: 'shown', score: 0, attempts: 2 });
+  assert.deepEqual(Object.keys(detail), ['version', 'lesson', 'exercise', 'status', 'score', 'attempts']);
+});
+
+test('a declared mistake gets its own feedback; the answer wins over a mistake', () => {
+  const mistakes = [
+    { value: 0.5294, tolerance: 0.0006, feedback: 'divided by the sum of the logits.' },
+    { value: 0.25, tolerance: 0, feedback: 'the hot limit.' },
+  ];
+  const question = { answer: 0.8744, tolerance: 0.0006, mistakes };
+  assert.deepEqual(judgeNumber(0.529, question), { correct: false, message: 'divided by the sum of the logits.', mistake: 0.5294 });
+  assert.deepEqual(judgeNumber(0.25, question), { correct: false, message: 'the hot limit.', mistake: 0.25 });
+  assert.deepEqual(judgeNumber(0.2501, question), { correct: false, message: '0.2501 is not it; try again.', mistake: null });
+  assert.equal(judgeNumber(0.874, question).correct, true);
+  assert.equal(judgeNumber(0.874, { ...question, mistakes: [{ value: 0.874, tolerance: 0.1, feedback: 'x' }] }).correct, true);
+  assert.equal(matchMistake(1, []), null);
+  assert.equal(judgeNumber(1, { answer: NaN }).correct, false);
+});
+
+test('a mistake with a bad value or tolerance is refused with what is wrong', () => {
+  assert.deepEqual(parseMistake({ value: '0.5', tolerance: '0.01', feedback: ' Half. ' }), {
+    value: 0.5,
+    tolerance: 0.01,
+    feedback: 'Half.',
+  });
+  assert.deepEqual(parseMistake({ value: '2', tolerance: null, feedback: '' }), { value: 2, tolerance: 0, feedback: '' });
+  assert.match(parseMistake({ value: 'half', tolerance: '0' }).error, /value "half" is not a number/);
+  assert.match(parseMistake({ value: '', tolerance: '0' }).error, /is not a number/);
+  assert.match(parseMistake({ value: '1', tolerance: '-1' }).error, /tolerance "-1" is not a number ≥ 0/);
+  assert.match(parseMistake({ value: '1', tolerance: 'NaN' }).error, /tolerance/);
+});
+
+test('a variant must give a finite answer; its texts and mistakes are checked', () => {
+  assert.deepEqual(checkVariant({ answer: 0.5, prompt: ' At τ = 2? ' }), {
+    answer: 0.5,
+    tolerance: undefined,
+    prompt: 'At τ = 2?',
+    hint: '',
+    explanation: '',
+    mistakes: [],
+  });
+  assert.equal(checkVariant({ answer: 1, tolerance: 0.1, mistakes: [{ value: 2, feedback: 'no' }] }).mistakes[0].value, 2);
+  for (const [bad, why] of [
+    [null, /not an object/],
+    [{ answer: NaN }, /answer NaN is not a finite number/],
+    [{ answer: '0.5' }, /answer 0.5 is not a finite number/],
+    [{ answer: 1, tolerance: -1 }, /tolerance -1/],
+    [{ answer: 1, prompt: 7 }, /prompt is not text/],
+    [{ answer: 1, mistakes: [{ value: 'x' }] }, /a mistake of the variant: value "x"/],
+  ]) {
+    assert.throws(() => checkVariant(bad), why, JSON.stringify(bad));
+  }
+});
+
+test('seeds go 1, 2, 3 and a seeded draw repeats', () => {
+  assert.equal(nextSeed(0), 1);
+  assert.equal(nextSeed(1), 2);
+  assert.equal(nextSeed(undefined), 1);
+  const a = seededRandom(7);
+  const b = seededRandom(7);
+  const xs = [a(), a(), a()];
+  assert.deepEqual(xs, [b(), b(), b()]);
+  assert.ok(xs.every((x) => x >= 0 && x < 1));
+});
+
+test('the progress view words each state', () => {
+  assert.equal(recordText({ status: 'solved', attempts: 3 }), 'Solved');
+  assert.equal(recordText({ status: 'shown', attempts: 1 }), 'Answer shown');
+  assert.equal(recordText({ status: 'attempted', attempts: 1 }), 'Attempted (1 try)');
+  assert.equal(recordText({ status: 'attempted', attempts: 4 }), 'Attempted (4 tries)');
+  assert.equal(recordText(EMPTY_RECORD), 'Not tried');
+});
+
+test('"Reset my progress" removes exercise records and visited marks, nothing else', () => {
+  const map = new Map([
+    ['attnbook:exercise:retrieval/blend', 'solved'],
+    ['attnbook:exercise:gallery/top-weight', '{"status":"shown","attempts":1,"score":0}'],
+    ['attnbook:visited:retrieval', 'true'],
+    ['attnbook:theme', 'dark'],
+    ['attnbook:reading-positions', '{}'],
+    ['other', 'x'],
+  ]);
+  const storage = {
+    get length() {
+      return map.size;
+    },
+    key: (i) => [...map.keys()][i] ?? null,
+    removeItem: (k) => map.delete(k),
+  };
+  assert.equal(resetProgress(storage), 3);
+  assert.deepEqual([...map.keys()], ['attnbook:theme', 'attnbook:reading-positions', 'other']);
+  assert.equal(isProgressKey('attnbook:exercise:a/b'), true);
+  assert.equal(isProgressKey('attnbook:theme'), false);
+  const refusing = {
+    get length() {
+      throw new DOMException('denied', 'SecurityError');
+    },
+  };
+  assert.equal(resetProgress(refusing), 0, 'storage that throws: nothing removed, nothing thrown');
+});
