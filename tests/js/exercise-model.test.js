@@ -33,7 +33,11 @@ test("older versions' plain 'solved' reads as solved; damaged text as never atte
     attempts: 0,
     score: 0,
   });
-  assert.deepEqual(parseRecord('{"status":"solved","attempts":2.5,"score":0}'), { status: 'solved', attempts: 0, score: 1 });
+  assert.deepEqual(parseRecord('{"status":"solved","attempts":2.5,"score":0}'), {
+    status: 'solved',
+    attempts: 0,
+    score: 1,
+  });
 });
 
 test('a record survives saving and reading back', () => {
@@ -63,7 +67,14 @@ test('"Show me" counts as shown, not solved, until a fresh question is solved', 
 
 test('the attn-progress detail has exactly the six fields of protocol version 1', () => {
   const detail = progressDetail('retrieval', 'blend', { status: 'shown', attempts: 2, score: 0 });
-  assert.deepEqual(detail, { version: 1, lesson: 'retrieval', exercise: 'blend', status: 'shown', score: 0, attempts: 2 });
+  assert.deepEqual(detail, {
+    version: 1,
+    lesson: 'retrieval',
+    exercise: 'blend',
+    status: 'shown',
+    score: 0,
+    attempts: 2,
+  });
   assert.deepEqual(Object.keys(detail), ['version', 'lesson', 'exercise', 'status', 'score', 'attempts']);
 });
 
@@ -73,11 +84,22 @@ test('a declared mistake gets its own feedback; the answer wins over a mistake',
     { value: 0.25, tolerance: 0, feedback: 'the hot limit.' },
   ];
   const question = { answer: 0.8744, tolerance: 0.0006, mistakes };
-  assert.deepEqual(judgeNumber(0.529, question), { correct: false, message: 'divided by the sum of the logits.', mistake: 0.5294 });
+  assert.deepEqual(judgeNumber(0.529, question), {
+    correct: false,
+    message: 'divided by the sum of the logits.',
+    mistake: 0.5294,
+  });
   assert.deepEqual(judgeNumber(0.25, question), { correct: false, message: 'the hot limit.', mistake: 0.25 });
-  assert.deepEqual(judgeNumber(0.2501, question), { correct: false, message: '0.2501 is not it; try again.', mistake: null });
+  assert.deepEqual(judgeNumber(0.2501, question), {
+    correct: false,
+    message: '0.2501 is not it; try again.',
+    mistake: null,
+  });
   assert.equal(judgeNumber(0.874, question).correct, true);
-  assert.equal(judgeNumber(0.874, { ...question, mistakes: [{ value: 0.874, tolerance: 0.1, feedback: 'x' }] }).correct, true);
+  assert.equal(
+    judgeNumber(0.874, { ...question, mistakes: [{ value: 0.874, tolerance: 0.1, feedback: 'x' }] }).correct,
+    true,
+  );
   assert.equal(matchMistake(1, []), null);
   assert.equal(judgeNumber(1, { answer: NaN }).correct, false);
 });
@@ -88,7 +110,11 @@ test('a mistake with a bad value or tolerance is refused with what is wrong', ()
     tolerance: 0.01,
     feedback: 'Half.',
   });
-  assert.deepEqual(parseMistake({ value: '2', tolerance: null, feedback: '' }), { value: 2, tolerance: 0, feedback: '' });
+  assert.deepEqual(parseMistake({ value: '2', tolerance: null, feedback: '' }), {
+    value: 2,
+    tolerance: 0,
+    feedback: '',
+  });
   assert.match(parseMistake({ value: 'half', tolerance: '0' }).error, /value "half" is not a number/);
   assert.match(parseMistake({ value: '', tolerance: '0' }).error, /is not a number/);
   assert.match(parseMistake({ value: '1', tolerance: '-1' }).error, /tolerance "-1" is not a number ≥ 0/);
@@ -104,7 +130,10 @@ test('a variant must give a finite answer; its texts and mistakes are checked', 
     explanation: '',
     mistakes: [],
   });
-  assert.equal(checkVariant({ answer: 1, tolerance: 0.1, mistakes: [{ value: 2, feedback: 'no' }] }).mistakes[0].value, 2);
+  assert.equal(
+    checkVariant({ answer: 1, tolerance: 0.1, mistakes: [{ value: 2, feedback: 'no' }] }).mistakes[0].value,
+    2,
+  );
   for (const [bad, why] of [
     [null, /not an object/],
     [{ answer: NaN }, /answer NaN is not a finite number/],
