@@ -149,7 +149,8 @@ for (const [name, url] of targets) {
       await exercise.getByRole('button', { name: 'Show explanation' }).click();
       await settled(exercise);
       assert.match(await exercise.locator('[slot="explanation"]').textContent(), /0\.49997/);
-      assert.equal(await page.evaluate(() => localStorage.getItem('attnbook:exercise:retrieval/blend')), 'solved');
+      const record = await page.evaluate(() => JSON.parse(localStorage.getItem('attnbook:exercise:retrieval/blend')));
+      assert.equal(record.status, 'solved');
       await exercise.getByRole('button', { name: /^Reset Exercise/ }).click();
       await settled(exercise);
       assert.equal(await exercise.getAttribute('data-status'), 'pending');
