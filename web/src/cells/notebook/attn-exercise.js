@@ -36,7 +36,7 @@
 import { html, nothing } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, formatNumber, parseNumberText, progressStore } from '../base/cell-support.js';
-import { exerciseStyles } from './exercise-styles.js';
+import { choiceField, exerciseStyles, numberField } from './exercise-view.js';
 import {
   checkVariant,
   EMPTY_RECORD,
@@ -362,41 +362,19 @@ export class AttnExercise extends AttnCell {
 
   #builtIn() {
     if (this.mode === 'choice') {
-      return html`<fieldset>
-        <legend>Your answer</legend>
-        ${this.#options.map(
-          (o) =>
-            html`<label
-              ><input
-                type="radio"
-                name="choice"
-                .value=${o.value}
-                .checked=${this._choice === o.value}
-                @change=${() => (this._choice = o.value)}
-              />${o.text}</label
-            >`,
-        )}
-      </fieldset>`;
+      return choiceField(this.#options, this._choice, (value) => (this._choice = value));
     }
     if (this.mode === 'number') {
-      const bad = Boolean(this._numberError);
-      const described = [this._variant?.prompt ? 'prompt' : '', bad ? 'number-error' : ''].filter(Boolean).join(' ');
-      return html`<label for="number">Your answer</label>
-        <input
-          id="number"
-          type="text"
-          inputmode="decimal"
-          autocomplete="off"
-          .value=${this._number}
-          aria-invalid=${bad ? 'true' : 'false'}
-          aria-describedby=${described}
-          @input=${(e) => {
-            this._number = e.target.value;
-            this._numberError = '';
-          }}
-          @keydown=${(e) => e.key === 'Enter' && this.#onCheck()}
-        />
-        <p class="field-error" id="number-error" ?hidden=${!bad}>${this._numberError}</p>`;
+      return numberField({
+        text: this._number,
+        error: this._numberError,
+        prompt: Boolean(this._variant?.prompt),
+        onInput: (text) => {
+          this._number = text;
+          this._numberError = '';
+        },
+        onEnter: () => this.#onCheck(),
+      });
     }
     return '';
   }

@@ -1,5 +1,45 @@
-// The look of attn-exercise (attn-exercise.js): the card, its answer fields, verdict and panels.
-import { css } from 'lit';
+// The look of attn-exercise (attn-exercise.js): the card, its answer fields, verdict and panels,
+// and the templates of its built-in answer fields.
+import { css, html } from 'lit';
+
+/** mode="choice": the options as radio buttons in a fieldset. */
+export const choiceField = (options, chosen, onChoose) =>
+  html`<fieldset>
+    <legend>Your answer</legend>
+    ${options.map(
+      (o) =>
+        html`<label
+          ><input
+            type="radio"
+            name="choice"
+            .value=${o.value}
+            .checked=${chosen === o.value}
+            @change=${() => onChoose(o.value)}
+          />${o.text}</label
+        >`,
+    )}
+  </fieldset>`;
+
+/**
+ * mode="number": the answer field (Enter checks), described by the variant's prompt (#prompt) when
+ * one is asked and by its error (#number-error) when the text is not a number.
+ */
+export function numberField({ text, error, prompt, onInput, onEnter }) {
+  const described = [prompt ? 'prompt' : '', error ? 'number-error' : ''].filter(Boolean).join(' ');
+  return html`<label for="number">Your answer</label>
+    <input
+      id="number"
+      type="text"
+      inputmode="decimal"
+      autocomplete="off"
+      .value=${text}
+      aria-invalid=${error ? 'true' : 'false'}
+      aria-describedby=${described}
+      @input=${(e) => onInput(e.target.value)}
+      @keydown=${(e) => e.key === 'Enter' && onEnter()}
+    />
+    <p class="field-error" id="number-error" ?hidden=${!error}>${error}</p>`;
+}
 
 export const exerciseStyles = css`
   .card {
