@@ -188,7 +188,7 @@ test('"Show me" after a wrong attempt reveals the answer, counts as shown, and a
   await settled(choice);
   assert.equal(
     await verdict.innerText(),
-    'Shown — the answer is “τ → ∞”. every logit divided by ∞ is 0, and exp(0) is the same for all.',
+    'Shown — the answer is “τ → ∞”: every logit divided by ∞ is 0, and exp(0) is the same for all.',
   );
   assert.equal(await verdict.getAttribute('role'), 'status');
   assert.equal(

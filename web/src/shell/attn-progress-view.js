@@ -72,14 +72,18 @@ export class AttnProgressView extends CourseElement {
                 >
                 <button
                   type="button"
-                  class="progress-reset-confirm"
+                  class="button progress-reset-confirm"
                   aria-describedby="progress-reset-question"
                   @click=${() => this.#answer(true)}
                 >
                   Yes, reset
                 </button>
-                <button type="button" class="progress-reset-cancel" @click=${() => this.#answer(false)}>Cancel</button>`
-            : html`<button type="button" class="progress-reset" @click=${() => this.#ask()}>Reset my progress…</button>`
+                <button type="button" class="button progress-reset-cancel" @click=${() => this.#answer(false)}>
+                  Cancel
+                </button>`
+            : html`<button type="button" class="button progress-reset" @click=${() => this.#ask()}>
+                Reset my progress…
+              </button>`
         }
         <span class="progress-reset-status" role="status">${this._message}</span>
       </div>

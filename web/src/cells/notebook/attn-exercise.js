@@ -274,7 +274,7 @@ export class AttnExercise extends AttnCell {
     if (this.mode === 'choice') {
       const right = this.#options.find((o) => o.correct);
       return right
-        ? `the answer is “${right.text}”.${right.feedback ? ` ${right.feedback}` : ''}`
+        ? `the answer is “${right.text}”${right.feedback ? `: ${right.feedback}` : '.'}`
         : 'see the explanation.';
     }
     let said = '';
