@@ -31,7 +31,7 @@
  * data-status="pending" | "pass" | "fail" (the last verdict) and data-progress (the record's status).
  * Events: `attn-verdict` (bubbles, detail { correct, message, mistake }) after each check;
  * `attn-progress` (bubbles, composed, detail exactly { version: 1, lesson, exercise, status,
- * score, attempts }) after each attempt and each "Show me" (exercise-model.js).
+ * score, attempts }) after each attempt and each "Show me" of an exercise with an id (exercise-model.js).
  */
 import { html, nothing } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
@@ -149,7 +149,8 @@ export class AttnExercise extends AttnCell {
   #save(record) {
     this._record = record;
     this.progress = record.status;
-    if (this.storageKey) progressStore.set(this.storageKey, serializeRecord(record));
+    if (!this.storageKey) return; // no id: nothing saved, nothing reported (a host could not tell it apart)
+    progressStore.set(this.storageKey, serializeRecord(record));
     this.dispatchEvent(
       new CustomEvent('attn-progress', {
         detail: progressDetail(this.lessonId, this.id, record),
