@@ -249,6 +249,8 @@ async function openAt(width, height) {
   const watcher = watch(page);
   await page.setViewportSize({ width, height });
   await page.goto(`${site.server.url}#/causal-masking`);
+  // the explanation is offered after an attempt: check the painter as it opens (not yet the band)
+  await page.locator('attn-exercise').getByRole('button', { name: 'Check' }).click();
   await page.locator('attn-exercise').getByRole('button', { name: 'Show explanation' }).click();
   for (const tag of LABS) {
     await page.locator(tag).scrollIntoViewIfNeeded();

@@ -181,14 +181,20 @@ async function collect(browser, server, lessonId) {
       const id = await cell.evaluate(
         (el) => el.id || `${el.localName} #${[...document.querySelectorAll(el.localName)].indexOf(el)}`,
       );
-      // a cell in an exercise's explanation is shown as a learner shows it: Show explanation
-      await cell.evaluate((el) => {
+      // a cell in an exercise's explanation is shown as a learner shows it: an attempt (the
+      // explanation is offered only after one), then Show explanation
+      await cell.evaluate(async (el) => {
         const exercise = el.closest('attn-exercise');
         if (!exercise || el.checkVisibility()) return;
-        const show = [...exercise.shadowRoot.querySelectorAll('button')].find((b) =>
-          /^Show explanation$/.test(b.textContent.trim()),
-        );
-        show?.click();
+        const showButton = () =>
+          [...exercise.shadowRoot.querySelectorAll('button')].find((b) =>
+            /^Show explanation$/.test(b.textContent.trim()),
+          );
+        if (!showButton()) {
+          await exercise.submit(exercise.getAttempt?.());
+          await exercise.updateComplete;
+        }
+        showButton()?.click();
       });
       await cell.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
       await settled(cell);
