@@ -147,17 +147,5 @@ export function checkVariant(v) {
   };
 }
 
-/** A seeded generator of numbers in [0, 1) (mulberry32), for variant hooks. */
-export function seededRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The seed after `seed` (variants are drawn from 1, 2, 3, …: reproducible in tests). */
 export const nextSeed = (seed) => ((Number.isInteger(seed) ? seed : 0) + 1) % 2147483647;
