@@ -300,6 +300,7 @@ export class AttnSoftmaxLab extends AttnLab {
             : html`<p class="readout">Loading the attention core…</p>`
       }
     `;
+    if (this.figureOnly) return this.renderLab({ figure, controls }); // no checks, code or notes to build
     const checks = checkCells(softmaxChecks(r, T, this.temperatures));
     const code = html`<attn-code
         label="PyTorch"
@@ -317,7 +318,6 @@ export class AttnSoftmaxLab extends AttnLab {
       in double precision (float64); at τ = 0 and τ = ∞ the reference is the exact limit. The last check runs the core's
       row-stochastic report over the comparison's weights.
     </p>`;
-    if (this.figureOnly) return this.renderLab({ figure, controls });
     return this.renderLab({ figure, controls, after: this._comparison(r), checks, code, hood });
   }
 }
