@@ -14,7 +14,8 @@
 // element on a line of its own is not wrapped in a <p>.
 //
 // The module exports
-//   meta      the front matter plus exercises (number of <attn-exercise id=…>) and exerciseIds
+//   meta      the front matter plus exercises (number of <attn-exercise id=…>), exerciseIds and
+//             exerciseLabels ({ id: its label attribute, else the id })
 //   html      the lesson body (no <h1>: headings start at ##), or null with
 //   htmlGzip  the body gzipped, base64 (option compress, for the single file)
 //   headings  [{ id, text, level }] for ## and ### headings, with the ids set in html
@@ -107,6 +108,8 @@ function slugify(text) {
 
 const ELEMENT_TAG = /<(attn-[a-z0-9-]+)\b([^>]*)>/gi;
 const ID_ATTRIBUTE = /(?:^|\s)id\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
+const LABEL_ATTRIBUTE = /(?:^|\s)label\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
+const AFTER_ATTRIBUTE = /(?:^|\s)after\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
 
 const DEFINE = /customElements\.define\(\s*(['"`])(attn-[a-z0-9-]+)\1/g;
 
@@ -216,7 +219,16 @@ function checkUnreadTags(tokens, firstLine, file) {
 function attnElements(html) {
   return [...html.matchAll(ELEMENT_TAG)].map(([, tag, attributes]) => {
     const m = attributes.match(ID_ATTRIBUTE);
-    return { tag: tag.toLowerCase(), id: m ? (m[1] ?? m[2] ?? m[3]) : null };
+    const attribute = (pattern) => {
+      const found = attributes.match(pattern);
+      return found ? (found[1] ?? found[2] ?? found[3]) : null;
+    };
+    return {
+      tag: tag.toLowerCase(),
+      id: m ? (m[1] ?? m[2] ?? m[3]) : null,
+      label: attribute(LABEL_ATTRIBUTE),
+      after: attribute(AFTER_ATTRIBUTE),
+    };
   });
 }
 
@@ -299,7 +311,20 @@ export function compileLesson(source, file, { knownTags = null } = {}) {
     if (taken.has(id)) throw new LessonError(file, null, `has two elements with id "${id}"`);
     taken.add(id);
   }
-  const exerciseIds = elements.filter((e) => e.tag === 'attn-exercise' && e.id).map((e) => e.id);
+  const exercises = elements.filter((e) => e.tag === 'attn-exercise' && e.id);
+  const exerciseIds = exercises.map((e) => e.id);
+  const exerciseLabels = Object.fromEntries(exercises.map((e) => [e.id, e.label ?? e.id]));
+  // A figure held back until an exercise is attempted must name an exercise of this lesson.
+  for (const { after } of elements.filter((e) => e.tag === 'attn-reveal')) {
+    if (!after || !exerciseIds.includes(after)) {
+      throw new LessonError(
+        file,
+        null,
+        `has <attn-reveal after="${after ?? ''}">: "after" must be the id of an <attn-exercise> in this lesson` +
+          ` (${exerciseIds.length ? exerciseIds.join(', ') : 'it has none'})`,
+      );
+    }
+  }
 
   // Headings: ids for the table of contents, unique and distinct from cell ids.
   const headings = [];
@@ -326,7 +351,7 @@ export function compileLesson(source, file, { knownTags = null } = {}) {
   });
 
   const html = markdown.renderer.render(tokens, markdown.options, env);
-  return { meta: { ...meta, exercises: exerciseIds.length, exerciseIds }, html, headings };
+  return { meta: { ...meta, exercises: exerciseIds.length, exerciseIds, exerciseLabels }, html, headings };
 }
 
 const KATEX_CSS = /[\\/]katex[\\/]dist[\\/]katex(?:\.min)?\.css$/;

@@ -46,12 +46,19 @@ describe('compileLesson', () => {
   test('keeps inline cells as elements, unwrapped from <p>, and counts exercises', () => {
     const { html, meta } = lesson(
       '<attn-softmax-temperature id="t" temperature="2"></attn-softmax-temperature>\n\n' +
-        '<attn-exercise id="e1"></attn-exercise>\n\nText <attn-exercise id="e2"></attn-exercise> inline.\n',
+        '<attn-exercise id="e1" label="Exercise 1: first"></attn-exercise>\n\n' +
+        'Text <attn-exercise id="e2"></attn-exercise> inline.\n\n' +
+        '<attn-reveal after="e1"><attn-softmax-temperature id="t2"></attn-softmax-temperature></attn-reveal>\n',
     );
     assert.match(html, /^<attn-softmax-temperature id="t" temperature="2"><\/attn-softmax-temperature>/);
     assert.match(html, /<p>Text <attn-exercise id="e2"><\/attn-exercise> inline.<\/p>/);
+    assert.throws(
+      () => lesson('<attn-exercise id="e1"></attn-exercise>\n\n<attn-reveal after="e9"></attn-reveal>\n'),
+      /demo\.md: has <attn-reveal after="e9">: "after" must be the id of an <attn-exercise> in this lesson \(e1\)/,
+    );
     assert.equal(meta.exercises, 2);
     assert.deepEqual(meta.exerciseIds, ['e1', 'e2']);
+    assert.deepEqual(meta.exerciseLabels, { e1: 'Exercise 1: first', e2: 'e2' });
     assert.deepEqual(
       { id: meta.id, title: meta.title, order: meta.order, sources: meta.sources },
       { id: 'demo', title: 'Demo', order: 2, sources: ['Vaswani et al. 2017'] },

@@ -55,8 +55,9 @@ export class AttnProgressView extends CourseElement {
                 <ul>
                   ${meta.exerciseIds.map((id) => {
                     const record = exerciseRecord(meta.id, id);
-                    return html`<li data-exercise=${id} data-progress=${record.status}>
-                      <code>${id}</code>: ${recordText(record)}
+                    // data-exercise-id, not data-exercise: that attribute marks an exercise itself.
+                    return html`<li data-exercise-id=${id} data-progress=${record.status}>
+                      ${meta.exerciseLabels?.[id] ?? id}: ${recordText(record)}
                     </li>`;
                   })}
                 </ul>

@@ -1,0 +1,147 @@
+/**
+ * <attn-reveal after="cold-limit">
+ *   <attn-hull-mixtures …></attn-hull-mixtures>
+ * </attn-reveal>
+ *
+ * Predict first: a figure that would show an exercise's answer stays hidden until the learner
+ * has committed an answer to that exercise (the attn-exercise with id `after`, on the same page).
+ * Until then the figure is not rendered at all (it cannot be seen, focused or read out) and a
+ * line in its place says which exercise opens it, with a link to that exercise. The figure
+ * appears after the first checked attempt (right or wrong), after "Show me", and on a later visit
+ * when the exercise already has a record; Reset on the exercise hides it again, so the learner
+ * can predict afresh.
+ *
+ * The host reflects data-revealed ("true" | "false"), and has data-lab, so that the lesson page
+ * gives it a lab's width. With no such exercise on the page (a typo in `after`) it shows the
+ * figure and a notice naming the id, since hiding it for ever would help nobody.
+ */
+import { LitElement, css, html } from 'lit';
+
+export class AttnReveal extends LitElement {
+  static properties = {
+    after: { type: String },
+    revealed: { type: String, reflect: true, attribute: 'data-revealed' },
+    _missing: { state: true },
+    _label: { state: true },
+  };
+
+  static styles = css`
+    :host {
+      display: block;
+    }
+    .locked {
+      max-width: 46rem;
+      box-sizing: border-box;
+      border: 1px dashed var(--border, #d0d4dc);
+      border-radius: 6px;
+      padding: 0.9rem 1rem;
+      color: var(--text, #1b1e24);
+      background: var(--bg, #f7f8fa);
+    }
+    .locked p {
+      margin: 0;
+    }
+    button {
+      font: inherit;
+      color: var(--accent, #3b5bdb);
+      background: none;
+      border: 0;
+      padding: 0;
+      text-decoration: underline;
+      cursor: pointer;
+    }
+    button:focus-visible {
+      outline: 2px solid var(--accent, #3b5bdb);
+      outline-offset: 2px;
+    }
+    .notice {
+      margin: 0 0 0.4rem;
+      color: var(--danger, #b3261e);
+    }
+  `;
+
+  constructor() {
+    super();
+    this.after = '';
+    this.revealed = 'false';
+    this._missing = false;
+    this._label = '';
+    this._exercise = null;
+    this._onChange = () => this.#sync();
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    this.toggleAttribute('data-lab', true);
+    this.setAttribute('data-settled', '');
+    // The exercise comes earlier in the page, but its element may not be upgraded yet.
+    customElements.whenDefined('attn-exercise').then(() => this.#attach());
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#detach();
+  }
+
+  willUpdate(changed) {
+    if (changed.has('after') && this.isConnected) this.#attach();
+  }
+
+  #attach() {
+    this.#detach();
+    if (!this.isConnected) return;
+    const root = this.getRootNode();
+    const exercise = this.after ? root.querySelector?.(`attn-exercise[id="${CSS.escape(this.after)}"]`) : null;
+    this._missing = !exercise;
+    this._exercise = exercise;
+    if (exercise) {
+      // attn-progress follows every attempt and "Show me"; attn-state-change follows Reset.
+      exercise.addEventListener('attn-progress', this._onChange);
+      exercise.addEventListener('attn-state-change', this._onChange);
+      this._label = exercise.getAttribute('label') || 'the exercise above';
+    }
+    this.#sync();
+  }
+
+  #detach() {
+    this._exercise?.removeEventListener('attn-progress', this._onChange);
+    this._exercise?.removeEventListener('attn-state-change', this._onChange);
+    this._exercise = null;
+  }
+
+  #sync() {
+    const record = this._exercise?.record;
+    const open = this._missing || (record ? record.status !== 'none' || record.attempts > 0 : false);
+    this.revealed = open ? 'true' : 'false';
+  }
+
+  /** Scrolls to the exercise and puts focus on its first answer field (or button). */
+  #goToExercise() {
+    const exercise = this._exercise;
+    if (!exercise) return;
+    exercise.scrollIntoView({ block: 'center' });
+    const root = exercise.renderRoot;
+    (root?.querySelector('input, textarea') ?? root?.querySelector('.check-button, button'))?.focus();
+  }
+
+  render() {
+    if (this.revealed === 'true') {
+      return html`${
+          this._missing
+            ? html`<p class="notice" role="status">
+                This figure waits for the exercise "${this.after}", which is not on this page; it is shown.
+              </p>`
+            : ''
+        }<slot></slot>`;
+    }
+    return html`<div class="locked" role="note">
+      <p>
+        This figure shows the answer to
+        <button type="button" @click=${() => this.#goToExercise()}>${this._label}</button>. Check an answer there first:
+        it appears as soon as you have.
+      </p>
+    </div>`;
+  }
+}
+
+customElements.define('attn-reveal', AttnReveal);
