@@ -21,7 +21,8 @@
  * "Show me" reveals the answer (number, choice; custom: `el.showAnswer()` may return a message)
  * and opens the explanation: the exercise then counts as shown, not solved, until a fresh
  * question (Try another) is solved or Reset. "Try another" (number mode, after an attempt) calls
- * `el.variant(seed)` (seeds 1, 2, 3, …) for { answer, tolerance?, prompt?, hint?, explanation?,
+ * `el.variant(seed)` (seeds 1, 2, 3, …; it may return a promise; by default the lesson's own,
+ * from web/src/labs/<lesson>/variants.js: exercise-variants.js) for { answer, tolerance?, prompt?, hint?, explanation?,
  * mistakes? } (plain text; mistakes as { value, tolerance, feedback }) and asks that instead.
  *
  * Progress: a record { status: 'attempted' | 'solved' | 'shown', attempts, score } saved as JSON
@@ -48,6 +49,7 @@ import {
   recordAfter,
   serializeRecord,
 } from './exercise-model.js';
+import { lessonVariant } from './exercise-variants.js';
 import './attn-mistake.js';
 
 const MODES = ['custom', 'choice', 'number'];
@@ -123,6 +125,8 @@ export class AttnExercise extends AttnCell {
   connectedCallback() {
     super.connectedCallback();
     this.#restore();
+    const make = this.variant ? null : lessonVariant(this.lessonId, this.id);
+    if (make) this.variant = async (seed) => make(seed, await this.engine());
   }
 
   willUpdate(changed) {
@@ -306,7 +310,7 @@ export class AttnExercise extends AttnCell {
     this._seed = nextSeed(this._seed);
     let drawn;
     try {
-      drawn = checkVariant(this.variant(this._seed));
+      drawn = checkVariant(await this.settleAfter(Promise.resolve(this.variant(this._seed))));
     } catch (error) {
       this._notice = `Try another: ${error.message}.`;
       return;
