@@ -119,8 +119,10 @@ export class AttnApp extends AttnCell {
     if (route.embed && !this._stopHeightReports) this._stopHeightReports = startHeightReports();
     // After the route is drawn (its blocks are laid out; figures keep a placeholder height until
     // they come near the viewport, which the restored position decides).
-    if (!initial) this.querySelector('h1')?.focus({ preventScroll: true });
+    const target = lesson && route.at ? this._target(route.at) : null;
+    if (!initial && !target) this.querySelector('h1')?.focus({ preventScroll: true });
     if (saved) await this._restorePosition(saved);
+    else if (target) await this._openAt(target);
     else if (!initial) window.scrollTo({ top: 0, behavior: 'instant' });
   }
 
@@ -165,7 +167,8 @@ export class AttnApp extends AttnCell {
     const lesson = this._lesson;
     if (!lesson) return location.href;
     const params = collectState(this.querySelector('.lesson-body'));
-    const hash = buildHash(lesson.meta.id, params, { embed: this._route.embed, host: this._route.host });
+    const { embed, host, at } = this._route;
+    const hash = buildHash(lesson.meta.id, params, { embed, host, at });
     return new URL(hash, location.href).href;
   }
 
@@ -182,6 +185,32 @@ export class AttnApp extends AttnCell {
     const url = this.permalink();
     if (url !== location.href) history.replaceState(history.state, '', url);
     return url;
+  }
+
+  /** The exercise or heading an `at=` link names, or null with a notice. */
+  _target(id) {
+    const target = this.querySelector(`.lesson-body [id="${CSS.escape(id)}"]`);
+    if (!target) this._issues = [...this._issues, `at: this lesson has no exercise or section "${clip(id)}"`];
+    return target;
+  }
+
+  /**
+   * Opens the lesson at `target` (an assignment link): scrolled to the top of the window, again as
+   * the figures it brought near the viewport draw (until it stays put or another route is shown),
+   * with focus on its first answer field (a heading: on itself).
+   */
+  async _openAt(target) {
+    const visit = this._visit;
+    if (target.localName !== 'attn-exercise') target.setAttribute('tabindex', '-1');
+    target.scrollIntoView({ behavior: 'instant', block: 'start' });
+    for (let round = 0; round < MAX_RESTORE_ROUNDS; round += 1) {
+      await this._nestedDrawn();
+      if (visit !== this._visit || Math.abs(target.getBoundingClientRect().top) < 1) break;
+      target.scrollIntoView({ behavior: 'instant', block: 'start' });
+    }
+    if (visit !== this._visit) return;
+    const field = target.shadowRoot?.querySelector('input, textarea, .check-button');
+    (field ?? target).focus({ preventScroll: true });
   }
 
   _scrollToHeading(event, id) {
@@ -244,6 +273,7 @@ export class AttnApp extends AttnCell {
         <header class="lesson-head">
           ${embed ? '' : html`<p class="kicker">Lesson ${position} of ${lessons.length}</p>`}
           <h1 id="lesson-title" tabindex="-1">${meta.title}</h1>
+          <attn-lesson-progress .meta=${meta}></attn-lesson-progress>
           ${embed ? '' : html`<attn-copy-link .getUrl=${() => this._writePermalink()}></attn-copy-link>`}
           <div class="link-notice" role="status">${this._renderNotice()}</div>
         </header>

@@ -7,6 +7,8 @@
  *   …&embed=1                            embed mode: only the lesson, height posted to the parent
  *   …&embed=1&host=https://course.example   and progress posted to the parent at exactly that
  *                                        origin (docs/progress-protocol.md); ignored without embed=1
+ *   …&at=<id>                            opens the lesson at that exercise or section (an
+ *                                        assignment link: docs/teaching.md)
  *
  * parseHash() only splits and percent-decodes; it never evaluates anything.
  * Problems (bad percent-encoding, a key that is not cell.field, an over-long
@@ -16,6 +18,7 @@
 export const MAX_QUERY = 100000; // characters of settings in one link
 export const MAX_HOST = 300; // characters of a host origin (a 253-character name, scheme and port fit)
 const MAX_SHOWN = 40; // characters of untrusted text quoted in a message
+const AT_ID = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/; // a cell or heading id (lessons use no other)
 
 /** Untrusted text shortened for a message. */
 export function clip(text, max = MAX_SHOWN) {
@@ -66,8 +69,9 @@ export function parseOrigin(text) {
 
 /**
  * @param {string} hash location.hash
- * @returns {null | { page: 'home' | 'lesson', lessonId: string | null, params: { cell: string, field: string, text: string }[], embed: boolean, host: string | null, issues: string[] }}
+ * @returns {null | { page: 'home' | 'lesson', lessonId: string | null, params: { cell: string, field: string, text: string }[], embed: boolean, host: string | null, at: string | null, issues: string[] }}
  *   host: the origin named by `host=` (normalised), only with embed=1; otherwise null.
+ *   at: the id named by `at=` (an exercise or heading to open the lesson at), or null.
  *   null when the hash is not a route (e.g. '#main'); '' is the home page.
  */
 export function parseHash(hash) {
@@ -76,7 +80,7 @@ export function parseHash(hash) {
   const q = raw.indexOf('?');
   const pathPart = q < 0 ? raw : raw.slice(0, q);
   const query = q < 0 ? '' : raw.slice(q + 1);
-  const route = { page: 'home', lessonId: null, params: [], embed: false, host: null, issues: [] };
+  const route = { page: 'home', lessonId: null, params: [], embed: false, host: null, at: null, issues: [] };
 
   const segment = pathPart.replace(/^\/+|\/+$/g, '');
   if (segment !== '') {
@@ -90,6 +94,7 @@ export function parseHash(hash) {
   }
   let embedSeen = false;
   let hostSeen = false;
+  let atSeen = false;
   for (const part of query.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
@@ -117,6 +122,13 @@ export function parseHash(hash) {
       hostSeen = true;
       continue;
     }
+    if (key === 'at') {
+      if (atSeen) route.issues.push('at: given more than once (the first one counts)');
+      else if (AT_ID.test(text)) route.at = text;
+      else route.issues.push(`at: "${clip(text)}" is not the id of an exercise or a section`);
+      atSeen = true;
+      continue;
+    }
     const dot = key.indexOf('.');
     if (dot <= 0 || dot === key.length - 1) {
       route.issues.push(`${clip(key)}: not a cell setting (expected cell.field=value)`);
@@ -138,11 +150,12 @@ const encode = (text) => encodeURIComponent(text).replace(/%2C/gi, ',').replace(
  * The hash for a lesson and its cells' settings.
  * @param {string} lessonId
  * @param {{ cell: string, field: string, text: string }[]} params
- * @param {{ embed?: boolean, host?: string | null }} options host: an origin from parseOrigin, kept
- *   only with embed
+ * @param {{ embed?: boolean, host?: string | null, at?: string | null }} options host: an origin from
+ *   parseOrigin, kept only with embed; at: the exercise or section the link opens at
  */
-export function buildHash(lessonId, params = [], { embed = false, host = null } = {}) {
+export function buildHash(lessonId, params = [], { embed = false, host = null, at = null } = {}) {
   const parts = params.map(({ cell, field, text }) => `${encode(cell)}.${encode(field)}=${encode(text)}`);
+  if (at) parts.push(`at=${encode(at)}`);
   if (embed) parts.push('embed=1');
   if (embed && host) parts.push(`host=${encodeURIComponent(host).replace(/%3A/gi, ':').replace(/%2F/gi, '/')}`);
   return `#/${encode(lessonId)}${parts.length ? `?${parts.join('&')}` : ''}`;
