@@ -321,7 +321,10 @@ describe('interactions, on one page of the site over http', () => {
       await choose(page, 'negative-weight', 'Inside the hull, because the weights add up to 1'),
       /adding up to 1 is only Rule 2/,
     );
-    assert.match(await choose(page, 'negative-weight', 'Outside the hull, at (7, 7.5)'), /the minus sign of α0 was dropped/);
+    assert.match(
+      await choose(page, 'negative-weight', 'Outside the hull, at (7, 7.5)'),
+      /the minus sign of α0 was dropped/,
+    );
     assert.equal(await ex.getAttribute('data-status'), 'fail');
     assert.match(await choose(page, 'negative-weight', 'Outside the hull, at (5, 5.5)'), /^Correct — /);
     assert.equal(await ex.getAttribute('data-progress'), 'solved');
