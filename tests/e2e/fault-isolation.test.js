@@ -69,6 +69,12 @@ async function open(url, faults = {}) {
   page.on('pageerror', (error) => log.uncaught.push(error.message));
   await page.addInitScript(installFaults, faults);
   await page.goto(url);
+  // the stability table waits for the lesson's exercise before it: answer it, as a learner must
+  const exercise = page.locator('attn-exercise#naive-overflow');
+  await exercise.scrollIntoViewIfNeeded();
+  await exercise.getByRole('radio', { name: 'NaN (not a number) for every weight' }).check();
+  await exercise.getByRole('button', { name: 'Check' }).click();
+  await page.locator('attn-reveal[after="naive-overflow"][data-revealed="true"]').waitFor();
   return { page, log };
 }
 

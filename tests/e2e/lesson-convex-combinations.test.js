@@ -5,7 +5,9 @@
 // Σα = 1" mode (a drag rescales the others and moves y in the picture of where
 // it lands), bars dragged by keyboard and mouse, bad editor entries keeping the
 // last valid state, permalinks old and new, and the layout: figure and controls
-// in one 1280×900 view, readable figure text, 44 px drag targets.
+// in one 1280×900 view, readable figure text, 44 px drag targets. The lab waits behind the
+// lesson's two predict-first exercises (attn-reveal): each declared mistake gets its own
+// feedback, the right answer solves it, and only then does the lab show.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
@@ -13,10 +15,33 @@ import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 const site = useBrowserAndSite();
 const LAB = 'attn-convex-mix';
 
+const exercise = (page, id) => page.locator(`attn-exercise#${id}`);
+
+/** Checks `answer` in exercise `id` (a number typed, or a choice's label) as a learner does; returns the verdict. */
+async function attempt(page, id, answer) {
+  const ex = exercise(page, id);
+  await ex.scrollIntoViewIfNeeded();
+  if (typeof answer === 'number') await ex.getByRole('textbox', { name: 'Your answer' }).fill(String(answer));
+  else await ex.getByRole('radio', { name: answer, exact: true }).check();
+  await ex.getByRole('button', { name: 'Check' }).click();
+  await settled(ex);
+  return ex.locator('.verdict').textContent();
+}
+
+const ANSWERS = { 'mix-entry': 0.9, 'sum-two': 'At 2v = (2, 4, 6)' };
+
+/** The lab shows once both exercises above it have an attempt: as a learner, answer those not yet attempted. */
+async function unlock(page) {
+  for (const [id, answer] of Object.entries(ANSWERS)) {
+    if (!(await exercise(page, id).getAttribute('data-progress'))) await attempt(page, id, answer);
+  }
+}
+
 async function open(url) {
   const page = await site.browser.context.newPage();
   const { problems } = watch(page);
   await page.goto(url);
+  await unlock(page);
   await page.locator(LAB).scrollIntoViewIfNeeded();
   await settled(page.locator(LAB));
   return { page, problems, lab: page.locator(LAB) };
@@ -315,6 +340,85 @@ describe('interactions, on one page of the site over http', () => {
     assert.equal(await again.lab.locator('attn-vector-editor input').inputValue(), '0.25, 0.25, 0.25, 0.25');
     assert.deepEqual([...problems, ...again.problems], []);
     await again.page.close();
+  });
+});
+
+describe('predict first: the two exercises before the lab', () => {
+  test('the lab stays hidden until both are attempted; each mistake gets its own feedback; the answers solve them', async () => {
+    const page = await site.browser.context.newPage();
+    const { problems } = watch(page);
+    await page.goto(`${site.server.url}#/convex-combinations`);
+    const outer = page.locator('attn-reveal[after="mix-entry"]');
+    const inner = page.locator('attn-reveal[after="sum-two"]');
+    for (const id of Object.keys(ANSWERS)) {
+      const ex = exercise(page, id);
+      await ex.scrollIntoViewIfNeeded();
+      await ex.getByRole('button', { name: /^Reset Exercise/ }).click(); // a fresh start, whatever earlier tests did
+    }
+    await page.locator('attn-reveal[after="mix-entry"][data-revealed="false"]').waitFor();
+    assert.equal(await page.locator(LAB).isVisible(), false, 'no lab before an attempt');
+    assert.equal(await exercise(page, 'mix-entry').getByRole('button', { name: 'Show explanation' }).count(), 0);
+
+    // Exercise 1: y2 for the notebook's weights; three likely slips, each with its own feedback
+    const slips = [
+      [1, /plain average of the third column/],
+      [0.6, /α2 · 3 alone/],
+      [0.5, /is y1, the entry with index 1/],
+    ];
+    for (const [value, feedback] of slips) {
+      const verdict = await attempt(page, 'mix-entry', value);
+      assert.match(verdict, /^Not yet — /, `${value}`);
+      assert.match(verdict, feedback, `${value}`);
+      assert.equal(await exercise(page, 'mix-entry').getAttribute('data-status'), 'fail');
+    }
+    await exercise(page, 'mix-entry').getByRole('button', { name: 'Show hint' }).waitFor();
+    await page.locator('attn-reveal[after="mix-entry"][data-revealed="true"]').waitFor();
+    await page.locator('attn-reveal[after="sum-two"][data-revealed="false"]').waitFor();
+    assert.equal(await page.locator(LAB).isVisible(), false, 'still hidden: Exercise 2 is not attempted');
+    assert.match(await attempt(page, 'mix-entry', 0.9), /^Correct — /);
+    assert.equal(await exercise(page, 'mix-entry').getAttribute('data-progress'), 'solved');
+
+    // Exercise 2: weights that add up to 2 on four copies of v
+    const wrong = [
+      ['At v = (1, 2, 3): a blend of copies of v is v', /weights adding up to 1 the copies blend back/],
+      ['At v / 2 = (0.5, 1, 1.5), since each weight is 0.5', /is one term, 0\.5 v/],
+      ['At 4v = (4, 8, 12), four copies of v', /each one counts only with its weight 0\.5/],
+    ];
+    for (const [option, feedback] of wrong) {
+      const verdict = await attempt(page, 'sum-two', option);
+      assert.match(verdict, feedback, option);
+      assert.equal(await exercise(page, 'sum-two').getAttribute('data-status'), 'fail');
+    }
+    assert.match(await attempt(page, 'sum-two', ANSWERS['sum-two']), /^Correct — y = \(0\.5 \+ 0\.5/);
+    assert.equal(await exercise(page, 'sum-two').getAttribute('data-progress'), 'solved');
+    await page.locator('attn-reveal[after="sum-two"][data-revealed="true"]').waitFor();
+    const lab = page.locator(LAB);
+    await lab.scrollIntoViewIfNeeded();
+    await settled(lab);
+    assert.ok(await lab.isVisible());
+    assertClose(await readY(lab), [0.7, 0.5, 0.9], 1e-6, 'y');
+    assert.equal(await outer.getAttribute('data-revealed'), 'true');
+    assert.equal(await inner.getAttribute('data-revealed'), 'true');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('Try another asks a fresh question from the core, with its own slips', async () => {
+    const page = await site.browser.context.newPage();
+    const { problems } = watch(page);
+    await page.goto(`${site.server.url}#/convex-combinations`);
+    const ex = exercise(page, 'mix-entry');
+    await ex.scrollIntoViewIfNeeded();
+    await ex.getByRole('button', { name: /^Reset Exercise/ }).click();
+    await attempt(page, 'mix-entry', 0.9);
+    await ex.getByRole('button', { name: 'Try another' }).click();
+    await settled(ex);
+    // seed 1: α = (0.30, 0.30, 0.30, 0.10), entry 1: y1 = 0.3·2 + 0.1·1 = 0.7
+    assert.match(await ex.locator('#prompt').textContent(), /α = \(0\.30, 0\.30, 0\.30, 0\.10\).*y1/);
+    assert.match(await attempt(page, 'mix-entry', 0.75), /plain average of column 1/);
+    assert.match(await attempt(page, 'mix-entry', 0.7), /^Correct — /);
+    assert.deepEqual(problems, []);
+    await page.close();
   });
 });
 

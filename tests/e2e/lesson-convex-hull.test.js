@@ -4,7 +4,9 @@
 // Verified line; dragging a value by keyboard and by mouse (from beside it: a
 // 44 px target) keeps the count at 0; the concentration slider and the seed; the
 // softmax(s/τ) mixture at the limits τ = 0 and ∞, watched in the same view as
-// the slider; a bad logit entry; a permalink; readable figure text.
+// the slider; a bad logit entry; a permalink; readable figure text. Predict first: the lab's
+// scores part (τ, y(τ) and its path) waits for the cold-limit exercise above it
+// (scores-after); both exercises give each declared mistake its own feedback.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
@@ -28,6 +30,27 @@ async function open(url) {
   await page.locator(LAB).scrollIntoViewIfNeeded();
   await settled(page.locator(LAB)); // with the plot inside it and its checks
   return { page, problems, lab: page.locator(LAB) };
+}
+
+const exercise = (page, id) => page.locator(`attn-exercise#${id}`);
+
+/** Checks the choice labelled `option` in exercise `id`, as a learner does; returns the verdict. */
+async function choose(page, id, option) {
+  const ex = exercise(page, id);
+  await ex.scrollIntoViewIfNeeded();
+  await ex.getByRole('radio', { name: option, exact: true }).check();
+  await ex.getByRole('button', { name: 'Check' }).click();
+  await settled(ex);
+  return ex.locator('.verdict').textContent();
+}
+
+const V1 = 'To the value v1 = (1.5, 4)';
+
+/** The scores part of the lab shows once the cold-limit exercise has an attempt: answer it if needed. */
+async function unlockScores(page, lab) {
+  if (!(await exercise(page, 'cold-limit').getAttribute('data-progress'))) await choose(page, 'cold-limit', V1);
+  await lab.getByRole('slider', { name: 'Temperature τ' }).waitFor();
+  await settled(lab);
 }
 
 const statuses = (page) => page.locator('attn-check').evaluateAll((checks) => checks.map((c) => c.dataset.status));
@@ -230,6 +253,7 @@ describe('interactions, on one page of the site over http', () => {
 
   test('y(τ) = softmax(s/τ) V: τ → 0 lands on v1, τ → ∞ on the mean; a bad logit keeps the last valid ones', async () => {
     const { page, problems, lab } = shared;
+    await unlockScores(page, lab);
     await resetLab(page, lab);
     await lab.getByRole('button', { name: 'τ → 0' }).click();
     await settled(lab);
@@ -251,23 +275,67 @@ describe('interactions, on one page of the site over http', () => {
     assert.deepEqual(problems, []);
   });
 
-  test('the cold-limit exercise: the average is wrong, v1 is right', async () => {
+  test('predict first: the scores part waits for the cold-limit exercise; each mistake its own feedback', async () => {
+    const { page, problems, lab } = shared;
+    await resetLab(page, lab); // the notebook's scores and τ = 1, whatever the last test set
+    const cold = exercise(page, 'cold-limit');
+    await cold.scrollIntoViewIfNeeded();
+    await cold.getByRole('button', { name: 'Reset Exercise 2: the cold limit' }).click();
+    await lab.locator('.scores-locked').waitFor();
+    assert.equal(await lab.getByRole('slider', { name: 'Temperature τ' }).count(), 0, 'no τ slider before an attempt');
+    assert.equal(await lab.getByRole('button', { name: 'τ → 0' }).count(), 0);
+    assert.equal(await lab.locator('.highlight').isVisible(), false, 'no y(τ) in the plot');
+    assert.equal(await lab.locator('polyline.path').getAttribute('points'), '', 'no τ path in the plot');
+    assert.doesNotMatch(await lab.evaluate((el) => el.describe()), /y\(τ\)/, 'nor in its text alternative');
+    assert.equal(await cold.getByRole('button', { name: 'Show explanation' }).count(), 0);
+    const wrong = [
+      ['To the average of the four values', /that is the hot limit τ → ∞/],
+      ['Past v1, out of the hull', /cannot leave the hull/],
+      ['To the value v2 = (5, 4.5)', /the scores, not the positions of the values, decide/],
+    ];
+    for (const [option, feedback] of wrong) {
+      const verdict = await choose(page, 'cold-limit', option);
+      assert.match(verdict, /^Not yet — /, option);
+      assert.match(verdict, feedback, option);
+    }
+    await cold.getByRole('button', { name: 'Show hint' }).waitFor();
+    assert.match(await choose(page, 'cold-limit', V1), /^Correct — all the weight goes to the largest score/);
+    assert.equal(await cold.getAttribute('data-progress'), 'solved');
+    // the lab above now shows the scores part: τ → 0 lands on v1
+    await lab.getByRole('button', { name: 'τ → 0' }).click();
+    await settled(lab);
+    await page.locator(`${LAB}[data-highlight="1.5,4"]`).waitFor();
+    assert.ok(await lab.locator('.highlight').isVisible(), 'y(τ) is drawn');
+    assert.notEqual(await lab.locator('polyline.path').getAttribute('points'), '', 'and its path');
+    await resetLab(page, lab);
+    assert.deepEqual(problems, []);
+  });
+
+  test('the negative-weight exercise: two slips with their own feedback, then the right answer', async () => {
     const { page, problems } = shared;
-    const exercise = page.locator('attn-exercise#cold-limit');
-    await exercise.scrollIntoViewIfNeeded();
-    await exercise.getByRole('radio', { name: 'To the average of the four values' }).check();
-    await exercise.getByRole('button', { name: 'Check' }).click();
-    await settled(exercise);
-    assert.equal(await exercise.getAttribute('data-status'), 'fail');
-    await exercise.getByRole('radio', { name: 'To the value v1 = (1.5, 4)' }).check();
-    await exercise.getByRole('button', { name: 'Check' }).click();
-    await settled(exercise);
-    assert.equal(await exercise.getAttribute('data-status'), 'pass');
+    const ex = exercise(page, 'negative-weight');
+    await ex.scrollIntoViewIfNeeded();
+    await ex.getByRole('button', { name: 'Reset Exercise 1: a negative weight' }).click();
+    assert.equal(await ex.getByRole('button', { name: 'Show explanation' }).count(), 0);
+    assert.match(
+      await choose(page, 'negative-weight', 'Inside the hull, because the weights add up to 1'),
+      /adding up to 1 is only Rule 2/,
+    );
+    assert.match(
+      await choose(page, 'negative-weight', 'Outside the hull, at (7, 7.5)'),
+      /the minus sign of α0 was dropped/,
+    );
+    assert.equal(await ex.getAttribute('data-status'), 'fail');
+    assert.match(await choose(page, 'negative-weight', 'Outside the hull, at (5, 5.5)'), /^Correct — /);
+    assert.equal(await ex.getAttribute('data-progress'), 'solved');
+    await ex.getByRole('button', { name: 'Show explanation' }).click();
+    await ex.getByText('A negative weight turns the blend into an extrapolation').waitFor();
     assert.deepEqual(problems, []);
   });
 
   test('permalink: temperature and values survive a round trip through the URL', async () => {
     const { page, problems, lab } = shared;
+    await unlockScores(page, lab);
     await resetLab(page, lab);
     await lab.locator('circle.point[data-index="3"]').focus();
     await page.keyboard.press('ArrowRight'); // v3: (4, 0.5) -> (4.1, 0.5)
@@ -289,6 +357,7 @@ describe('interactions, on one page of the site over http', () => {
 describe('layout and readability', () => {
   test('1280×900: the τ slider and its 0 button sit beside the plot, in one view; pressing 0 moves y(τ) to v1', async () => {
     const { page, problems, lab } = await open(`${site.server.url}#/convex-hull`);
+    await unlockScores(page, lab);
     await page.emulateMedia({ reducedMotion: 'reduce' }); // scrolls land at once: boxes are read where they stay
     await page.setViewportSize({ width: 1280, height: 900 });
     await lab.evaluate((el) => el.scrollIntoView({ block: 'start' }));

@@ -64,8 +64,26 @@ async function checks(page) {
   );
 }
 
-/** Scrolls to each lab in turn (figures draw only near the viewport) and waits until it has drawn. */
+const exercise = (page, id) => page.locator(`attn-exercise#${id}`);
+
+/** Checks `answer` in exercise `id` (a number typed, or a choice's label) as a learner does; returns the verdict. */
+async function attempt(page, id, answer) {
+  const ex = exercise(page, id);
+  await ex.scrollIntoViewIfNeeded();
+  if (typeof answer === 'number') await ex.getByRole('textbox', { name: 'Your answer' }).fill(String(answer));
+  else await ex.getByRole('radio', { name: answer, exact: true }).check();
+  await ex.getByRole('button', { name: 'Check' }).click();
+  await settled(ex);
+  return ex.locator('.verdict').textContent();
+}
+
+const NAN = 'NaN (not a number) for every weight';
+
+/** Scrolls to each lab in turn (figures draw only near the viewport) and waits until it has drawn;
+ * the stability table shows once its exercise has an attempt, so a learner answers that first. */
 async function showLabs(page) {
+  const overflow = exercise(page, 'naive-overflow');
+  if (!(await overflow.getAttribute('data-progress'))) await attempt(page, 'naive-overflow', NAN);
   for (const selector of [LAB, 'attn-softmax-stability']) {
     await page.locator(selector).scrollIntoViewIfNeeded();
     await page.locator(`${selector}[data-settled]`).waitFor();
@@ -358,12 +376,85 @@ for (const [name, url] of targets) {
       assert.equal(await stat(page, 'effective'), 2);
       await page.locator(LAB).getByRole('button', { name: 'Set τ to 1' }).click();
       await page.waitForFunction(() => !/[?&](lab|three)\./.test(location.hash)); // the URL follows a quarter second later
-      assert.match(page.url(), /\?t\.logits=1,3,3,0&t\.temperature=1&t\.temperatures=0\.25,1,5&overflow\.logits=/);
+      // (the exercise's chart at τ = 5, id hot, comes first in the lesson and has its own fields)
+      assert.match(page.url(), /[?&]t\.logits=1,3,3,0&t\.temperature=1&t\.temperatures=0\.25,1,5&overflow\.logits=/);
       assert.doesNotMatch(page.url(), /[?&](lab|three)\./);
       assert.deepEqual(problems, []);
     });
   });
 }
+
+describe('predict first: the two exercises', () => {
+  test('α0 at τ = 5: hidden chart, four slips with their own feedback, the answer solves it and shows the chart', async () => {
+    const page = await site.browser.context.newPage();
+    const { problems } = watch(page);
+    await page.goto(`${site.server.url}#/softmax-temperature`);
+    const ex = exercise(page, 'alpha-hot');
+    await ex.scrollIntoViewIfNeeded();
+    await ex.getByRole('button', { name: 'Reset Exercise 1: a hot softmax' }).click();
+    const reveal = page.locator('attn-reveal[after="alpha-hot"]');
+    await page.locator('attn-reveal[after="alpha-hot"][data-revealed="false"]').waitFor();
+    assert.equal(await page.locator('attn-softmax-lab#hot').isVisible(), false, 'no chart before an attempt');
+    assert.equal(await ex.getByRole('button', { name: 'Show explanation' }).count(), 0);
+    const at5 = softmax(LOGITS, 5);
+    const slips = [
+      [softmax(LOGITS, 1)[0], /the logits were not divided by τ = 5/],
+      [0.25, /is the limit τ → ∞/],
+      [softmax(LOGITS, 1 / 5)[0], /multiplying by τ gives/],
+      [1.2 / 8.5, /the logit divided by the sum of the logits/],
+    ];
+    for (const [value, feedback] of slips) {
+      const verdict = await attempt(page, 'alpha-hot', Number(value.toFixed(4)));
+      assert.match(verdict, /^Not yet — /, `${value}`);
+      assert.match(verdict, feedback, `${value}`);
+    }
+    await ex.getByRole('button', { name: 'Show hint' }).waitFor();
+    assert.match(await attempt(page, 'alpha-hot', Number(at5[0].toFixed(3))), /^Correct — /);
+    assert.equal(await ex.getAttribute('data-progress'), 'solved');
+    assert.equal(await reveal.getAttribute('data-revealed'), 'true');
+    const hot = page.locator('attn-softmax-lab#hot');
+    await hot.scrollIntoViewIfNeeded();
+    await settled(hot);
+    assertClose(await numbers(hot.locator('.weights rect.bar')), at5, 1e-6, 'the chart at τ = 5');
+    // Try another: a fresh question from the core (seed 1: s = (2, 1, 0.5, 3), τ = 3, α3)
+    await ex.getByRole('button', { name: 'Try another' }).click();
+    await settled(ex);
+    assert.match(await ex.locator('#prompt').textContent(), /s = \(2, 1, 0\.5, 3\).*τ = 3.*α3/);
+    assert.match(await attempt(page, 'alpha-hot', 0.25), /is the limit τ → ∞ only/);
+    assert.match(await attempt(page, 'alpha-hot', Number(softmax([2, 1, 0.5, 3], 3)[3].toFixed(3))), /^Correct — /);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('large logits: the stability table waits; three slips with their own feedback; NaN solves it', async () => {
+    const page = await site.browser.context.newPage();
+    const { problems } = watch(page);
+    await page.goto(`${site.server.url}#/softmax-temperature`);
+    const ex = exercise(page, 'naive-overflow');
+    await ex.scrollIntoViewIfNeeded();
+    await ex.getByRole('button', { name: 'Reset Exercise 2: large logits' }).click();
+    await page.locator('attn-reveal[after="naive-overflow"][data-revealed="false"]').waitFor();
+    assert.equal(await page.locator('attn-softmax-stability').isVisible(), false, 'no table before an attempt');
+    const wrong = [
+      ['(0.090, 0.245, 0.665), the weights of (0, 1, 2)', /those are the true weights/],
+      ['(0, 0, 1): the largest logit takes all the weight', /only the gaps between them matter/],
+      ['Infinity for every weight', /∞ \/ ∞ has no value: it is NaN, not infinity/],
+    ];
+    for (const [option, feedback] of wrong) {
+      const verdict = await attempt(page, 'naive-overflow', option);
+      assert.match(verdict, /^Not yet — /, option);
+      assert.match(verdict, feedback, option);
+    }
+    assert.match(await attempt(page, 'naive-overflow', NAN), /^Correct — /);
+    assert.equal(await ex.getAttribute('data-progress'), 'solved');
+    const cell = page.locator('attn-softmax-stability');
+    await cell.scrollIntoViewIfNeeded();
+    await settled(cell);
+    assert.match(await cell.locator('table.stability').textContent(), /NaN/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
 
 describe('what a learner sees', () => {
   for (const viewport of [

@@ -81,6 +81,16 @@ test('code cells stay folded until opened; "Always show code" opens them in ever
   await pre.waitFor({ state: 'visible' });
   // every code cell of the page follows, and the preference holds in the next lesson
   await page.goto(`${site.server.url}#/convex-combinations`);
+  // the lab waits for the two exercises before it: attempt them, as a learner must
+  for (const [id, fill] of [
+    ['mix-entry', (ex) => ex.getByRole('textbox', { name: 'Your answer' }).fill('0.9')],
+    ['sum-two', (ex) => ex.getByRole('radio', { name: 'At 2v = (2, 4, 6)' }).check()],
+  ]) {
+    const ex = page.locator(`attn-exercise#${id}`);
+    await fill(ex);
+    await ex.getByRole('button', { name: 'Check' }).click();
+    await page.locator(`attn-reveal[after="${id}"][data-revealed="true"]`).waitFor();
+  }
   const next = (await showFigure(page, 'attn-convex-mix')).locator('attn-code').first();
   await next.locator('pre').waitFor({ state: 'visible' });
   await next.getByRole('checkbox', { name: 'Always show code' }).uncheck();

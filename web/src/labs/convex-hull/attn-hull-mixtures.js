@@ -15,7 +15,11 @@
  * and are ≥ 0, and y(τ) is inside the hull. The printed output and the NumPy/SciPy code.
  *
  * State (permalink): values (matrix 4 × 2), count (1–2000), concentration (0.01–100), seed
- * (whole number), logits (4 numbers), temperature (0–∞). Attributes: label, caption. An AttnLab:
+ * (whole number), logits (4 numbers), temperature (0–∞). Attributes: label, caption;
+ * scores-after="<exercise id>" (predict first: the part about scores, i.e. the τ slider, α(τ),
+ * y(τ) and its dashed path, stays out of the figure, its text alternative and its printed output
+ * until the learner has checked an answer to that attn-exercise of the page, as attn-reveal
+ * does for a whole figure; Reset on the exercise hides it again). An AttnLab:
  * Reset, Export (the plot as SVG/PNG, values and mixtures as CSV/JSON), data-settled once drawn,
  * data-outside (mixtures outside the hull) and data-highlight ("x,y" of y(τ), 6 significant digits).
  */
@@ -43,6 +47,11 @@ import {
 } from './hull-mixtures-model.js';
 
 export class AttnHullMixtures extends AttnLab {
+  static properties = {
+    scoresAfter: { type: String, attribute: 'scores-after' },
+    _scoresOpen: { state: true },
+  };
+
   static stateFields = {
     values: {
       type: 'matrix',
@@ -77,6 +86,15 @@ export class AttnHullMixtures extends AttnLab {
       .count {
         margin: 0.1rem 0 0;
       }
+      button.link {
+        font: inherit;
+        color: var(--accent, #3b5bdb);
+        background: none;
+        border: 0;
+        padding: 0;
+        text-decoration: underline;
+        cursor: pointer;
+      }
     `,
   ];
 
@@ -88,6 +106,10 @@ export class AttnHullMixtures extends AttnLab {
     this._domain = null;
     this._fromDrag = false;
     this._cache = {}; // the Dirichlet draws and the path's weights, kept between runs
+    this.scoresAfter = '';
+    this._scoresOpen = true;
+    this._gate = null; // the exercise the scores part waits for
+    this._onGate = () => this._syncGate();
     this.seeds = new SeedControl(this, 'The random draw of the weights');
     this.task = new LabTask(this, {
       args: () => [this._state()],
@@ -101,7 +123,52 @@ export class AttnHullMixtures extends AttnLab {
     return { values, count, concentration, seed, logits, temperature };
   }
 
+  connectedCallback() {
+    super.connectedCallback();
+    customElements.whenDefined('attn-exercise').then(() => this._attachGate());
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this._detachGate();
+  }
+
+  /** Finds the exercise named by scores-after (none: the scores part is shown, as attn-reveal does). */
+  _attachGate() {
+    this._detachGate();
+    if (!this.isConnected) return;
+    const id = this.scoresAfter;
+    const exercise = id ? this.getRootNode().querySelector?.(`attn-exercise[id="${CSS.escape(id)}"]`) : null;
+    if (id && !exercise)
+      this._notice = `Attribute scores-after: no exercise "${id.slice(0, 40)}" on this page; the scores are shown.`;
+    this._gate = exercise;
+    exercise?.addEventListener('attn-progress', this._onGate);
+    exercise?.addEventListener('attn-state-change', this._onGate);
+    this._syncGate();
+  }
+
+  _detachGate() {
+    this._gate?.removeEventListener('attn-progress', this._onGate);
+    this._gate?.removeEventListener('attn-state-change', this._onGate);
+    this._gate = null;
+  }
+
+  _syncGate() {
+    const record = this._gate?.record;
+    this._scoresOpen = !this._gate || record.status !== 'none' || record.attempts > 0;
+  }
+
+  /** Scrolls to the exercise the scores part waits for and focuses its first answer field. */
+  _goToGate() {
+    const exercise = this._gate;
+    if (!exercise) return;
+    exercise.scrollIntoView({ block: 'center' });
+    const root = exercise.renderRoot;
+    (root?.querySelector('input, textarea') ?? root?.querySelector('.check-button, button'))?.focus();
+  }
+
   willUpdate(changed) {
+    if (changed.has('scoresAfter') && this.isConnected && customElements.get('attn-exercise')) this._attachGate();
     // the plot's range follows the values, except while they are being dragged (it would slide away)
     if (!this._domain || (changed.has('values') && !this._fromDrag)) this._domain = scatterDomain(this.values);
     this._fromDrag = false;
@@ -156,11 +223,21 @@ export class AttnHullMixtures extends AttnLab {
       });
     }
     // the view's hull, mixtures (inside or not), path and highlight, on the current values
-    this._chart.update({ ...view, points: this.values, domain: this._domain, highlightLabel: 'y(τ)' });
+    const scores = this._scoresOpen ? {} : { path: [], highlight: null }; // predict first: no y(τ) yet
+    this._chart.update({ ...view, points: this.values, domain: this._domain, highlightLabel: 'y(τ)', ...scores });
+  }
+
+  /** Drops the lines about y(τ) from a text while the scores part waits for its exercise. */
+  _withoutScores(text) {
+    if (this._scoresOpen) return text;
+    return text
+      .split(/\n|(?<=\.) (?=Highlighted)/)
+      .filter((line) => !/y\(τ\)|softmax\(s/.test(line))
+      .join('\n');
   }
 
   describe() {
-    return describeHull(this._state(), this.task.value);
+    return this._withoutScores(describeHull(this._state(), this.task.value));
   }
 
   exportSvgText() {
@@ -178,7 +255,6 @@ export class AttnHullMixtures extends AttnLab {
 
   renderFigure() {
     const v = this.task.value;
-    const tauText = formatTau(this.temperature);
     const figure = html`
       <div class="chart" aria-describedby="drag-hint"></div>
       <p class="readout">Hull (counter-clockwise): ${v ? hullText(v.hull) : '…'}</p>
@@ -187,10 +263,38 @@ export class AttnHullMixtures extends AttnLab {
       </p>
       <p class="hint" id="drag-hint">
         Drag a value, or focus it (Tab) and use the arrow keys. The ${this.count} mixtures keep their weights and
-        follow; the dashed curve is y(τ) for τ from 0 (at the value with the largest score) to ∞ (the plain average).
+        follow${this._scoresOpen ? '; the dashed curve is y(τ) for τ from 0 to ∞' : ''}.
       </p>
     `;
+    const scores = this._scoresOpen
+      ? this._scoresControls(v)
+      : html`<h3>One mixture from scores: y(τ) = softmax(s/τ) V</h3>
+          <p class="hint scores-locked" role="note">
+            This part shows the answer to
+            <button type="button" class="link" @click=${() => this._goToGate()}>
+              ${this._gate?.getAttribute('label') || 'the exercise above'}</button
+            >. Check an answer there first: it appears as soon as you have.
+          </p>`;
     const controls = html`
+      ${scores}
+      <h3>How the random weights are drawn</h3>
+      ${this._logSlider('concentration', 'Concentration c', 'c')}
+      <p class="mono mean-effective" data-value=${v ? String(v.meanEffective) : ''}>
+        mean exp(H) = ${v ? v.meanEffective.toFixed(2) : '…'} of 4 positions
+      </p>
+      <p class="hint">
+        c &lt; 1: one value takes most of the weight (dots near the corners). c = 1: every mixture equally likely. c
+        &gt; 1: weights near 1/4 each (dots near the centre).
+      </p>
+      ${this.seeds.render()}
+    `;
+    return this._renderParts(v, figure, controls);
+  }
+
+  /** The τ slider, α(τ) and y(τ), and the scores: the part scores-after holds back. */
+  _scoresControls(v) {
+    const tauText = formatTau(this.temperature);
+    return html`
       <h3>One mixture from scores: y(τ) = softmax(s/τ) V</h3>
       ${this._logSlider('temperature', 'Temperature τ', 'τ', true)}
       <p class="mono alpha" aria-live="polite">
@@ -205,17 +309,10 @@ export class AttnHullMixtures extends AttnLab {
         .values=${this.logits}
         @change=${(e) => (e.stopPropagation(), this._set('logits', [...e.detail.values]))}
       ></attn-vector-editor>
-      <h3>How the random weights are drawn</h3>
-      ${this._logSlider('concentration', 'Concentration c', 'c')}
-      <p class="mono mean-effective" data-value=${v ? String(v.meanEffective) : ''}>
-        mean exp(H) = ${v ? v.meanEffective.toFixed(2) : '…'} of 4 positions
-      </p>
-      <p class="hint">
-        c &lt; 1: one value takes most of the weight (dots near the corners). c = 1: every mixture equally likely. c
-        &gt; 1: weights near 1/4 each (dots near the centre).
-      </p>
-      ${this.seeds.render()}
     `;
+  }
+
+  _renderParts(v, figure, controls) {
     const checks = checkCells(hullChecks(v, this.temperature));
     const params = {
       V: this.values,
@@ -226,7 +323,10 @@ export class AttnHullMixtures extends AttnLab {
       tau: this.temperature,
     };
     const code = v
-      ? html`<attn-output label="Printed output" .text=${hullPrintout(this._state(), v)}></attn-output>
+      ? html`<attn-output
+            label="Printed output"
+            .text=${this._withoutScores(hullPrintout(this._state(), v))}
+          ></attn-output>
           <attn-code
             label="NumPy and SciPy: Dirichlet mixtures and a hull test"
             .params=${params}
