@@ -376,7 +376,7 @@ for (const [name, url] of targets) {
       assert.equal(await stat(page, 'effective'), 2);
       await page.locator(LAB).getByRole('button', { name: 'Set τ to 1' }).click();
       await page.waitForFunction(() => !/[?&](lab|three)\./.test(location.hash)); // the URL follows a quarter second later
-      // (the exercise's chart at τ = 5, id hot, comes first in the lesson and has its own fields)
+      // (the exercise's chart at τ = 2, id hot, comes first in the lesson and has its own fields)
       assert.match(page.url(), /[?&]t\.logits=1,3,3,0&t\.temperature=1&t\.temperatures=0\.25,1,5&overflow\.logits=/);
       assert.doesNotMatch(page.url(), /[?&](lab|three)\./);
       assert.deepEqual(problems, []);
@@ -385,7 +385,7 @@ for (const [name, url] of targets) {
 }
 
 describe('predict first: the two exercises', () => {
-  test('α0 at τ = 5: hidden chart, four slips with their own feedback, the answer solves it and shows the chart', async () => {
+  test('α0 at τ = 2: hidden chart, four slips with their own feedback, the answer solves it and shows the chart', async () => {
     const page = await site.browser.context.newPage();
     const { problems } = watch(page);
     await page.goto(`${site.server.url}#/softmax-temperature`);
@@ -396,11 +396,12 @@ describe('predict first: the two exercises', () => {
     await page.locator('attn-reveal[after="alpha-hot"][data-revealed="false"]').waitFor();
     assert.equal(await page.locator('attn-softmax-lab#hot').isVisible(), false, 'no chart before an attempt');
     assert.equal(await ex.getByRole('button', { name: 'Show explanation' }).count(), 0);
-    const at5 = softmax(LOGITS, 5);
+    const at2 = softmax(LOGITS, 2);
     const slips = [
-      [softmax(LOGITS, 1)[0], /the logits were not divided by τ = 5/],
+      [softmax(LOGITS, 1)[0], /the logits were not divided by τ = 2/],
       [0.25, /is the limit τ → ∞/],
-      [softmax(LOGITS, 1 / 5)[0], /multiplying by τ gives/],
+      [softmax(LOGITS, 1 / 2)[0], /multiplying by τ gives/],
+      [0, /multiplying by τ gives/],
       [1.2 / 8.5, /the logit divided by the sum of the logits/],
     ];
     for (const [value, feedback] of slips) {
@@ -409,13 +410,13 @@ describe('predict first: the two exercises', () => {
       assert.match(verdict, feedback, `${value}`);
     }
     await ex.getByRole('button', { name: 'Show hint' }).waitFor();
-    assert.match(await attempt(page, 'alpha-hot', Number(at5[0].toFixed(3))), /^Correct — /);
+    assert.match(await attempt(page, 'alpha-hot', Number(at2[0].toFixed(3))), /^Correct — /);
     assert.equal(await ex.getAttribute('data-progress'), 'solved');
     assert.equal(await reveal.getAttribute('data-revealed'), 'true');
     const hot = page.locator('attn-softmax-lab#hot');
     await hot.scrollIntoViewIfNeeded();
     await settled(hot);
-    assertClose(await numbers(hot.locator('.weights rect.bar')), at5, 1e-6, 'the chart at τ = 5');
+    assertClose(await numbers(hot.locator('.weights rect.bar')), at2, 1e-6, 'the chart at τ = 2');
     // Try another: a fresh question from the core (seed 1: s = (2, 1, 0.5, 3), τ = 3, α3)
     await ex.getByRole('button', { name: 'Try another' }).click();
     await settled(ex);
