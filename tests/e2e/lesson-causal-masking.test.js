@@ -1,8 +1,9 @@
 // The causal-masking lesson in headless Chromium, over http and from the
 // single file: the causal example's checks (zero weight on the future,
 // agreement with the float64 reference), the mask painter by mouse and
-// keyboard, a fully masked row, and Exercise 3 (the width-3 local window),
-// marked correct only for the right mask.
+// keyboard, a fully masked row, the predict-first Exercises 1 and 2 (their
+// labs wait until the learner commits), and Exercise 3 (the width-3 local
+// window), checked only on Check and marked correct only for the right mask.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readFile } from 'node:fs/promises';
@@ -17,10 +18,86 @@ const targets = [
   ['dist/attnbook.html from file://', () => `${singleFileUrl}#/causal-masking`],
 ];
 
+/** The answers that open the labs, as a learner who has tried Exercises 1 and 2. */
+const ANSWERS = { 'future-count': 10, 'empty-row': /Weights of 0 on every key/ };
+
+// ---- predict first: the exercises and the figures that wait for them (attn-reveal) ----
+
+/** Forgets this lesson's saved exercise records and reloads, so every figure waits again. */
+async function freshLesson(page, lesson) {
+  await page.evaluate((prefix) => {
+    for (const key of Object.keys(localStorage)) if (key.startsWith(prefix)) localStorage.removeItem(key);
+  }, `attnbook:exercise:${lesson}/`);
+  await page.reload();
+}
+
+/** Answers exercise `id` (a number, or a choice given by a RegExp of its label) with Check; returns the verdict. */
+async function attempt(page, id, answer) {
+  const exercise = page.locator(`attn-exercise#${id}`);
+  await exercise.scrollIntoViewIfNeeded();
+  if (answer instanceof RegExp) await exercise.getByRole('radio', { name: answer }).check();
+  else await exercise.getByRole('textbox', { name: 'Your answer' }).fill(String(answer));
+  await exercise.getByRole('button', { name: 'Check', exact: true }).click();
+  await settled(exercise);
+  return exercise.locator('.verdict').innerText();
+}
+
+/** Commits an answer to each exercise whose figures still wait (a learner's first attempt). */
+async function commitTo(page, answers) {
+  for (const [id, answer] of Object.entries(answers)) {
+    const reveal = page.locator(`attn-reveal[after="${id}"]`).first();
+    await reveal.waitFor({ state: 'attached' });
+    if ((await reveal.getAttribute('data-revealed')) !== 'true') await attempt(page, id, answer);
+    await page.locator(`attn-reveal[after="${id}"][data-revealed="true"]`).first().waitFor();
+  }
+}
+
+/**
+ * One predict-first exercise: before an attempt its figures are hidden (data-revealed="false", not
+ * visible); each declared mistake gets its own feedback; the right answer solves it; then the
+ * figures show.
+ */
+async function predictFirst(page, { id, figures, mistakes, right }) {
+  const exercise = page.locator(`attn-exercise#${id}`);
+  const reveals = page.locator(`attn-reveal[after="${id}"]`);
+  await exercise.scrollIntoViewIfNeeded();
+  assert.ok((await reveals.count()) >= 1, `${id}: a figure waits for it`);
+  for (const reveal of await reveals.all()) assert.equal(await reveal.getAttribute('data-revealed'), 'false', id);
+  for (const figure of figures) assert.equal(await page.locator(figure).isVisible(), false, `${figure} hidden`);
+  assert.equal(await exercise.getByRole('button', { name: 'Show explanation' }).count(), 0, 'no explanation yet');
+  for (const [answer, feedback] of mistakes) {
+    const verdict = await attempt(page, id, answer);
+    assert.match(verdict, /^Not yet — /, `${id}: ${answer}`);
+    assert.match(verdict, feedback, `${id}: ${answer}`);
+    assert.equal(await exercise.getAttribute('data-status'), 'fail');
+  }
+  await exercise.getByRole('button', { name: 'Show hint' }).waitFor();
+  assert.match(await attempt(page, id, right), /^Correct — /, `${id}: the right answer`);
+  assert.equal(await exercise.getAttribute('data-progress'), 'solved');
+  for (const reveal of await reveals.all()) assert.equal(await reveal.getAttribute('data-revealed'), 'true', id);
+  for (const figure of figures) {
+    await page.locator(figure).scrollIntoViewIfNeeded();
+    await settled(page.locator(figure));
+    assert.equal(await page.locator(figure).isVisible(), true, `${figure} shown`);
+  }
+}
+
+/** Try another on a number exercise: a fresh prompt from the lesson's variants, solved with `solve(prompt)`. */
+async function tryAnother(page, id, solve) {
+  const exercise = page.locator(`attn-exercise#${id}`);
+  await exercise.getByRole('button', { name: 'Try another' }).click();
+  await settled(exercise);
+  const prompt = await exercise.locator('#prompt').innerText();
+  assert.equal(await exercise.getAttribute('data-status'), 'pending');
+  assert.match(await attempt(page, id, solve(prompt)), /^Correct — /, prompt);
+  return prompt;
+}
+
 async function open(url, labs = ['attn-causal-attention', 'attn-mask-lab']) {
   const page = await site.browser.context.newPage();
   const watcher = watch(page);
   await page.goto(url);
+  await commitTo(page, ANSWERS);
   for (const tag of labs) {
     await page.locator(tag).scrollIntoViewIfNeeded();
     await settled(page.locator(tag));
@@ -59,6 +136,42 @@ const causal = Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_,
 
 for (const [name, url] of targets) {
   describe(name, () => {
+    test('predict first: Exercises 1 and 2 hide the labs that answer them; mistakes get their own feedback', async () => {
+      const page = await site.browser.context.newPage();
+      const { problems } = watch(page);
+      await page.goto(url());
+      await freshLesson(page, 'causal-masking');
+      await predictFirst(page, {
+        id: 'future-count',
+        figures: ['#causal'],
+        mistakes: [
+          [15, /entries that are kept/],
+          [20, /every entry off the diagonal/],
+          [6, /one short per row/],
+          [25, /Not every entry/],
+        ],
+        right: 10,
+      });
+      assert.equal(await page.locator('#painter').isVisible(), false, 'the painter waits for Exercise 2');
+      await predictFirst(page, {
+        id: 'empty-row',
+        figures: ['#painter'],
+        mistakes: [
+          [/NaN \(not a number\)/, /notebook's hand-written softmax/],
+          [/Equal weights of 1\/5/, /nothing left to average/],
+          [/All the weight on key 2/, /blocked key 2 as well/],
+        ],
+        right: /Weights of 0 on every key/,
+      });
+      // Try another: the count for another T
+      await tryAnother(page, 'future-count', (prompt) => {
+        const n = Number(prompt.match(/length T = (\d+)/)[1]);
+        return (n * (n - 1)) / 2;
+      });
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
     test('default state: every check passes, zero weight on the future, ≤ 1e-6 from the reference', async () => {
       const { page, problems } = await open(url());
       const statuses = await checkStatuses(page);
@@ -103,23 +216,55 @@ for (const [name, url] of targets) {
       assert.match(wrong, /should be allowed but are blocked: \(q0, k1\), \(q1, k2\), \(q2, k3\), \(q3, k4\)/);
       assert.match(wrong, /should be blocked but are allowed: \(q2, k0\), \(q3, k0\), \(q3, k1\)/);
 
-      // build the band from None with the mouse: block every cell with |i − j| > 1
+      // build the band from None with the mouse: block every cell with |i − j| > 1; painting checks nothing
+      const attempts = () =>
+        page.evaluate(() => JSON.parse(localStorage.getItem('attnbook:exercise:causal-masking/window3')).attempts);
+      const reports = await page.evaluateHandle(() => {
+        const seen = [];
+        document.addEventListener('attn-progress', (e) => e.detail.exercise === 'window3' && seen.push(e.detail));
+        return seen;
+      });
       await painter.locator('button[data-preset="none"]').click();
       for (let i = 0; i < T; i++) {
         for (let j = 0; j < T; j++) if (Math.abs(i - j) > 1) await cell(painter, i, j).click();
       }
-      // one cell too many, by keyboard, is re-checked at once and named
+      // one cell too many, by keyboard: nothing is checked until Check
       await cell(painter, 0, 0).focus();
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('Space'); // (q0, k2): allowed again, wrong
       await settled(exercise);
+      assert.equal(await attempts(), 1, 'painting is not an attempt');
+      assert.equal(await reports.evaluate((seen) => seen.length), 0, 'painting sends no report');
+      assert.match(
+        await verdict.textContent(),
+        /should be allowed but are blocked: \(q0, k1\)/,
+        'the last verdict stays',
+      );
+      await check.click();
+      await settled(exercise);
       assert.equal(await exercise.getAttribute('data-status'), 'fail');
       assert.match(await verdict.textContent(), /1 cells are wrong\. should be blocked but are allowed: \(q0, k2\)\./);
-      await page.keyboard.press('Enter'); // blocked again: the band
+      assert.equal(await attempts(), 2);
+      await cell(painter, 0, 2).focus();
+      await page.keyboard.press('Enter'); // blocked again: the band, not checked yet
+      await settled(exercise);
+      assert.equal(await exercise.getAttribute('data-status'), 'fail');
+      assert.equal(await attempts(), 2);
+      await check.focus();
+      await page.keyboard.press('Enter');
       await settled(exercise);
       assert.equal(await exercise.getAttribute('data-status'), 'pass');
       assert.match(await verdict.textContent(), /Correct/);
+      assert.equal(await attempts(), 3);
+      assert.deepEqual(
+        await reports.evaluate((seen) => seen.map((d) => [d.status, d.attempts])),
+        [
+          ['attempted', 2],
+          ['solved', 3],
+        ],
+        'one report per Check',
+      );
       assert.deepEqual(
         await painted(painter),
         Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => (Math.abs(i - j) <= 1 ? 1 : 0))),
@@ -163,12 +308,9 @@ test('the mask painter toggles cells by mouse and keyboard and drives the weight
   await painter.locator('button[data-preset="none"]').click();
   await settled(lab);
   assert.ok((await painted(painter)).flat().every((x) => x === 1));
-  await painter.locator('button[data-preset="window"]').click();
-  await settled(lab);
-  assert.deepEqual(
-    await painted(painter),
-    Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => (Math.abs(i - j) <= 1 ? 1 : 0))),
-  );
+  // no local-window preset above Exercise 3: it would paint that exercise's answer
+  assert.equal(await painter.locator('button[data-preset="window"]').count(), 0);
+  assert.equal(await painter.locator('button.preset').count(), 3, 'none, causal, custom');
   const statuses = await checkStatuses(page, ['attn-mask-lab']);
   assert.deepEqual(statuses, ['pass', 'pass', 'pass']);
   assert.deepEqual(problems, []);
@@ -249,9 +391,10 @@ async function openAt(width, height) {
   const watcher = watch(page);
   await page.setViewportSize({ width, height });
   await page.goto(`${site.server.url}#/causal-masking`);
+  await commitTo(page, ANSWERS);
   // the explanation is offered after an attempt: check the painter as it opens (not yet the band)
-  await page.locator('attn-exercise').getByRole('button', { name: 'Check' }).click();
-  await page.locator('attn-exercise').getByRole('button', { name: 'Show explanation' }).click();
+  await page.locator('attn-exercise#window3').getByRole('button', { name: 'Check' }).click();
+  await page.locator('attn-exercise#window3').getByRole('button', { name: 'Show explanation' }).click();
   for (const tag of LABS) {
     await page.locator(tag).scrollIntoViewIfNeeded();
     await settled(page.locator(tag));

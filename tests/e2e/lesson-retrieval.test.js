@@ -1,7 +1,8 @@
 // Lesson 7, retrieval, in headless Chromium (the site over http and the single
 // file from file://): the source's weights [0, 0, 1, 0, 0] and retrieved id 2,
 // every check passing, another queried token, the query builder (presets, a
-// bad entry refused) and Exercise 1, marked correct only for the right answer;
+// bad entry refused), the predict-first exercises (a fainter query, a blended one: their
+// figures wait until the learner commits; each declared mistake has its own feedback);
 // and the layout at 1280×900 and 390×844 (controls in view with the figures
 // they move, text of at least 11 px, 44 px targets, one toolbar per lab).
 import assert from 'node:assert/strict';
@@ -21,6 +22,80 @@ function retrieval(mix) {
   return { dots, weights: e.map((x) => x / z) };
 }
 
+const ANSWERS = { faint: 0.658, blend: /About half on position 2/ };
+
+// ---- predict first: the exercises and the figures that wait for them (attn-reveal) ----
+
+/** Forgets this lesson's saved exercise records and reloads, so every figure waits again. */
+async function freshLesson(page, lesson) {
+  await page.evaluate((prefix) => {
+    for (const key of Object.keys(localStorage)) if (key.startsWith(prefix)) localStorage.removeItem(key);
+  }, `attnbook:exercise:${lesson}/`);
+  await page.reload();
+}
+
+/** Answers exercise `id` (a number, or a choice given by a RegExp of its label) with Check; returns the verdict. */
+async function attempt(page, id, answer) {
+  const exercise = page.locator(`attn-exercise#${id}`);
+  await exercise.scrollIntoViewIfNeeded();
+  if (answer instanceof RegExp) await exercise.getByRole('radio', { name: answer }).check();
+  else await exercise.getByRole('textbox', { name: 'Your answer' }).fill(String(answer));
+  await exercise.getByRole('button', { name: 'Check', exact: true }).click();
+  await settled(exercise);
+  return exercise.locator('.verdict').innerText();
+}
+
+/** Commits an answer to each exercise whose figures still wait (a learner's first attempt). */
+async function commitTo(page, answers) {
+  for (const [id, answer] of Object.entries(answers)) {
+    const reveal = page.locator(`attn-reveal[after="${id}"]`).first();
+    await reveal.waitFor({ state: 'attached' });
+    if ((await reveal.getAttribute('data-revealed')) !== 'true') await attempt(page, id, answer);
+    await page.locator(`attn-reveal[after="${id}"][data-revealed="true"]`).first().waitFor();
+  }
+}
+
+/**
+ * One predict-first exercise: before an attempt its figures are hidden (data-revealed="false", not
+ * visible); each declared mistake gets its own feedback; the right answer solves it; then the
+ * figures show.
+ */
+async function predictFirst(page, { id, figures, mistakes, right }) {
+  const exercise = page.locator(`attn-exercise#${id}`);
+  const reveals = page.locator(`attn-reveal[after="${id}"]`);
+  await exercise.scrollIntoViewIfNeeded();
+  assert.ok((await reveals.count()) >= 1, `${id}: a figure waits for it`);
+  for (const reveal of await reveals.all()) assert.equal(await reveal.getAttribute('data-revealed'), 'false', id);
+  for (const figure of figures) assert.equal(await page.locator(figure).isVisible(), false, `${figure} hidden`);
+  assert.equal(await exercise.getByRole('button', { name: 'Show explanation' }).count(), 0, 'no explanation yet');
+  for (const [answer, feedback] of mistakes) {
+    const verdict = await attempt(page, id, answer);
+    assert.match(verdict, /^Not yet — /, `${id}: ${answer}`);
+    assert.match(verdict, feedback, `${id}: ${answer}`);
+    assert.equal(await exercise.getAttribute('data-status'), 'fail');
+  }
+  await exercise.getByRole('button', { name: 'Show hint' }).waitFor();
+  assert.match(await attempt(page, id, right), /^Correct — /, `${id}: the right answer`);
+  assert.equal(await exercise.getAttribute('data-progress'), 'solved');
+  for (const reveal of await reveals.all()) assert.equal(await reveal.getAttribute('data-revealed'), 'true', id);
+  for (const figure of figures) {
+    await page.locator(figure).scrollIntoViewIfNeeded();
+    await settled(page.locator(figure));
+    assert.equal(await page.locator(figure).isVisible(), true, `${figure} shown`);
+  }
+}
+
+/** Try another on a number exercise: a fresh prompt from the lesson's variants, solved with `solve(prompt)`. */
+async function tryAnother(page, id, solve) {
+  const exercise = page.locator(`attn-exercise#${id}`);
+  await exercise.getByRole('button', { name: 'Try another' }).click();
+  await settled(exercise);
+  const prompt = await exercise.locator('#prompt').innerText();
+  assert.equal(await exercise.getAttribute('data-status'), 'pending');
+  assert.match(await attempt(page, id, solve(prompt)), /^Correct — /, prompt);
+  return prompt;
+}
+
 const listAttr = async (locator, name) => (await locator.getAttribute(name)).split(',').map(Number);
 
 function assertClose(actual, expected, tol, what) {
@@ -31,7 +106,7 @@ function assertClose(actual, expected, tol, what) {
 }
 
 async function checkStatuses(page) {
-  const all = page.locator('attn-check');
+  const all = page.locator('attn-retrieval attn-check, attn-query-builder attn-check'); // the two labs' own
   await settled(page.locator('attn-retrieval'));
   await settled(page.locator('attn-query-builder'));
   return all.evaluateAll((cs) =>
@@ -52,6 +127,7 @@ for (const [name, url] of targets) {
       page = await site.browser.context.newPage();
       ({ problems } = watch(page));
       await page.goto(url());
+      await commitTo(page, ANSWERS);
       await page.locator('attn-retrieval').scrollIntoViewIfNeeded(); // labs draw once near the viewport
       await page.locator('attn-retrieval[data-settled]').waitFor();
       await page.locator('attn-query-builder').scrollIntoViewIfNeeded();
@@ -126,34 +202,49 @@ for (const [name, url] of targets) {
       assert.deepEqual(problems, []);
     });
 
-    test('Exercise 1 is marked correct only for the dot-product answer', async () => {
+    test('predict first: a fainter query and a blended one hide their figures until an attempt', async () => {
+      await freshLesson(page, 'retrieval');
+      await predictFirst(page, {
+        id: 'faint',
+        figures: ['#faint-figure'],
+        mistakes: [
+          [0.9738, /without the 1\/√d_k/],
+          [0.8851, /e\^s \/ \(e\^s \+ 1\)/],
+          [0.6063, /six keys/],
+          [1, /leaves them some weight/],
+          [0.2, /uniform only if/],
+        ],
+        right: 0.658,
+      });
+      // the builder waits for the second exercise: it would show the blend's split
+      assert.equal(await page.locator('#builder').isVisible(), false);
+      await predictFirst(page, {
+        id: 'blend',
+        figures: ['#builder'],
+        mistakes: [
+          [/first of the two tokens/, /not a search that stops at the first match/],
+          [/even more sharply/, /adding a second direction shares them/],
+          [/About 0\.2 on each/, /Uniform weights need equal scores/],
+        ],
+        right: /About half on position 2/,
+      });
       const exercise = page.locator('attn-exercise#blend');
-      await exercise.scrollIntoViewIfNeeded();
-      assert.equal(await exercise.getAttribute('data-status'), 'pending');
-      const check = exercise.getByRole('button', { name: 'Check', exact: true });
-      for (const wrong of [/dividing by √d_k/, /two largest scores/, /averaged before/]) {
-        await exercise.getByRole('radio', { name: wrong }).check();
-        await check.click();
-        await settled(exercise);
-        await page.locator('attn-exercise#blend[data-status="fail"]').waitFor();
-        assert.match(await exercise.locator('.verdict').textContent(), /^Not yet/);
-      }
-      await exercise.getByRole('button', { name: 'Show hint' }).click();
-      await settled(exercise);
-      assert.ok(await exercise.locator('[slot="hint"]').isVisible());
-      await exercise.getByRole('radio', { name: /same dot product with keys 2 and 4/ }).check();
-      await check.click();
-      await settled(exercise);
-      await page.locator('attn-exercise#blend[data-status="pass"]').waitFor();
-      assert.match(await exercise.locator('.verdict').textContent(), /^Correct — q·k₂ = q·k₄ = 25/);
       await exercise.getByRole('button', { name: 'Show explanation' }).click();
-      await settled(exercise);
       assert.match(await exercise.locator('[slot="explanation"]').textContent(), /0\.49997/);
       const record = await page.evaluate(() => JSON.parse(localStorage.getItem('attnbook:exercise:retrieval/blend')));
       assert.equal(record.status, 'solved');
-      await exercise.getByRole('button', { name: /^Reset Exercise/ }).click();
-      await settled(exercise);
-      assert.equal(await exercise.getAttribute('data-status'), 'pending');
+      // the revealed builder shows what was predicted
+      const builder = page.locator('attn-query-builder');
+      await builder.getByRole('button', { name: 'vocab[2] + vocab[4]' }).click();
+      await page.locator('attn-query-builder[data-dots="0,0,25,0,25"]').waitFor();
+      const weights = await listAttr(builder, 'data-weights');
+      assert.ok(Math.abs(weights[2] - 0.49997) < 1e-5 && weights[2] === weights[4], `${weights}`);
+      // Try another: a fresh strength and token, checked against float64 here
+      await tryAnother(page, 'faint', (prompt) => {
+        const [, c] = prompt.match(/q = ([\d.]+) · vocab\[(\d)\]/);
+        const e = Math.exp((Number(c) * 25) / Math.sqrt(6));
+        return (e / (e + 4)).toFixed(4);
+      });
       assert.deepEqual(problems, []);
     });
 
@@ -202,6 +293,7 @@ for (const [width, height] of [
     const { problems } = watch(page);
     await page.setViewportSize({ width, height });
     await page.goto(`${site.server.url}#/retrieval`);
+    await commitTo(page, ANSWERS);
     const cases = [
       ['attn-retrieval', 'attn-heatmap', 'button[data-token="4"]'],
       ['attn-query-builder', '.chart svg', 'attn-vector-editor'],
@@ -247,6 +339,7 @@ test('each lab’s one Export menu saves a picture and the scores and weights', 
   const page = await site.browser.context.newPage();
   const { problems } = watch(page);
   await page.goto(`${site.server.url}#/retrieval`);
+  await commitTo(page, ANSWERS);
   for (const [tag, stem] of [
     ['attn-retrieval', 'retrieve'],
     ['attn-query-builder', 'builder'],

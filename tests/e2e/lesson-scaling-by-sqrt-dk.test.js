@@ -1,6 +1,7 @@
 // The scaling-by-sqrt-dk lesson (Exercise 2 of "Lesson 44: The Attention Mechanism") in
 // headless Chromium, on the static site over http and in the single file from file://:
-// the variance of q·k is about D, unscaled weights collapse toward one-hot at D = 128 and
+// the two predict-first exercises (the spread of q·k at D = 128; the largest weight without the
+// scaling) hide the labs that answer them until the learner commits; the variance of q·k is about D, unscaled weights collapse toward one-hot at D = 128 and
 // scaled ones do not, every check passes inside its lab's one Verified line, the curves are
 // computed in the Web Worker, the D sliders step through powers of two (an old link's D = 100
 // still opens at 100), no literal "$" is left in the text, and at 1280 × 900 each D slider is
@@ -35,14 +36,128 @@ async function curve(page, series) {
 
 const dValue = (lab) => lab.locator('output.d-value');
 
+/** The right answers that open the lesson's figures, as a learner who has tried each exercise. */
+const ANSWERS = { 'score-spread': 11.3137, 'max-weight': /About 0\.93/ };
+
+// ---- predict first: the exercises and the figures that wait for them (attn-reveal) ----
+
+/** Forgets this lesson's saved exercise records and reloads, so every figure waits again. */
+async function freshLesson(page, lesson) {
+  await page.evaluate((prefix) => {
+    for (const key of Object.keys(localStorage)) if (key.startsWith(prefix)) localStorage.removeItem(key);
+  }, `attnbook:exercise:${lesson}/`);
+  await page.reload();
+}
+
+/** Answers exercise `id` (a number, or a choice given by a RegExp of its label) with Check; returns the verdict. */
+async function attempt(page, id, answer) {
+  const exercise = page.locator(`attn-exercise#${id}`);
+  await exercise.scrollIntoViewIfNeeded();
+  if (answer instanceof RegExp) await exercise.getByRole('radio', { name: answer }).check();
+  else await exercise.getByRole('textbox', { name: 'Your answer' }).fill(String(answer));
+  await exercise.getByRole('button', { name: 'Check', exact: true }).click();
+  await settled(exercise);
+  return exercise.locator('.verdict').innerText();
+}
+
+/** Commits an answer to each exercise whose figures still wait (a learner's first attempt). */
+async function commitTo(page, answers) {
+  for (const [id, answer] of Object.entries(answers)) {
+    const reveal = page.locator(`attn-reveal[after="${id}"]`).first();
+    await reveal.waitFor({ state: 'attached' });
+    if ((await reveal.getAttribute('data-revealed')) !== 'true') await attempt(page, id, answer);
+    await page.locator(`attn-reveal[after="${id}"][data-revealed="true"]`).first().waitFor();
+  }
+}
+
+/**
+ * One predict-first exercise: before an attempt its figures are hidden (data-revealed="false", not
+ * visible); each declared mistake gets its own feedback; the right answer solves it; then the
+ * figures show.
+ */
+async function predictFirst(page, { id, figures, mistakes, right }) {
+  const exercise = page.locator(`attn-exercise#${id}`);
+  const reveals = page.locator(`attn-reveal[after="${id}"]`);
+  await exercise.scrollIntoViewIfNeeded();
+  assert.ok((await reveals.count()) >= 1, `${id}: a figure waits for it`);
+  for (const reveal of await reveals.all()) assert.equal(await reveal.getAttribute('data-revealed'), 'false', id);
+  for (const figure of figures) assert.equal(await page.locator(figure).isVisible(), false, `${figure} hidden`);
+  assert.equal(await exercise.getByRole('button', { name: 'Show explanation' }).count(), 0, 'no explanation yet');
+  for (const [answer, feedback] of mistakes) {
+    const verdict = await attempt(page, id, answer);
+    assert.match(verdict, /^Not yet — /, `${id}: ${answer}`);
+    assert.match(verdict, feedback, `${id}: ${answer}`);
+    assert.equal(await exercise.getAttribute('data-status'), 'fail');
+  }
+  await exercise.getByRole('button', { name: 'Show hint' }).waitFor();
+  assert.match(await attempt(page, id, right), /^Correct — /, `${id}: the right answer`);
+  assert.equal(await exercise.getAttribute('data-progress'), 'solved');
+  for (const reveal of await reveals.all()) assert.equal(await reveal.getAttribute('data-revealed'), 'true', id);
+  for (const figure of figures) {
+    await page.locator(figure).scrollIntoViewIfNeeded();
+    await settled(page.locator(figure));
+    assert.equal(await page.locator(figure).isVisible(), true, `${figure} shown`);
+  }
+}
+
+/** Try another on a number exercise: a fresh prompt from the lesson's variants, solved with `solve(prompt)`. */
+async function tryAnother(page, id, solve) {
+  const exercise = page.locator(`attn-exercise#${id}`);
+  await exercise.getByRole('button', { name: 'Try another' }).click();
+  await settled(exercise);
+  const prompt = await exercise.locator('#prompt').innerText();
+  assert.equal(await exercise.getAttribute('data-status'), 'pending');
+  assert.match(await attempt(page, id, solve(prompt)), /^Correct — /, prompt);
+  return prompt;
+}
+
 for (const [name, url] of targets) {
   describe(name, () => {
+    test('predict first: the exercises hide the labs that answer them; mistakes get their own feedback', async () => {
+      const page = await site.browser.context.newPage();
+      const { problems } = watch(page);
+      await page.goto(url());
+      await page.getByRole('heading', { name: 'Dot products grow with the dimension' }).waitFor();
+      await freshLesson(page, 'scaling-by-sqrt-dk');
+      await predictFirst(page, {
+        id: 'score-spread',
+        figures: ['#variance'],
+        mistakes: [
+          [128, /variance of q · k/],
+          [1, /scaled score/],
+          [0.0884, /not 1\/D/],
+          [64, /D\/2/],
+        ],
+        right: 11.31,
+      });
+      // the second exercise's labs still wait: the variance lab shows no weights
+      for (const id of ['#example', '#curves']) assert.equal(await page.locator(id).isVisible(), false, id);
+      await predictFirst(page, {
+        id: 'max-weight',
+        figures: ['#example', '#curves'],
+        mistakes: [
+          [/About 0\.2/, /exponentiates/],
+          [/About 0\.46/, /scaled weights give at every D/],
+          [/Exactly 1/, /never exactly/],
+        ],
+        right: /About 0\.93/,
+      });
+      // the curves the revealed lab draws agree with the answer
+      const u = await curve(page, 'unscaled: q·k');
+      assert.ok(Math.abs(u[128] - 0.93) < 0.01, `unscaled mean max at D = 128: ${u[128]}`);
+      // Try another: the standard deviation at another D
+      await tryAnother(page, 'score-spread', (prompt) => Math.sqrt(Number(prompt.match(/D = (\d+)/)[1])).toFixed(3));
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
     test('default state: var(q·k) ≈ D, unscaled weights near one-hot at D = 128, scaled not; every check passes', async () => {
       const page = await site.browser.context.newPage();
       const { problems } = watch(page);
       await page.goto(url());
       await page.getByRole('heading', { name: 'Dot products grow with the dimension' }).waitFor();
       assert.ok((await page.locator('.katex').count()) > 3, 'KaTeX maths is rendered');
+      await commitTo(page, ANSWERS);
 
       const variance = await ready(page, '#variance');
       const ratio = Number(await variance.locator('td.ratio').getAttribute('data-value'));
@@ -100,6 +215,7 @@ for (const [name, url] of targets) {
       const page = await site.browser.context.newPage();
       const { problems } = watch(page);
       await page.goto(url());
+      await commitTo(page, ANSWERS);
       const example = await ready(page, '#example');
       const slider = example.getByRole('slider', { name: 'D (dimension)' });
       const meanMax = async (which) =>
@@ -132,6 +248,7 @@ test('an old link with D = 100 opens every lab at D = 100 and shows it; a step d
   const page = await site.browser.context.newPage();
   const { problems } = watch(page);
   await page.goto(`${site.server.url}#/scaling-by-sqrt-dk?variance.d=100&example.d=100&curves.d=100`);
+  await commitTo(page, ANSWERS);
   for (const id of LABS) {
     const lab = await ready(page, id);
     assert.equal(await dValue(lab).textContent(), 'D = 100', id);
@@ -157,6 +274,7 @@ test('at 1280 × 900 each D slider is in view with the figure it moves; text ≥
   await page.setViewportSize(viewport);
   const { problems } = watch(page);
   await page.goto(`${site.server.url}#/scaling-by-sqrt-dk`);
+  await commitTo(page, ANSWERS);
   const figures = { '#variance': '.chart svg', '#example': '.pair', '#curves': '.chart-max svg' };
   for (const id of LABS) {
     const lab = await ready(page, id);

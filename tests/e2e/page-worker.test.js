@@ -66,6 +66,18 @@ async function open(url) {
 }
 
 async function curvesReady(page) {
+  // in the lesson the curves answer Exercise 2, so they wait for an attempt, as a learner's would
+  await page.locator('#curves').waitFor({ state: 'attached' }); // the exercise comes before it in the page
+  const exercise = page.locator('attn-exercise#max-weight');
+  if (
+    (await exercise.count()) &&
+    (await page.locator('attn-reveal[after="max-weight"]').first().getAttribute('data-revealed')) !== 'true'
+  ) {
+    await exercise.scrollIntoViewIfNeeded();
+    await exercise.getByRole('radio', { name: /About 0\.93/ }).check();
+    await exercise.getByRole('button', { name: 'Check', exact: true }).click();
+    await page.locator('attn-reveal[after="max-weight"][data-revealed="true"]').first().waitFor();
+  }
   const curves = page.locator('#curves');
   await curves.scrollIntoViewIfNeeded();
   await page.locator('#curves[data-settled]').waitFor({ timeout: 30000 });

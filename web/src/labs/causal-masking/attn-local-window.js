@@ -10,8 +10,9 @@
  * in a mask painter. Placed in the attempt slot of an attn-exercise, it gives that exercise its
  * check (checkWindow3: correct only for exactly that band; otherwise the verdict lists the cells
  * that should be allowed and those that should be blocked) and its attempt (the painted mask),
- * so the exercise shows a Check button. After the first Check, every change of the mask is
- * checked again at once. Outside an exercise it shows the verdict itself, live.
+ * so the exercise shows a Check button. A mask is checked only when the learner presses Check
+ * (each Check is one attempt); painting in between checks nothing. Outside an exercise it shows
+ * the verdict itself, live.
  * The figure: the weights the painted mask gives on the lesson's Q, K, V (seed 0, batch 0).
  * Beside it (linked views): the painter, with the presets none, causal and custom (not the
  * local window: that would be the answer), 44 px cells.
@@ -48,8 +49,6 @@ export class AttnLocalWindow extends CausalLab {
     super();
     this._exercise = null;
     this._standalone = false;
-    this._checked = false; // after the first Check, every edit is checked again
-    this._onVerdict = () => (this._checked = true);
     this.task = new LabTask(this, {
       args: () => [this.allowed],
       run: ([allowed], { engine }) => windowWeights(engine, allowed),
@@ -64,23 +63,11 @@ export class AttnLocalWindow extends CausalLab {
     if (this._exercise) {
       this._exercise.check = (attempt) => checkWindow3(attempt);
       this._exercise.getAttempt = () => this.allowed;
-      this._exercise.addEventListener('attn-verdict', this._onVerdict);
     }
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this._exercise?.removeEventListener('attn-verdict', this._onVerdict);
   }
 
   get allowed() {
     return maskFor(this.preset, T, 1, this.mask);
-  }
-
-  /** Back to the authored mask (the exercise's Reset calls this too). */
-  reset() {
-    super.reset();
-    this._checked = false;
   }
 
   _onMask(event) {
@@ -89,7 +76,6 @@ export class AttnLocalWindow extends CausalLab {
     this.preset = preset === 'window' ? 'custom' : preset;
     this.mask = preset === 'window' ? allowed : mask;
     this.stateChanged();
-    if (this._checked && this._exercise?.status !== 'pending') this._exercise?.submit(this.allowed);
   }
 
   get weightsTitle() {

@@ -14,6 +14,10 @@
  * Maths in the wasm core (randn, attention with a boolean mask, attentionReference); the model
  * (mask-lab-model.js) adds up rows and compares.
  *
+ * Attribute presets: which preset buttons the painter shows (comma-separated, default all), e.g.
+ * presets="none,causal,custom" where a local window would answer an exercise further down; a
+ * link's preset=window still applies the window.
+ *
  * State (permalink): seed, batch, preset (none | causal | window | custom), window (w: |i − j| ≤ w),
  * mask (the custom cells, rows of 0/1). An AttnLab: Reset, Export, data-settled once drawn.
  */
@@ -37,12 +41,15 @@ export class AttnMaskLab extends CausalLab {
     mask: MASK_FIELD,
   };
 
+  static properties = { ...super.properties, presets: { type: String } };
+
   static styles = CausalLab.causalStyles;
 
   defaultLabel = 'Mask painter lab: attention with a painted boolean mask';
 
   constructor() {
     super();
+    this.presets = '';
     this.seeds = new SeedControl(this, 'Random draws of Q, K and V');
     this.task = new LabTask(this, {
       args: () => [this.seed, this.allowed],
@@ -132,6 +139,7 @@ export class AttnMaskLab extends CausalLab {
         label="Mask"
         size=${T}
         no-reset
+        presets=${this.presets || MASK_PRESETS.join(',')}
         .size=${T}
         .preset=${this.preset}
         .window=${this.window}
