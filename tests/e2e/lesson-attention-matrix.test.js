@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { settled, showFigure, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
-import { checkPredictFirst } from './predict-first.js';
+import { checkPredictFirst } from './exercise-steps.js';
 
 const T = 5;
 const DV = 4;
@@ -367,7 +367,10 @@ test('predict first: the three exercises hide their figures until an attempt; ea
     figure: 'attn-attention',
   });
   const row = await weights.locator('attn-heatmap').evaluate((el) => Array.from(el.values?.data ?? el.values.flat()));
-  assert.deepEqual(row.map((x) => x.toFixed(3)), ['0.218', '0.080', '0.592', '0.080', '0.029']);
+  assert.deepEqual(
+    row.map((x) => x.toFixed(3)),
+    ['0.218', '0.080', '0.592', '0.080', '0.029'],
+  );
   await checkPredictFirst(page, {
     id: 'am-output',
     mistakes: [
@@ -394,8 +397,16 @@ test('predict first: the three exercises hide their figures until an attempt; ea
   await exercise.getByRole('button', { name: 'Try another' }).click();
   const prompt = exercise.locator('p.task.variant');
   await prompt.waitFor();
-  assert.match(await prompt.innerText(), /^Row \d of S is \(-?\d(, -?\d){4}\)\. What weight A\[\d, \d\] does query \d give to key \d\?/);
-  assert.equal(await exercise.getByRole('textbox', { name: 'Your answer' }).evaluate((el) => el === el.getRootNode().activeElement), true);
+  assert.match(
+    await prompt.innerText(),
+    /^Row \d of S is \(-?\d(, -?\d){4}\)\. What weight A\[\d, \d\] does query \d give to key \d\?/,
+  );
+  assert.equal(
+    await exercise
+      .getByRole('textbox', { name: 'Your answer' })
+      .evaluate((el) => el === el.getRootNode().activeElement),
+    true,
+  );
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
-import { checkPredictFirst } from './predict-first.js';
+import { checkPredictFirst } from './exercise-steps.js';
 
 const site = useBrowserAndSite();
 const LAB = 'attn-multi-head';
@@ -364,7 +364,7 @@ test('predict first: the exercises hide their figures until an attempt; each lik
   const map = await checkPredictFirst(page, {
     id: 'mh-entry',
     mistakes: [
-      ['In head 1 of sequence 0, position 4 takes 93% of its mixture from position 3.', /row 3 is the query/],
+      ['In head 1 of sequence 0, position 4 takes 93% of its mixture from position 3.', /row 3 holds the weights/],
       ['In every head of sequence 0, position 3 mixes mostly position 4.', /its own map/],
       ["Position 4 is the reason for the model's output at position 3.", /analysis across layers/],
     ],

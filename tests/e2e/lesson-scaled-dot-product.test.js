@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
-import { checkPredictFirst } from './predict-first.js';
+import { checkPredictFirst } from './exercise-steps.js';
 
 const site = useBrowserAndSite();
 

@@ -23,8 +23,16 @@ export function memoryQuestion(T) {
     mistakes: [
       { value: round((T * T) / GiB), feedback: 'that counts the weights but not their 4 bytes each (float32).' },
       { value: round(weightsBytes(T) / 1e9), feedback: 'that is in gigabytes of 10^9 bytes; a GiB is 2^30 bytes.' },
-      { value: round((2 * weightsBytes(T / 2)) / GiB), feedback: 'that doubles the memory of half the length; the weights grow with T², so doubling T quadruples them.' },
-      { value: round((weightsBytes(T) * 64) / GiB), feedback: 'that multiplies by the width E = 64 too; the weights are one number per query and key, whatever the width.' },
+      {
+        value: round((2 * weightsBytes(T / 2)) / GiB),
+        feedback:
+          'that doubles the memory of half the length; the weights grow with T², so doubling T quadruples them.',
+      },
+      {
+        value: round((weightsBytes(T) * 64) / GiB),
+        feedback:
+          'that multiplies by the width E = 64 too; the weights are one number per query and key, whatever the width.',
+      },
     ].map((m) => ({ ...m, tolerance: tol(m.value) })),
   };
 }

@@ -65,12 +65,14 @@ export default {
         {
           value: round(weights[j] / weights[top]),
           tolerance: 0.0006,
-          feedback: 'that divides by the largest exponential instead of the sum of all of them; that ratio is not a weight, and the row would not sum to 1.',
+          feedback:
+            'that divides by the largest exponential instead of the sum of all of them; that ratio is not a weight, and the row would not sum to 1.',
         },
         {
           value: 0.2,
           tolerance: 0.0006,
-          feedback: 'summing to 1 does not make the weights equal: 1/5 each happens only when the five logits are the same.',
+          feedback:
+            'summing to 1 does not make the weights equal: 1/5 each happens only when the five logits are the same.',
         },
       ]),
     };
@@ -99,7 +101,8 @@ export default {
         {
           value: round(column.reduce((a, b) => a + b, 0) / 3),
           tolerance: 0.005,
-          feedback: 'that is the plain mean of the values: it would need equal weights, 1/3 each. Use the weights in the row.',
+          feedback:
+            'that is the plain mean of the values: it would need equal weights, 1/3 each. Use the weights in the row.',
         },
         {
           value: round(dot(OUTPUT_A[other])),

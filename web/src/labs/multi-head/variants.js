@@ -23,10 +23,22 @@ export default {
     const shape = engine.softmax(engine.randn([B, h, T, T], seed)).shape; // (B, h, T, T)
     const answer = product(shape.slice(0, -1));
     const candidates = [
-      { value: product(shape.slice(0, 2)), feedback: `${B}·${h} counts the maps: each map has ${T} rows, and each row sums to 1 on its own, not the whole map.` },
-      { value: product(shape), feedback: `${B}·${h}·${T}·${T} counts every weight; the softmax normalises rows, and each row holds ${T} weights.` },
-      { value: B * T, feedback: `${B}·${T} leaves out the heads: every head has its own attention matrix, so multiply by h = ${h} too.` },
-      { value: h * T, feedback: `${h}·${T} leaves out the batch: every sequence has its own maps, so multiply by B = ${B} too.` },
+      {
+        value: product(shape.slice(0, 2)),
+        feedback: `${B}·${h} counts the maps: each map has ${T} rows, and each row sums to 1 on its own, not the whole map.`,
+      },
+      {
+        value: product(shape),
+        feedback: `${B}·${h}·${T}·${T} counts every weight; the softmax normalises rows, and each row holds ${T} weights.`,
+      },
+      {
+        value: B * T,
+        feedback: `${B}·${T} leaves out the heads: every head has its own attention matrix, so multiply by h = ${h} too.`,
+      },
+      {
+        value: h * T,
+        feedback: `${h}·${T} leaves out the batch: every sequence has its own maps, so multiply by B = ${B} too.`,
+      },
     ];
     const mistakes = candidates
       .filter((m, n) => m.value !== answer && candidates.findIndex((o) => o.value === m.value) === n)
@@ -35,8 +47,8 @@ export default {
       answer,
       tolerance: 0.5,
       prompt: `B = ${B} sequences, h = ${h} heads, T = ${T} positions. How many rows of A must each sum to 1?`,
-      hint: 'The softmax runs over the last axis only. Every other axis (batch, head, query position) indexes a separate row.',
-      explanation: `A has the shape (${shape.join(', ')}). Each row is indexed by a sequence b, a head k and a query position i, so there are ${B}·${h}·${T} = ${answer} rows, each of ${T} weights summing to 1.`,
+      hint: 'The softmax runs over the last axis only. Every other axis (batch, head, position) indexes a separate row.',
+      explanation: `A has the shape (${shape.join(', ')}). Each row is indexed by a sequence b, a head k and a position i, so there are ${B}·${h}·${T} = ${answer} rows, each of ${T} weights summing to 1.`,
       mistakes,
     };
   },

@@ -11,7 +11,8 @@ const vec = (xs) => `(${xs.join(', ')})`;
 const DIMS = [4, 9, 4, 9, 4];
 
 /** A whole-number vector of length d drawn from the seed: entries from −2 to 2. */
-const draw = (engine, d, seed) => Array.from(engine.randn([d], seed).data, (x) => Math.max(-2, Math.min(2, Math.round(x))));
+const draw = (engine, d, seed) =>
+  Array.from(engine.randn([d], seed).data, (x) => Math.max(-2, Math.min(2, Math.round(x))));
 
 export default {
   'sdpa-score': (seed, engine) => {
@@ -34,8 +35,16 @@ export default {
       hint: `Multiply entry by entry and add (the dot product), then divide by √${d}.`,
       explanation: `q·k = ${q.map((x, i) => `${x}·${k[i]}`).join(' + ')} = ${raw}, and √${d} = ${Math.sqrt(d)}, so the scaled score is ${raw} / ${Math.sqrt(d)} = ${answer}.`,
       mistakes: [
-        { value: raw, tolerance: 0.005, feedback: `${raw} is the raw dot product: divide it by √d_k = ${Math.sqrt(d)} before the softmax.` },
-        { value: byD, tolerance: 0.005, feedback: `that divides by d_k = ${d}; the scale is 1/√d_k, which keeps the scores' variance at 1.` },
+        {
+          value: raw,
+          tolerance: 0.005,
+          feedback: `${raw} is the raw dot product: divide it by √d_k = ${Math.sqrt(d)} before the softmax.`,
+        },
+        {
+          value: byD,
+          tolerance: 0.005,
+          feedback: `that divides by d_k = ${d}; the scale is 1/√d_k, which keeps the scores' variance at 1.`,
+        },
       ],
     };
   },

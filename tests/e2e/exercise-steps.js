@@ -35,7 +35,11 @@ export async function checkPredictFirst(page, { id, mistakes, right, figure }) {
   await settled(exercise);
   assert.equal(await reveal.getAttribute('data-revealed'), 'false', `${id}: the figure waits for an attempt`);
   assert.equal(await reveal.locator(figure).isVisible(), false, `${id}: the figure is not visible before an attempt`);
-  assert.equal(await exercise.getByRole('button', { name: 'Show explanation' }).count(), 0, `${id}: no explanation yet`);
+  assert.equal(
+    await exercise.getByRole('button', { name: 'Show explanation' }).count(),
+    0,
+    `${id}: no explanation yet`,
+  );
   assert.ok(mistakes.length >= 2, `${id}: at least two declared mistakes`);
   const seen = new Set();
   for (const [answer, feedback] of mistakes) {
