@@ -196,6 +196,21 @@ async function collect(browser, server, lessonId) {
         }
         showButton()?.click();
       });
+      // a cell that waits for an exercise (attn-reveal, or the hull lab's scores-after) shows once
+      // that exercise has an attempt: attempt it, as a learner must
+      await cell.evaluate(async (el) => {
+        const gates = [];
+        for (let node = el.parentElement; node; node = node.parentElement) {
+          if (node.localName === 'attn-reveal') gates.push(node.getAttribute('after'));
+        }
+        if (el.getAttribute('scores-after')) gates.push(el.getAttribute('scores-after'));
+        for (const id of gates) {
+          const exercise = document.querySelector(`attn-exercise[id="${CSS.escape(id)}"]`);
+          if (!exercise || exercise.record.status !== 'none' || exercise.record.attempts > 0) continue;
+          await exercise.submit(exercise.getAttempt?.());
+          await exercise.updateComplete;
+        }
+      });
       await cell.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
       await settled(cell);
       const first = await readCodes(cell);
