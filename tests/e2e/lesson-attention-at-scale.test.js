@@ -10,6 +10,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 import { assertTogether, boxesInView, smallestFigureText, smallestHitArea } from './lab-layout.js';
+import { checkPredictFirst, solve } from './exercise-steps.js';
+
+/** The fused lab waits for Exercise 2 (predict first): the right answer, as a learner gives it. */
+const FUSED_ANSWER = 'Memory ×2, time about ×4';
 
 const site = useBrowserAndSite();
 const MiB = 1024 * 1024;
@@ -41,6 +45,7 @@ for (const [name, url] of targets) {
       await page.locator('#heatmap attn-heatmap[data-mode="canvas"][data-scale="linear"]').waitFor();
       assert.equal(await number(page.locator('#heatmap .weights-bytes')), 256 * 256 * 4);
 
+      await solve(page, 'scale-fused', FUSED_ANSWER);
       const fused = await ready(page, '#fused');
       assert.equal(await fused.getAttribute('data-t'), '4096');
       assert.equal(await fused.getAttribute('data-computed-in'), 'worker');
@@ -200,6 +205,7 @@ test('old links keep their values: the fused kernel at T = 1024, a window of 5',
   const heatmap = await ready(page, '#heatmap');
   assert.equal(await heatmap.locator('output.w-value').textContent(), 'w = 5');
   assert.equal(await heatmap.locator('attn-check').getAttribute('data-status'), 'pass');
+  await solve(page, 'scale-fused', FUSED_ANSWER);
   const fused = await ready(page, '#fused');
   assert.equal(await fused.getAttribute('data-t'), '1024');
   assert.equal(await number(fused.locator('.fused-bytes')), 1024 * 64 * 4 + 2048);
@@ -223,6 +229,7 @@ test('at 1280 × 900 every control is in view with the figure it moves; text ≥
     ['#fused', '.bars', ['slider:Sequence length T']],
     ['#benchmark', '.chart', ['button:Run benchmark']],
   ];
+  await solve(page, 'scale-fused', FUSED_ANSWER);
   for (const [id, figureSelector, controls] of cases) {
     const lab = await ready(page, id);
     if (id === '#benchmark') {
@@ -245,6 +252,41 @@ test('at 1280 × 900 every control is in view with the figure it moves; text ≥
     const [size, text] = await smallestFigureText(lab);
     assert.ok(size >= 11, `${id}: "${text}" is ${size.toFixed(1)} px`);
   }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('predict first: the exercises hide their figures until an attempt; each likely slip gets its own feedback', async () => {
+  const page = await site.browser.context.newPage();
+  await page.addInitScript(() => localStorage.clear()); // a learner who has not tried them yet
+  const { problems } = watch(page);
+  await page.goto(`${site.server.url}#/attention-at-scale`);
+  const bars = await checkPredictFirst(page, {
+    id: 'scale-memory',
+    mistakes: [
+      ['1', /not their 4 bytes/],
+      ['4.295', /gigabytes of 10\^9/],
+      ['2', /quadruples/],
+      ['256', /width E = 64/],
+    ],
+    right: '4',
+    figure: 'attn-bars',
+  });
+  assert.equal(await bars.getAttribute('values'), '0.0625,0.25,1,4');
+  const fused = await checkPredictFirst(page, {
+    id: 'scale-fused',
+    mistakes: [
+      ['Memory ×2, time ×2', /4T²E operations/],
+      ['Memory ×4, time about ×4', /storing the T × T weights/],
+      ['Memory unchanged, time ×2', /double with T/],
+    ],
+    right: FUSED_ANSWER,
+    figure: 'attn-scale-fused',
+  });
+  assert.equal(await fused.locator('.times').textContent(), '64×');
+  // Reset hides the figure again, so the learner can predict afresh
+  await page.locator('attn-exercise#scale-fused').getByRole('button', { name: 'Reset' }).click();
+  await page.locator('attn-reveal[after="scale-fused"][data-revealed="false"]').waitFor();
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { settled, showFigure, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { checkPredictFirst } from './exercise-steps.js';
 
 const T = 5;
 const DV = 4;
@@ -346,6 +347,66 @@ test('positions, keys and value entries are counted from 0 in the formulas, labe
   assert.deepEqual(ticks, ['0', '1', '2', '3', '4', '0', '1', '2', '3', '4']);
   const terms = await page.locator(`${LAB} .breakdown tbody th`).allTextContents();
   assert.deepEqual(terms, ['0', '1', '2', '3', '4']);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('predict first: the three exercises hide their figures until an attempt; each likely slip gets its own feedback', async () => {
+  const page = await site.browser.context.newPage();
+  await page.addInitScript(() => localStorage.clear()); // a learner who has not tried them yet
+  const { problems } = watch(page);
+  await page.goto(`${site.server.url}#/attention-matrix`);
+  const weights = await checkPredictFirst(page, {
+    id: 'am-weight',
+    mistakes: [
+      ['0.5', /sum of the logits/],
+      ['0.368', /largest exponential/],
+      ['0.2', /1\/5 each/],
+    ],
+    right: '0.218',
+    figure: 'attn-attention',
+  });
+  const row = await weights.locator('attn-heatmap').evaluate((el) => Array.from(el.values?.data ?? el.values.flat()));
+  assert.deepEqual(
+    row.map((x) => x.toFixed(3)),
+    ['0.218', '0.080', '0.592', '0.080', '0.029'],
+  );
+  await checkPredictFirst(page, {
+    id: 'am-output',
+    mistakes: [
+      ['1.4', /column 1 of A/],
+      ['2.667', /plain mean/],
+      ['4.4', /row 0 of A/],
+      ['2.25', /entry 1 of y₁/],
+    ],
+    right: '3.5',
+    figure: 'attn-matrix',
+  });
+  await checkPredictFirst(page, {
+    id: 'am-axis',
+    mistakes: [
+      ['Nothing changes: S is square, so both axes give the same matrix.', /symmetric/],
+      ['Both the rows and the columns sum to 1.', /doubly stochastic/],
+      ['Some weights become negative.', /exponentiates/],
+    ],
+    right: 'Every column sums to 1, and the rows in general do not.',
+    figure: 'attn-heatmap',
+  });
+  // Try another draws a fresh question from the engine (variants.js): a new row of S to read
+  const exercise = page.locator('attn-exercise#am-weight');
+  await exercise.getByRole('button', { name: 'Try another' }).click();
+  const prompt = exercise.locator('p.task.variant');
+  await prompt.waitFor();
+  assert.match(
+    await prompt.innerText(),
+    /^Row \d of S is \(-?\d(, -?\d){4}\)\. What weight A\[\d, \d\] does query \d give to key \d\?/,
+  );
+  assert.equal(
+    await exercise
+      .getByRole('textbox', { name: 'Your answer' })
+      .evaluate((el) => el === el.getRootNode().activeElement),
+    true,
+  );
   assert.deepEqual(problems, []);
   await page.close();
 });

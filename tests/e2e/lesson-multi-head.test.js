@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { checkPredictFirst } from './exercise-steps.js';
 
 const site = useBrowserAndSite();
 const LAB = 'attn-multi-head';
@@ -340,6 +341,37 @@ test('the lab’s one Export menu saves the grid as SVG and PNG and every weight
     if (kind === 'csv') assert.equal(text.trim().split('\n').length, 1 + 2 * 3 * 5 * 5);
     if (kind === 'json') assert.deepEqual(JSON.parse(text).shapes.A, [2, 3, 5, 5]);
   }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('predict first: the exercises hide their figures until an attempt; each likely slip gets its own feedback', async () => {
+  const page = await site.browser.context.newPage();
+  await page.addInitScript(() => localStorage.clear()); // a learner who has not tried them yet
+  const { problems } = watch(page);
+  await page.goto(`${site.server.url}#/multi-head`);
+  await checkPredictFirst(page, {
+    id: 'mh-rows',
+    mistakes: [
+      ['32', /counts the maps/],
+      ['3200', /counts every weight/],
+      ['40', /leaves out the heads/],
+      ['80', /leaves out the batch/],
+    ],
+    right: '320',
+    figure: 'attn-shape-diagram',
+  });
+  const map = await checkPredictFirst(page, {
+    id: 'mh-entry',
+    mistakes: [
+      ['In head 1 of sequence 0, position 4 takes 93% of its mixture from position 3.', /row 3 holds the weights/],
+      ['In every head of sequence 0, position 3 mixes mostly position 4.', /its own map/],
+      ["Position 4 is the reason for the model's output at position 3.", /analysis across layers/],
+    ],
+    right: 'In head 1 of sequence 0, the output of position 3 is 93% the value of position 4.',
+    figure: 'attn-heatmap',
+  });
+  assert.equal(await map.getAttribute('highlight-row'), '3');
   assert.deepEqual(problems, []);
   await page.close();
 });

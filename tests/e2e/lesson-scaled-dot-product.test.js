@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
+import { checkPredictFirst } from './exercise-steps.js';
 
 const site = useBrowserAndSite();
 
@@ -324,6 +325,39 @@ test('each lab’s one Export menu saves a picture and its numbers', async () =>
       if (kind === 'json') assert.equal(JSON.parse(text).seed, 0, `${tag} json`);
     }
   }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('predict first: the exercises hide their figures until an attempt; each likely slip gets its own feedback', async () => {
+  const page = await site.browser.context.newPage();
+  await page.addInitScript(() => localStorage.clear()); // a learner who has not tried them yet
+  const { problems } = watch(page);
+  await page.goto(`${site.server.url}#/scaled-dot-product`);
+  const figure = await checkPredictFirst(page, {
+    id: 'sdpa-score',
+    mistakes: [
+      ['4', /raw dot product/],
+      ['1', /divides by d_k = 4/],
+      ['3', /adds the entries pairwise/],
+    ],
+    right: '2',
+    figure: 'attn-attention',
+  });
+  // the bars under the weights are the core's scaled scores of the exercise's query
+  const bars = figure.locator('attn-bars');
+  await settled(bars);
+  assert.deepEqual(await bars.evaluate((el) => Array.from(el.values)), [2, -1.5, 0.5]);
+  await checkPredictFirst(page, {
+    id: 'sdpa-shape',
+    mistakes: [
+      ['(2, 7, 3)', /one row per query/],
+      ['(2, 5, 8)', /width of the values/],
+      ['(2, 5, 7)', /scores and the weights/],
+    ],
+    right: '(2, 5, 3)',
+    figure: 'attn-shape-diagram',
+  });
   assert.deepEqual(problems, []);
   await page.close();
 });

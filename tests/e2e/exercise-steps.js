@@ -1,0 +1,72 @@
+// Predict first, checked as a learner meets it: an exercise of a lesson and the figure that shows
+// its answer (an attn-reveal after it). Before any attempt the figure is hidden (data-revealed
+// "false", not visible); each declared likely wrong answer gets its own feedback; the right
+// answer solves the exercise (data-progress="solved"); the figure then shows and settles.
+// Waits for signals (attributes, verdict text), never for a fixed time.
+import assert from 'node:assert/strict';
+import { settled } from './browser.js';
+
+/** Fills in (number) or picks (choice: the option's label) `answer` and presses Check, by keyboard. */
+export async function attempt(exercise, answer) {
+  const field = exercise.getByRole('textbox', { name: 'Your answer' });
+  if ((await field.count()) > 0) {
+    await field.fill(String(answer));
+  } else {
+    const radio = exercise.getByRole('radio', { name: answer, exact: true });
+    await radio.focus();
+    await radio.press('Space');
+  }
+  const check = exercise.getByRole('button', { name: 'Check' });
+  await check.focus();
+  await check.press('Enter');
+  await settled(exercise);
+  return (await exercise.locator('.verdict').innerText()).trim();
+}
+
+/**
+ * Runs the whole predict-first check on `page` (the lesson open) for exercise `id`:
+ * `mistakes` as [[answer, /feedback/]], `right` the right answer, `figure` a selector inside the
+ * attn-reveal whose drawing shows the answer.
+ */
+export async function checkPredictFirst(page, { id, mistakes, right, figure }) {
+  const exercise = page.locator(`attn-exercise#${id}`);
+  const reveal = page.locator(`attn-reveal[after="${id}"]`);
+  await exercise.scrollIntoViewIfNeeded();
+  await settled(exercise);
+  assert.equal(await reveal.getAttribute('data-revealed'), 'false', `${id}: the figure waits for an attempt`);
+  assert.equal(await reveal.locator(figure).isVisible(), false, `${id}: the figure is not visible before an attempt`);
+  assert.equal(
+    await exercise.getByRole('button', { name: 'Show explanation' }).count(),
+    0,
+    `${id}: no explanation yet`,
+  );
+  assert.ok(mistakes.length >= 2, `${id}: at least two declared mistakes`);
+  const seen = new Set();
+  for (const [answer, feedback] of mistakes) {
+    const verdict = await attempt(exercise, answer);
+    assert.match(verdict, /^Not yet — /, `${id}: ${answer} is wrong`);
+    assert.match(verdict, feedback, `${id}: ${answer} gets its own feedback`);
+    assert.ok(!seen.has(verdict), `${id}: ${answer}'s feedback differs from the others`);
+    seen.add(verdict);
+    assert.equal(await exercise.getAttribute('data-progress'), 'attempted');
+  }
+  await exercise.getByRole('button', { name: 'Show hint' }).waitFor();
+  const verdict = await attempt(exercise, right);
+  assert.match(verdict, /^Correct — /, `${id}: ${right} is right`);
+  assert.equal(await exercise.getAttribute('data-progress'), 'solved');
+  assert.equal(await reveal.getAttribute('data-revealed'), 'true');
+  const shown = reveal.locator(figure).first();
+  await shown.scrollIntoViewIfNeeded();
+  await settled(shown);
+  assert.ok(await shown.isVisible(), `${id}: the figure shows after the answer`);
+  return shown;
+}
+
+/** Solves exercise `id` with `right`, as a learner must before a figure it hides can be used. */
+export async function solve(page, id, right) {
+  const exercise = page.locator(`attn-exercise#${id}`);
+  await exercise.scrollIntoViewIfNeeded();
+  await settled(exercise);
+  if ((await exercise.getAttribute('data-progress')) === 'solved') return;
+  assert.match(await attempt(exercise, right), /^Correct — /);
+}
