@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { EDITORS } from '../bad-input/matrix.js';
 import { after, before, test } from 'node:test';
-import { launch, serveSite, settled, showFigure, watch } from './browser.js';
+import { launch, openGates, serveSite, settled, showFigure, watch } from './browser.js';
 
 let server;
 before(async () => (server = await serveSite()));
@@ -64,6 +64,8 @@ for (const lesson of lessons) {
     const { problems } = watch(page);
     await page.goto(`${server.url}#/${lesson}`);
     for (const editor of editors) {
+      await page.locator(editor.host).first().waitFor({ state: 'attached' });
+      await openGates(page.locator(editor.host)); // a figure held back for an exercise: attempt it first
       await showFigure(page, editor.host);
       const host = page.locator(editor.host).first();
       const input = page.locator(editor.input).first();

@@ -128,6 +128,29 @@ export async function settled(locator) {
 }
 
 /**
+ * Predict first: a figure held back until an exercise has an answer (inside an attn-reveal, or a
+ * hull lab's scores-after part) shows once that exercise has been attempted. Attempts each such
+ * exercise of the first match of `locator` (with the exercise's own attempt, or none: a wrong
+ * answer is an attempt too), as a learner must before using the figure. Returns the locator.
+ */
+export async function openGates(locator) {
+  await locator.first().evaluate(async (el) => {
+    const gates = [];
+    for (let node = el; node; node = node.parentElement ?? node.getRootNode().host) {
+      if (node.localName === 'attn-reveal') gates.push(node.getAttribute('after'));
+    }
+    if (el.getAttribute('scores-after')) gates.push(el.getAttribute('scores-after'));
+    for (const id of gates) {
+      const exercise = document.querySelector(`attn-exercise[id="${CSS.escape(id)}"]`);
+      if (!exercise || exercise.record.status !== 'none' || exercise.record.attempts > 0) continue;
+      await exercise.submit(exercise.getAttempt?.());
+      await exercise.updateComplete;
+    }
+  });
+  return locator;
+}
+
+/**
  * Figures draw only once they are near the viewport: scrolls the first match of
  * `selector` in `scope` (a page, frame locator or locator) into view, waits until
  * it is settled and also matches `state` (extra attribute selectors, default

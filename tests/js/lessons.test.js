@@ -153,6 +153,7 @@ describe('parseHash', () => {
       params: [],
       embed: false,
       host: null,
+      at: null,
       issues: [],
     });
     assert.equal(parseHash('#main'), null, 'an in-page fragment is not a route');
@@ -185,6 +186,18 @@ describe('parseHash', () => {
     assert.deepEqual(route.params, params);
     assert.equal(route.embed, true);
     assert.equal(route.lessonId, 'softmax-temperature');
+  });
+
+  test('at= names the exercise or section an assignment link opens at; buildHash keeps it', () => {
+    assert.equal(parseHash('#/l?t.x=1&at=cold-limit').at, 'cold-limit');
+    assert.deepEqual(parseHash('#/l?at=cold-limit').params, []);
+    assert.deepEqual(parseHash('#/l?at=%3Cb%3E').issues, ['at: "<b>" is not the id of an exercise or a section']);
+    assert.equal(parseHash('#/l?at=%3Cb%3E').at, null);
+    assert.deepEqual(parseHash('#/l?at=a&at=b').issues, ['at: given more than once (the first one counts)']);
+    assert.equal(parseHash('#/l?at=a&at=b').at, 'a');
+    const hash = buildHash('l', [{ cell: 't', field: 'x', text: '1' }], { at: 'cold-limit' });
+    assert.equal(hash, '#/l?t.x=1&at=cold-limit');
+    assert.equal(parseHash(hash).at, 'cold-limit');
   });
 });
 

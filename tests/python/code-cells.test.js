@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { launch, lessonIds, serveSite, watch } from '../e2e/browser.js';
+import { launch, lessonIds, openGates, serveSite, watch } from '../e2e/browser.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const PYTHON = '/usr/bin/python3'; // Debian's, with NumPy, SciPy, Matplotlib and PyTorch
@@ -196,21 +196,7 @@ async function collect(browser, server, lessonId) {
         }
         showButton()?.click();
       });
-      // a cell that waits for an exercise (attn-reveal, or the hull lab's scores-after) shows once
-      // that exercise has an attempt: attempt it, as a learner must
-      await cell.evaluate(async (el) => {
-        const gates = [];
-        for (let node = el.parentElement; node; node = node.parentElement) {
-          if (node.localName === 'attn-reveal') gates.push(node.getAttribute('after'));
-        }
-        if (el.getAttribute('scores-after')) gates.push(el.getAttribute('scores-after'));
-        for (const id of gates) {
-          const exercise = document.querySelector(`attn-exercise[id="${CSS.escape(id)}"]`);
-          if (!exercise || exercise.record.status !== 'none' || exercise.record.attempts > 0) continue;
-          await exercise.submit(exercise.getAttempt?.());
-          await exercise.updateComplete;
-        }
-      });
+      await openGates(cell); // a cell held back for an exercise shows once it is attempted
       await cell.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
       await settled(cell);
       const first = await readCodes(cell);
