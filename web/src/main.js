@@ -1,5 +1,5 @@
 // App entry: inside an LMS, its SCORM session first (shell/scorm-launch.js: progress must come
-// from the LMS before any element reads it); KaTeX's stylesheet (the lessons' maths is rendered at build time),
+// from the LMS before any element draws); KaTeX's stylesheet (the lessons' maths is rendered at build time),
 // every attn-* element, then the shell (theme, skip link); <attn-app> in
 // index.html routes and renders the lessons.
 import './shell/scorm-launch.js';

@@ -3,8 +3,9 @@
  * their launch hrefs are `index.html?lms=scorm12` and `index.html?lms=scorm2004`). Without `lms`
  * in the URL nothing here runs: the plain course never looks for an LMS.
  *
- * startScorm() runs before the shell's elements are defined (scorm-launch.js, main.js's first
- * import), so the first page drawn already shows the LMS's progress:
+ * startScorm() runs as main.js starts (scorm-launch.js, its first import), in the same task as the
+ * shell's elements are defined and before they first draw (Lit draws in a later microtask), so the
+ * first page drawn already reads the LMS's progress:
  * 1. finds the API (scorm-api.js; none: the plain course, and a quiet notice says so);
  * 2. initialises, reads suspend_data (scorm-suspend.js; unreadable: a fresh start, and a notice),
  *    the mastery score and the lesson location, and reopens that lesson;
@@ -105,7 +106,8 @@ export function startScorm(win = window) {
   let lesson = lessonOf(win.location.hash);
   const saved = lms.get('location');
   if (!lesson && findLesson(saved) && /^(#\/?)?$/.test(win.location.hash)) {
-    win.history.replaceState(win.history.state, '', `#/${saved}`);
+    // A hashchange: <attn-app> may have read the empty route already; it then opens the lesson.
+    win.location.replace(`#/${saved}`);
     lesson = saved;
   }
 
@@ -131,7 +133,8 @@ export function startScorm(win = window) {
 
   /** Words the outcome of a save in the notice; returns `ok`. */
   const report = (ok) => {
-    recovered = !ok ? false : Boolean(failure);
+    if (!ok) recovered = false;
+    else if (failure) recovered = true; // says so until the next failure
     failure = ok
       ? ''
       : `The course site did not save your progress (${failureText(lms.lastFailure)}). ` +
