@@ -304,7 +304,7 @@ for (const version of ['scorm12', 'scorm2004']) {
       }
     });
 
-    test('no API found: the plain course, which says so once', async () => {
+    test('no API found: the plain course, which says so in a quiet notice', async () => {
       const { href } = await fromManifest(version);
       const browser = await launch();
       try {
