@@ -1,11 +1,13 @@
 // npm run build: the C++ core natively and to wasm (SIMD and scalar), then the
 // static site (dist/site/), the offline single file (dist/attnbook.html) and the
-// embeddable widgets (dist/embed/attn-widgets.js, also copied into the site).
+// embeddable widgets (dist/embed/attn-widgets.js, also copied into the site), and the site as
+// SCORM 1.2 and 2004 packages (dist/scorm/, scripts/scorm.mjs).
 import { copyFile, mkdir, readFile, rm, rename, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emccEnv, mustRun, presets, root, step } from './lib.mjs';
+import { writeScormPackages } from './scorm.mjs';
 
 export const singleFile = path.join(root, 'dist', 'attnbook.html');
 export const widgetsFile = path.join(root, 'dist', 'embed', 'attn-widgets.js');
@@ -42,11 +44,13 @@ export async function build({ web = false } = {}) {
   // alone (vite-ignore): the site is built first, so the copy lands in the finished dist/site.
   await mkdir(path.join(root, 'dist', 'site', 'embed'), { recursive: true });
   await copyFile(widgetsFile, path.join(root, 'dist', 'site', 'embed', 'attn-widgets.js'));
+  step('packing the site for LMSs (dist/scorm/attnbook-scorm12.zip, attnbook-scorm2004.zip)');
+  await writeScormPackages();
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   build({ web: process.argv.includes('--web') }).then(
-    () => console.log(`\nbuilt: dist/site/, ${singleFile} and ${widgetsFile}`),
+    () => console.log(`\nbuilt: dist/site/, ${singleFile}, ${widgetsFile} and dist/scorm/`),
     (error) => {
       console.error(`\nbuild failed: ${error.message}`);
       process.exit(1);

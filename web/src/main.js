@@ -1,6 +1,8 @@
-// App entry: KaTeX's stylesheet (the lessons' maths is rendered at build time),
+// App entry: inside an LMS, its SCORM session first (shell/scorm-launch.js: progress must come
+// from the LMS before any element draws); KaTeX's stylesheet (the lessons' maths is rendered at build time),
 // every attn-* element, then the shell (theme, skip link); <attn-app> in
 // index.html routes and renders the lessons.
+import './shell/scorm-launch.js';
 import 'katex/dist/katex.min.css';
 import './shell/register.js';
 import { startApp } from './shell/start.js';

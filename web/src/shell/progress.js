@@ -5,21 +5,26 @@
  *     older versions reads as solved (cells/notebook/exercise-model.js parseRecord)
  *   attnbook:visited:<lesson-id> = 'true'                     written when a lesson is opened
  * how the home page words it, and "Reset my progress".
+ * Read and written through progressStore (cells/base/cell-support.js), so inside an LMS the same
+ * entries live in the backend that shell/scorm.js installs (memory seeded from suspend_data).
  */
+import { currentProgressBackend, isProgressKey, progressStore } from '../cells/base/cell-support.js';
 import { parseRecord } from '../cells/notebook/exercise-model.js';
-import { readItem, writeItem } from './storage.js';
+
+export { isProgressKey };
 
 export const exerciseKey = (lessonId, exerciseId) => `attnbook:exercise:${lessonId}/${exerciseId}`;
 export const visitedKey = (lessonId) => `attnbook:visited:${lessonId}`;
 
 /** The saved record of one exercise: { status ('none' when never attempted), attempts, score }. */
-export const exerciseRecord = (lessonId, exerciseId) => parseRecord(readItem(exerciseKey(lessonId, exerciseId)));
+export const exerciseRecord = (lessonId, exerciseId) =>
+  parseRecord(progressStore.get(exerciseKey(lessonId, exerciseId)));
 
 /** { solved, total, visited } for a lesson's meta. */
 export function lessonProgress(meta) {
   const ids = meta.exerciseIds ?? [];
   const solved = ids.filter((id) => exerciseRecord(meta.id, id).status === 'solved').length;
-  return { solved, total: ids.length, visited: readItem(visitedKey(meta.id)) !== null };
+  return { solved, total: ids.length, visited: progressStore.get(visitedKey(meta.id)) !== null };
 }
 
 /** How the progress view words a record: "Solved", "Answer shown", "Attempted (2 tries)", "Not tried". */
@@ -30,15 +35,19 @@ export function recordText({ status, attempts }) {
   return 'Not tried';
 }
 
-/** Whether a storage key holds progress (an exercise's record or a lesson's visit), which Reset removes. */
-export const isProgressKey = (key) => /^attnbook:(exercise|visited):/.test(String(key));
-
 /**
  * "Reset my progress": removes every exercise record and every visited mark from
  * `storage` (localStorage by default; the theme and other settings stay). Returns how many
- * entries it removed; storage that cannot be read removes nothing.
+ * entries it removed; storage that cannot be read removes nothing. Inside an LMS (a progress
+ * backend in use) and with no `storage` given, it empties that backend instead.
  */
 export function resetProgress(storage = undefined) {
+  const backend = storage === undefined ? currentProgressBackend() : null;
+  if (backend) {
+    const keys = backend.keys().filter(isProgressKey);
+    for (const key of keys) backend.remove(key);
+    return keys.length;
+  }
   try {
     const area = storage ?? globalThis.localStorage;
     if (!area) return 0;
@@ -55,7 +64,7 @@ export function resetProgress(storage = undefined) {
 }
 
 export function markVisited(lessonId) {
-  writeItem(visitedKey(lessonId), 'true');
+  if (progressStore.get(visitedKey(lessonId)) !== 'true') progressStore.set(visitedKey(lessonId), 'true');
 }
 
 /** "1 lesson", "3 lessons": the noun agrees with the number. */

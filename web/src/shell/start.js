@@ -2,10 +2,12 @@
  * Starts the app shell around <attn-app> (web/index.html): applies the stored
  * colour theme and makes the skip link move focus to the main content without
  * touching the hash (which holds the route). Over http(s) it also registers
- * the offline service worker (offline.js).
+ * the offline service worker (offline.js), except inside an LMS (`?lms=…`,
+ * scorm.js), where the LMS serves the package and a worker would only get in its way.
  */
 import { applyTheme, storedTheme } from './theme.js';
 import { registerOffline } from './offline.js';
+import { lmsParam } from './scorm-api.js';
 
 export function startApp() {
   applyTheme(storedTheme());
@@ -17,5 +19,6 @@ export function startApp() {
       target.focus();
     });
   }
-  registerOffline();
+  const { version, issue } = lmsParam(location.search);
+  if (!version && !issue) registerOffline();
 }

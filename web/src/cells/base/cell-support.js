@@ -10,7 +10,8 @@
  * - readWholeNumber(): the checked whole number of an <input type="number">.
  * - pythonLiteral(): a JS value as Python source (lists, floats, strings).
  * - resetToAuthored(): a cell's state back to its authored attributes.
- * - progressStore: localStorage when it works, memory when it throws.
+ * - progressStore: localStorage when it works, memory when it throws; or, for progress keys,
+ *   the backend given to useProgressBackend() (inside an LMS: shell/scorm.js).
  */
 import { css } from 'lit';
 import { defaults, parseField } from './state-fields.js';
@@ -179,8 +180,27 @@ function storage() {
   }
 }
 
+/** Whether a storage key holds progress (an exercise's record or a lesson's visit). */
+export const isProgressKey = (key) => /^attnbook:(exercise|visited):/.test(String(key));
+
+/** @type {null | { get(key: string): string | null, set(key: string, value: string): void, remove(key: string): void, keys(): string[] }} */
+let progressBackend = null;
+
+/**
+ * Keeps progress keys (isProgressKey) in `backend` instead of localStorage, until called with
+ * null. Inside an LMS the LMS's suspend_data is the source of truth (shell/scorm.js): progress
+ * then lives in memory seeded from it, and localStorage is neither read nor written for it.
+ */
+export function useProgressBackend(backend) {
+  progressBackend = backend ?? null;
+}
+
+/** The backend given to useProgressBackend(), or null (localStorage). */
+export const currentProgressBackend = () => progressBackend;
+
 export const progressStore = {
   get(key) {
+    if (progressBackend && isProgressKey(key)) return progressBackend.get(key);
     try {
       const s = storage();
       if (s) return s.getItem(key);
@@ -190,6 +210,7 @@ export const progressStore = {
     return memory.get(key) ?? null;
   },
   set(key, value) {
+    if (progressBackend && isProgressKey(key)) return progressBackend.set(key, value);
     memory.set(key, value);
     try {
       storage()?.setItem(key, value);
@@ -198,6 +219,7 @@ export const progressStore = {
     }
   },
   remove(key) {
+    if (progressBackend && isProgressKey(key)) return progressBackend.remove(key);
     memory.delete(key);
     try {
       storage()?.removeItem(key);
