@@ -70,3 +70,77 @@ export async function solve(page, id, right) {
   if ((await exercise.getAttribute('data-progress')) === 'solved') return;
   assert.match(await attempt(exercise, right), /^Correct — /);
 }
+
+// ---- by exercise id: the same steps with a page and an id (causal-masking, retrieval, scaling-by-sqrt-dk) ----
+
+/** Forgets this lesson's saved exercise records and reloads, so every figure waits again. */
+export async function freshLesson(page, lesson) {
+  await page.evaluate((prefix) => {
+    for (const key of Object.keys(localStorage)) if (key.startsWith(prefix)) localStorage.removeItem(key);
+  }, `attnbook:exercise:${lesson}/`);
+  await page.reload();
+}
+
+/**
+ * Answers exercise `id` with Check, as a learner does: a number is typed into the answer field; a
+ * string (the exact label) or a RegExp picks a choice. Returns the verdict.
+ */
+export async function attemptById(page, id, answer) {
+  const exercise = page.locator(`attn-exercise#${id}`);
+  await exercise.scrollIntoViewIfNeeded();
+  if (typeof answer === 'number') await exercise.getByRole('textbox', { name: 'Your answer' }).fill(String(answer));
+  else await exercise.getByRole('radio', { name: answer, exact: typeof answer === 'string' }).check();
+  await exercise.getByRole('button', { name: 'Check', exact: true }).click();
+  await settled(exercise);
+  return exercise.locator('.verdict').innerText();
+}
+
+export async function commitTo(page, answers) {
+  for (const [id, answer] of Object.entries(answers)) {
+    const reveal = page.locator(`attn-reveal[after="${id}"]`).first();
+    await reveal.waitFor({ state: 'attached' });
+    if ((await reveal.getAttribute('data-revealed')) !== 'true') await attemptById(page, id, answer);
+    await page.locator(`attn-reveal[after="${id}"][data-revealed="true"]`).first().waitFor();
+  }
+}
+
+/**
+ * One predict-first exercise: before an attempt its figures are hidden (data-revealed="false", not
+ * visible); each declared mistake gets its own feedback; the right answer solves it; then the
+ * figures show.
+ */
+export async function predictFirst(page, { id, figures, mistakes, right }) {
+  const exercise = page.locator(`attn-exercise#${id}`);
+  const reveals = page.locator(`attn-reveal[after="${id}"]`);
+  await exercise.scrollIntoViewIfNeeded();
+  assert.ok((await reveals.count()) >= 1, `${id}: a figure waits for it`);
+  for (const reveal of await reveals.all()) assert.equal(await reveal.getAttribute('data-revealed'), 'false', id);
+  for (const figure of figures) assert.equal(await page.locator(figure).isVisible(), false, `${figure} hidden`);
+  assert.equal(await exercise.getByRole('button', { name: 'Show explanation' }).count(), 0, 'no explanation yet');
+  for (const [answer, feedback] of mistakes) {
+    const verdict = await attemptById(page, id, answer);
+    assert.match(verdict, /^Not yet — /, `${id}: ${answer}`);
+    assert.match(verdict, feedback, `${id}: ${answer}`);
+    assert.equal(await exercise.getAttribute('data-status'), 'fail');
+  }
+  await exercise.getByRole('button', { name: 'Show hint' }).waitFor();
+  assert.match(await attemptById(page, id, right), /^Correct — /, `${id}: the right answer`);
+  assert.equal(await exercise.getAttribute('data-progress'), 'solved');
+  for (const reveal of await reveals.all()) assert.equal(await reveal.getAttribute('data-revealed'), 'true', id);
+  for (const figure of figures) {
+    await page.locator(figure).scrollIntoViewIfNeeded();
+    await settled(page.locator(figure));
+    assert.equal(await page.locator(figure).isVisible(), true, `${figure} shown`);
+  }
+}
+
+/** Try another on a number exercise: a fresh prompt from the lesson's variants, solved with `solve(prompt)`. */
+export async function tryAnother(page, id, solve) {
+  const exercise = page.locator(`attn-exercise#${id}`);
+  await exercise.getByRole('button', { name: 'Try another' }).click();
+  await settled(exercise);
+  const prompt = await exercise.locator('#prompt').innerText();
+  assert.equal(await exercise.getAttribute('data-status'), 'pending');
+  assert.match(await attemptById(page, id, solve(prompt)), /^Correct — /, prompt);
+  return prompt;
+}

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readFile } from 'node:fs/promises';
 import { exportFrom, settled, singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
+import { commitTo, freshLesson, predictFirst, tryAnother } from './exercise-steps.js';
 import { smallestFigureText, smallestHitArea } from './lab-layout.js';
 
 const site = useBrowserAndSite();
@@ -21,79 +22,7 @@ const targets = [
 /** The answers that open the labs, as a learner who has tried Exercises 1 and 2. */
 const ANSWERS = { 'future-count': 10, 'empty-row': /Weights of 0 on every key/ };
 
-// ---- predict first: the exercises and the figures that wait for them (attn-reveal) ----
-
-/** Forgets this lesson's saved exercise records and reloads, so every figure waits again. */
-async function freshLesson(page, lesson) {
-  await page.evaluate((prefix) => {
-    for (const key of Object.keys(localStorage)) if (key.startsWith(prefix)) localStorage.removeItem(key);
-  }, `attnbook:exercise:${lesson}/`);
-  await page.reload();
-}
-
-/** Answers exercise `id` (a number, or a choice given by a RegExp of its label) with Check; returns the verdict. */
-async function attempt(page, id, answer) {
-  const exercise = page.locator(`attn-exercise#${id}`);
-  await exercise.scrollIntoViewIfNeeded();
-  if (answer instanceof RegExp) await exercise.getByRole('radio', { name: answer }).check();
-  else await exercise.getByRole('textbox', { name: 'Your answer' }).fill(String(answer));
-  await exercise.getByRole('button', { name: 'Check', exact: true }).click();
-  await settled(exercise);
-  return exercise.locator('.verdict').innerText();
-}
-
-/** Commits an answer to each exercise whose figures still wait (a learner's first attempt). */
-async function commitTo(page, answers) {
-  for (const [id, answer] of Object.entries(answers)) {
-    const reveal = page.locator(`attn-reveal[after="${id}"]`).first();
-    await reveal.waitFor({ state: 'attached' });
-    if ((await reveal.getAttribute('data-revealed')) !== 'true') await attempt(page, id, answer);
-    await page.locator(`attn-reveal[after="${id}"][data-revealed="true"]`).first().waitFor();
-  }
-}
-
-/**
- * One predict-first exercise: before an attempt its figures are hidden (data-revealed="false", not
- * visible); each declared mistake gets its own feedback; the right answer solves it; then the
- * figures show.
- */
-async function predictFirst(page, { id, figures, mistakes, right }) {
-  const exercise = page.locator(`attn-exercise#${id}`);
-  const reveals = page.locator(`attn-reveal[after="${id}"]`);
-  await exercise.scrollIntoViewIfNeeded();
-  assert.ok((await reveals.count()) >= 1, `${id}: a figure waits for it`);
-  for (const reveal of await reveals.all()) assert.equal(await reveal.getAttribute('data-revealed'), 'false', id);
-  for (const figure of figures) assert.equal(await page.locator(figure).isVisible(), false, `${figure} hidden`);
-  assert.equal(await exercise.getByRole('button', { name: 'Show explanation' }).count(), 0, 'no explanation yet');
-  for (const [answer, feedback] of mistakes) {
-    const verdict = await attempt(page, id, answer);
-    assert.match(verdict, /^Not yet — /, `${id}: ${answer}`);
-    assert.match(verdict, feedback, `${id}: ${answer}`);
-    assert.equal(await exercise.getAttribute('data-status'), 'fail');
-  }
-  await exercise.getByRole('button', { name: 'Show hint' }).waitFor();
-  assert.match(await attempt(page, id, right), /^Correct — /, `${id}: the right answer`);
-  assert.equal(await exercise.getAttribute('data-progress'), 'solved');
-  for (const reveal of await reveals.all()) assert.equal(await reveal.getAttribute('data-revealed'), 'true', id);
-  for (const figure of figures) {
-    await page.locator(figure).scrollIntoViewIfNeeded();
-    await settled(page.locator(figure));
-    assert.equal(await page.locator(figure).isVisible(), true, `${figure} shown`);
-  }
-}
-
-/** Try another on a number exercise: a fresh prompt from the lesson's variants, solved with `solve(prompt)`. */
-async function tryAnother(page, id, solve) {
-  const exercise = page.locator(`attn-exercise#${id}`);
-  await exercise.getByRole('button', { name: 'Try another' }).click();
-  await settled(exercise);
-  const prompt = await exercise.locator('#prompt').innerText();
-  assert.equal(await exercise.getAttribute('data-status'), 'pending');
-  assert.match(await attempt(page, id, solve(prompt)), /^Correct — /, prompt);
-  return prompt;
-}
-
-async function open(url, labs = ['attn-causal-attention', 'attn-mask-lab']) {
+async function open(url, labs = ['attn-causal-attention', 'attn-mask-lab#painter']) {
   const page = await site.browser.context.newPage();
   const watcher = watch(page);
   await page.goto(url);
@@ -108,7 +37,7 @@ async function open(url, labs = ['attn-causal-attention', 'attn-mask-lab']) {
 }
 
 /** The data-status of every check in the labs `tags`, once those labs have settled. */
-async function checkStatuses(page, tags = ['attn-causal-attention', 'attn-mask-lab']) {
+async function checkStatuses(page, tags = ['attn-causal-attention', 'attn-mask-lab#painter']) {
   for (const tag of tags) await settled(page.locator(tag));
   return page
     .locator(tags.map((tag) => `${tag} attn-check`).join(', '))
@@ -189,7 +118,7 @@ for (const [name, url] of targets) {
         /total attention weight from position 0 onto FUTURE positions: 0\.000000 {2}\(should be exactly 0\)/,
       );
       // the painter starts on the causal preset
-      const painter = page.locator('attn-mask-lab attn-mask-painter');
+      const painter = page.locator('attn-mask-lab#painter attn-mask-painter');
       assert.deepEqual(await painted(painter), causal);
       assert.equal(await painter.locator('button[data-preset="causal"]').getAttribute('aria-pressed'), 'true');
       assert.deepEqual(problems, []);
@@ -277,7 +206,7 @@ for (const [name, url] of targets) {
 
 test('the mask painter toggles cells by mouse and keyboard and drives the weights', async () => {
   const { page, problems } = await open(`${site.server.url}#/causal-masking`);
-  const lab = page.locator('attn-mask-lab');
+  const lab = page.locator('attn-mask-lab#painter');
   const painter = lab.locator('attn-mask-painter');
   const weightsRow0 = () => heatmapRow(lab, 0);
   assert.deepEqual(await weightsRow0(), [1, 0, 0, 0, 0]);
@@ -311,7 +240,7 @@ test('the mask painter toggles cells by mouse and keyboard and drives the weight
   // no local-window preset above Exercise 3: it would paint that exercise's answer
   assert.equal(await painter.locator('button[data-preset="window"]').count(), 0);
   assert.equal(await painter.locator('button.preset').count(), 3, 'none, causal, custom');
-  const statuses = await checkStatuses(page, ['attn-mask-lab']);
+  const statuses = await checkStatuses(page, ['attn-mask-lab#painter']);
   assert.deepEqual(statuses, ['pass', 'pass', 'pass']);
   assert.deepEqual(problems, []);
   await page.close();
@@ -319,7 +248,7 @@ test('the mask painter toggles cells by mouse and keyboard and drives the weight
 
 test('a fully masked row shows zero weights, a zero output and the explanation', async () => {
   const { page, problems } = await open(`${site.server.url}#/causal-masking`);
-  const lab = page.locator('attn-mask-lab');
+  const lab = page.locator('attn-mask-lab#painter');
   const painter = lab.locator('attn-mask-painter');
   assert.equal(await lab.locator('.fully-masked').count(), 0);
   for (const j of [0, 1, 2]) await cell(painter, 2, j).click(); // causal row 2 allowed k0..k2: block them
@@ -338,7 +267,7 @@ test('a fully masked row shows zero weights, a zero output and the explanation',
   assert.match(text, /NaN/);
   assert.match(text, /fullyMaskedRows = 2/);
   assert.deepEqual(await heatmapRow(lab, 2), [0, 0, 0, 0, 0]);
-  assert.deepEqual(await checkStatuses(page, ['attn-mask-lab']), ['pass', 'pass', 'pass']);
+  assert.deepEqual(await checkStatuses(page, ['attn-mask-lab#painter']), ['pass', 'pass', 'pass']);
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -375,12 +304,17 @@ test('a permalink restores a painted mask: the band given in the URL passes the 
 
 // ---- layout, readability, quiet verification and errors (issue: explorable figures) ----
 
-const LABS = ['attn-causal-attention', 'attn-mask-lab', 'attn-local-window', 'attn-band-conv'];
+const LABS = ['attn-causal-attention', 'attn-mask-lab#painter', 'attn-local-window', 'attn-band-conv'];
 
 /** The controls of each lab that move its figure. */
 const CONTROLS = {
   'attn-causal-attention': ['#seed', '.reroll', '#causal-batch'],
-  'attn-mask-lab': ['attn-mask-painter button[data-row]', 'attn-mask-painter button.preset', '#seed', '#mask-batch'],
+  'attn-mask-lab#painter': [
+    'attn-mask-painter button[data-row]',
+    'attn-mask-painter button.preset',
+    '#seed',
+    '#mask-batch',
+  ],
   'attn-local-window': ['attn-mask-painter button[data-row]', 'attn-mask-painter button.preset'],
   'attn-band-conv': ['attn-vector-editor input'],
 };
@@ -465,7 +399,7 @@ test('1280×900: each lab’s figure (≥ 240 px) and every control that moves i
   const [map, line] = [await causalLab.locator('attn-heatmap.weights svg').boundingBox(), await readout.boundingBox()];
   assert.ok(line.x >= map.x + map.width && line.y < map.y + map.height, 'the row readout sits beside the heatmap');
   // the linked views sit side by side: the painter beside the weights it drives
-  for (const tag of ['attn-mask-lab', 'attn-local-window']) {
+  for (const tag of ['attn-mask-lab#painter', 'attn-local-window']) {
     const lab = await labAtTop(page, tag);
     const heatmap = await lab.locator('attn-heatmap.weights svg.heatmap-svg').boundingBox();
     const painter = await lab.locator('attn-mask-painter .grid').boundingBox();
@@ -477,7 +411,7 @@ test('1280×900: each lab’s figure (≥ 240 px) and every control that moves i
 
 test('390×844: every mask cell is a 44 px target, a 16 × 16 mask scrolls in its own box, keys still paint', async () => {
   const { page, problems } = await openAt(390, 844);
-  for (const tag of ['attn-mask-lab', 'attn-local-window']) {
+  for (const tag of ['attn-mask-lab#painter', 'attn-local-window']) {
     const cells = page.locator(`${tag} attn-mask-painter button[data-row]`);
     assert.equal(await cells.count(), T * T);
     const smallest = await smallestHitArea(cells);
@@ -486,7 +420,7 @@ test('390×844: every mask cell is a 44 px target, a 16 × 16 mask scrolls in it
   for (const tag of LABS) await assertReadable(await labAtTop(page, tag), `${tag} at 390 px`);
 
   // keyboard painting in the lab: (q1, k2) allowed by Space, and the weights follow
-  const lab = await labAtTop(page, 'attn-mask-lab');
+  const lab = await labAtTop(page, 'attn-mask-lab#painter');
   const painter = lab.locator('attn-mask-painter');
   await cell(painter, 1, 1).focus();
   await page.keyboard.press('ArrowRight');
@@ -536,7 +470,7 @@ test('390×844: every mask cell is a 44 px target, a 16 × 16 mask scrolls in it
 
 test('checks stay folded in one Verified line; a failing check opens it and is announced', async () => {
   const { page, problems } = await open(`${site.server.url}#/causal-masking`);
-  for (const tag of ['attn-causal-attention', 'attn-mask-lab']) {
+  for (const tag of ['attn-causal-attention', 'attn-mask-lab#painter']) {
     const verified = page.locator(`${tag} attn-verified`);
     await settled(verified);
     assert.match(await verified.locator('summary').textContent(), /Verified ✓ \(3 checks\)/);
@@ -550,7 +484,7 @@ test('checks stay folded in one Verified line; a failing check opens it and is a
   assert.equal(await page.locator('attn-causal-attention attn-check').first().isVisible(), true);
 
   // a core whose output drifts by 1e-3: the reference check fails, the line opens and says so
-  const lab = page.locator('attn-mask-lab');
+  const lab = page.locator('attn-mask-lab#painter');
   await lab.evaluate((el) => {
     const engine = el.task.engine;
     el._realEngine = engine;
@@ -590,7 +524,7 @@ test('checks stay folded in one Verified line; a failing check opens it and is a
 
 test('a failed computation is said in the learner’s words and keeps the last weights; Retry where it can help', async () => {
   const { page, problems } = await open(`${site.server.url}#/causal-masking`);
-  const lab = page.locator('attn-mask-lab');
+  const lab = page.locator('attn-mask-lab#painter');
   /** Makes the lab's engine throw `kind` with an engine's raw message. */
   const failWith = (kind) =>
     lab.evaluate((el, kind) => {
@@ -646,7 +580,7 @@ test('one indexing convention: sums from 0 to T − 1, positions and labels coun
     return copy.textContent;
   });
   assert.doesNotMatch(prose, /\b(1 to T|positions? 5|row 5|1, …, T)\b/);
-  const painter = page.locator('attn-mask-lab attn-mask-painter');
+  const painter = page.locator('attn-mask-lab#painter attn-mask-painter');
   assert.deepEqual((await painter.locator('[role="columnheader"]').allTextContents()).slice(1), [
     'k0',
     'k1',
@@ -664,7 +598,7 @@ test('one indexing convention: sums from 0 to T − 1, positions and labels coun
 test('one Export menu per lab: the weights as CSV, both band-versus-convolution matrices in one SVG', async () => {
   const { page, problems } = await openAt(1280, 900);
   const read = async (download) => readFile(await download.path(), 'utf8');
-  const lab = await labAtTop(page, 'attn-mask-lab');
+  const lab = await labAtTop(page, 'attn-mask-lab#painter');
   assert.equal(await lab.locator('details.export-menu').count(), 1, 'one Export menu, the lab’s own');
   const csv = await read(await exportFrom(page, lab, 'Export the data as CSV'));
   assert.equal(csv.split('\r\n')[1], '0,1,0,0,0,0'); // query 0 under the causal mask
@@ -707,7 +641,7 @@ test('the convolution taps beside the band: typed taps redraw the matrix, bad te
 
 test('a pointer drag paints every cell it crosses, the same way as the first', async () => {
   const { page, problems } = await open(`${site.server.url}#/causal-masking`);
-  const lab = page.locator('attn-mask-lab');
+  const lab = page.locator('attn-mask-lab#painter');
   const painter = lab.locator('attn-mask-painter');
   await painter.scrollIntoViewIfNeeded();
   const from = await cell(painter, 0, 1).boundingBox();

@@ -11,22 +11,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { attemptById as attempt } from './exercise-steps.js';
 
 const site = useBrowserAndSite();
 const LAB = 'attn-convex-mix';
 
 const exercise = (page, id) => page.locator(`attn-exercise#${id}`);
-
-/** Checks `answer` in exercise `id` (a number typed, or a choice's label) as a learner does; returns the verdict. */
-async function attempt(page, id, answer) {
-  const ex = exercise(page, id);
-  await ex.scrollIntoViewIfNeeded();
-  if (typeof answer === 'number') await ex.getByRole('textbox', { name: 'Your answer' }).fill(String(answer));
-  else await ex.getByRole('radio', { name: answer, exact: true }).check();
-  await ex.getByRole('button', { name: 'Check' }).click();
-  await settled(ex);
-  return ex.locator('.verdict').textContent();
-}
 
 const ANSWERS = { 'mix-entry': 0.9, 'sum-two': 'At 2v = (2, 4, 6)' };
 

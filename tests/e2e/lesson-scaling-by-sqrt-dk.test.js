@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { commitTo, freshLesson, predictFirst, tryAnother } from './exercise-steps.js';
 import { assertTogether, boxesInView, smallestFigureText, smallestHitArea } from './lab-layout.js';
 
 const site = useBrowserAndSite();
@@ -38,78 +39,6 @@ const dValue = (lab) => lab.locator('output.d-value');
 
 /** The right answers that open the lesson's figures, as a learner who has tried each exercise. */
 const ANSWERS = { 'score-spread': 11.3137, 'max-weight': /About 0\.93/ };
-
-// ---- predict first: the exercises and the figures that wait for them (attn-reveal) ----
-
-/** Forgets this lesson's saved exercise records and reloads, so every figure waits again. */
-async function freshLesson(page, lesson) {
-  await page.evaluate((prefix) => {
-    for (const key of Object.keys(localStorage)) if (key.startsWith(prefix)) localStorage.removeItem(key);
-  }, `attnbook:exercise:${lesson}/`);
-  await page.reload();
-}
-
-/** Answers exercise `id` (a number, or a choice given by a RegExp of its label) with Check; returns the verdict. */
-async function attempt(page, id, answer) {
-  const exercise = page.locator(`attn-exercise#${id}`);
-  await exercise.scrollIntoViewIfNeeded();
-  if (answer instanceof RegExp) await exercise.getByRole('radio', { name: answer }).check();
-  else await exercise.getByRole('textbox', { name: 'Your answer' }).fill(String(answer));
-  await exercise.getByRole('button', { name: 'Check', exact: true }).click();
-  await settled(exercise);
-  return exercise.locator('.verdict').innerText();
-}
-
-/** Commits an answer to each exercise whose figures still wait (a learner's first attempt). */
-async function commitTo(page, answers) {
-  for (const [id, answer] of Object.entries(answers)) {
-    const reveal = page.locator(`attn-reveal[after="${id}"]`).first();
-    await reveal.waitFor({ state: 'attached' });
-    if ((await reveal.getAttribute('data-revealed')) !== 'true') await attempt(page, id, answer);
-    await page.locator(`attn-reveal[after="${id}"][data-revealed="true"]`).first().waitFor();
-  }
-}
-
-/**
- * One predict-first exercise: before an attempt its figures are hidden (data-revealed="false", not
- * visible); each declared mistake gets its own feedback; the right answer solves it; then the
- * figures show.
- */
-async function predictFirst(page, { id, figures, mistakes, right }) {
-  const exercise = page.locator(`attn-exercise#${id}`);
-  const reveals = page.locator(`attn-reveal[after="${id}"]`);
-  await exercise.scrollIntoViewIfNeeded();
-  assert.ok((await reveals.count()) >= 1, `${id}: a figure waits for it`);
-  for (const reveal of await reveals.all()) assert.equal(await reveal.getAttribute('data-revealed'), 'false', id);
-  for (const figure of figures) assert.equal(await page.locator(figure).isVisible(), false, `${figure} hidden`);
-  assert.equal(await exercise.getByRole('button', { name: 'Show explanation' }).count(), 0, 'no explanation yet');
-  for (const [answer, feedback] of mistakes) {
-    const verdict = await attempt(page, id, answer);
-    assert.match(verdict, /^Not yet — /, `${id}: ${answer}`);
-    assert.match(verdict, feedback, `${id}: ${answer}`);
-    assert.equal(await exercise.getAttribute('data-status'), 'fail');
-  }
-  await exercise.getByRole('button', { name: 'Show hint' }).waitFor();
-  assert.match(await attempt(page, id, right), /^Correct — /, `${id}: the right answer`);
-  assert.equal(await exercise.getAttribute('data-progress'), 'solved');
-  for (const reveal of await reveals.all()) assert.equal(await reveal.getAttribute('data-revealed'), 'true', id);
-  for (const figure of figures) {
-    await page.locator(figure).scrollIntoViewIfNeeded();
-    await settled(page.locator(figure));
-    assert.equal(await page.locator(figure).isVisible(), true, `${figure} shown`);
-  }
-}
-
-/** Try another on a number exercise: a fresh prompt from the lesson's variants, solved with `solve(prompt)`. */
-async function tryAnother(page, id, solve) {
-  const exercise = page.locator(`attn-exercise#${id}`);
-  await exercise.getByRole('button', { name: 'Try another' }).click();
-  await settled(exercise);
-  const prompt = await exercise.locator('#prompt').innerText();
-  assert.equal(await exercise.getAttribute('data-status'), 'pending');
-  assert.match(await attempt(page, id, solve(prompt)), /^Correct — /, prompt);
-  return prompt;
-}
 
 for (const [name, url] of targets) {
   describe(name, () => {

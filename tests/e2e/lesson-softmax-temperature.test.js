@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { attemptById as attempt } from './exercise-steps.js';
 
 const site = useBrowserAndSite();
 
@@ -65,17 +66,6 @@ async function checks(page) {
 }
 
 const exercise = (page, id) => page.locator(`attn-exercise#${id}`);
-
-/** Checks `answer` in exercise `id` (a number typed, or a choice's label) as a learner does; returns the verdict. */
-async function attempt(page, id, answer) {
-  const ex = exercise(page, id);
-  await ex.scrollIntoViewIfNeeded();
-  if (typeof answer === 'number') await ex.getByRole('textbox', { name: 'Your answer' }).fill(String(answer));
-  else await ex.getByRole('radio', { name: answer, exact: true }).check();
-  await ex.getByRole('button', { name: 'Check' }).click();
-  await settled(ex);
-  return ex.locator('.verdict').textContent();
-}
 
 const NAN = 'NaN (not a number) for every weight';
 
