@@ -150,6 +150,11 @@ export async function openGates(locator) {
   return locator;
 }
 
+/** openGates for every figure of the page held back for an exercise: the whole lesson shows. */
+export async function openAllGates(page) {
+  for (const gated of await page.locator('attn-reveal, [scores-after]').all()) await openGates(gated);
+}
+
 /**
  * Figures draw only once they are near the viewport: scrolls the first match of
  * `selector` in `scope` (a page, frame locator or locator) into view, waits until

@@ -82,13 +82,15 @@ export async function freshLesson(page, lesson) {
 }
 
 /**
- * Answers exercise `id` with Check, as a learner does: a number is typed into the answer field; a
- * string (the exact label) or a RegExp picks a choice. Returns the verdict.
+ * Answers exercise `id` with Check, as a learner does: a number exercise gets `answer` typed into
+ * its answer field; a choice exercise, the option whose label is `answer` (a string, exactly, or a
+ * RegExp). Returns the verdict.
  */
 export async function attemptById(page, id, answer) {
   const exercise = page.locator(`attn-exercise#${id}`);
   await exercise.scrollIntoViewIfNeeded();
-  if (typeof answer === 'number') await exercise.getByRole('textbox', { name: 'Your answer' }).fill(String(answer));
+  const field = exercise.getByRole('textbox', { name: 'Your answer' });
+  if ((await field.count()) > 0) await field.fill(String(answer));
   else await exercise.getByRole('radio', { name: answer, exact: typeof answer === 'string' }).check();
   await exercise.getByRole('button', { name: 'Check', exact: true }).click();
   await settled(exercise);

@@ -3,7 +3,15 @@
 // passes in the lesson's default state, and nothing reaches the console.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { lessonList, scrollThrough, settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import {
+  lessonList,
+  openAllGates,
+  scrollThrough,
+  settled,
+  singleFileUrl,
+  useBrowserAndSite,
+  watch,
+} from './browser.js';
 
 const site = useBrowserAndSite();
 const lessons = await lessonList();
@@ -45,6 +53,7 @@ for (const [name, base] of targets) {
         await page.goto(`${base()}#/${id}`);
         await page.getByRole('heading', { level: 1, name: title }).waitFor();
         assert.ok((await page.locator('.lesson-body .katex').count()) > 0, 'KaTeX maths is rendered');
+        await openAllGates(page); // the figures held back for exercises: attempt those first
         // Every figure comes near the viewport on the way down; the app settles once every cell
         // in the lesson has drawn what it shows (nested cells and checks included).
         await scrollThrough(page);
