@@ -130,11 +130,13 @@ export async function settled(locator) {
 /**
  * Predict first: a figure held back until an exercise has an answer (inside an attn-reveal, or a
  * hull lab's scores-after part) shows once that exercise has been attempted. Attempts each such
- * exercise of the first match of `locator` (with the exercise's own attempt, or none: a wrong
- * answer is an attempt too), as a learner must before using the figure. Returns the locator.
+ * exercise of the first match of `locator` (or of an element handle) with the exercise's own
+ * attempt, or none (a wrong answer is an attempt too), as a learner must before using the figure.
+ * Returns `locator`.
  */
 export async function openGates(locator) {
-  await locator.first().evaluate(async (el) => {
+  const target = typeof locator.first === 'function' ? locator.first() : locator; // or an element handle
+  await target.evaluate(async (el) => {
     const gates = [];
     for (let node = el; node; node = node.parentElement ?? node.getRootNode().host) {
       if (node.localName === 'attn-reveal') gates.push(node.getAttribute('after'));
