@@ -80,6 +80,32 @@ Rng::Rng(std::uint64_t seed, std::uint64_t stream) : increment_((stream << 1u) |
   next_u32();
 }
 
+Rng::Rng(const RngState& saved)
+    : state_(saved.state), increment_(saved.increment), spare_normal_(saved.spare_normal),
+      has_spare_(saved.has_spare) {
+  if ((saved.increment & 1u) == 0) {
+    throw ValueError("Rng: saved increment " + std::to_string(saved.increment) +
+                     " is even; a PCG32 increment is always odd (not a saved Rng state)");
+  }
+}
+
+RngState Rng::state() const {
+  return {state_, increment_, spare_normal_, has_spare_};
+}
+
+std::uint32_t Rng::below(std::uint32_t bound) {
+  if (bound == 0) {
+    throw ValueError("Rng::below: bound is 0; it must be >= 1");
+  }
+  const std::uint32_t threshold = (0u - bound) % bound; // (2^32 − bound) mod bound
+  for (;;) {
+    const std::uint32_t r = next_u32();
+    if (r >= threshold) {
+      return r % bound;
+    }
+  }
+}
+
 std::uint32_t Rng::next_u32() {
   const std::uint64_t old = state_;
   state_ = old * kPcgMultiplier + increment_;

@@ -163,6 +163,44 @@ TEST(rng, gamma_rejects_shapes_that_are_not_finite_and_positive) {
                                  "got Infinity");
 }
 
+TEST(rng, saved_state_resumes_the_stream_exactly_including_a_spare_normal) {
+  Rng a(42, 7);
+  a.next_u32();
+  a.normal(); // leaves the pair's sine term as the spare
+  Rng b(a.state());
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(a.normal(), b.normal()) << "draw " << i;
+    EXPECT_EQ(a.next_u32(), b.next_u32()) << "draw " << i;
+  }
+  attn::RngState bad = a.state();
+  bad.increment = 2;
+  expect_error<attn::ValueError>([&] { Rng c(bad); }, "increment 2 is even");
+}
+
+TEST(rng, below_is_unbiased_rejection_of_the_u32_stream) {
+  // bound 3: threshold (2^32 - 3) mod 3 = 1, so only r = 0 is rejected and the result is r mod 3.
+  Rng a(9);
+  Rng b(9);
+  for (int i = 0; i < 100; ++i) {
+    std::uint32_t r = b.next_u32();
+    while (r < 1) {
+      r = b.next_u32();
+    }
+    EXPECT_EQ(a.below(3), r % 3) << "draw " << i;
+  }
+  // every value of a small bound appears with frequency near 1/bound
+  Rng c(5);
+  std::vector<int> counts(7, 0);
+  for (int i = 0; i < 70000; ++i) {
+    ++counts[c.below(7)];
+  }
+  for (int v = 0; v < 7; ++v) {
+    EXPECT_NEAR(counts[v], 10000, 400) << "value " << v;
+  }
+  EXPECT_EQ(Rng(1).below(1), 0u);
+  expect_error<attn::ValueError>([] { Rng(1).below(0); }, "bound is 0");
+}
+
 TEST(randn, has_the_requested_shape_and_standard_normal_moments) {
   const Tensor z = attn::randn({200, 500}, 3);
   ASSERT_EQ(attn::shape_of(z), (attn::Shape{200, 500}));

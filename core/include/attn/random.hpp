@@ -36,6 +36,15 @@ namespace attn {
 /// Largest number of elements randn() and dirichlet() will allocate: 2^29 floats (2 GiB).
 constexpr std::uint64_t kMaxRandomElements = std::uint64_t(1) << 29;
 
+/// Everything an Rng holds, so a stream can be saved and resumed exactly (the trainers'
+/// exportState): the PCG32 state and increment, and the spare Box–Muller normal.
+struct RngState {
+  std::uint64_t state = 0;
+  std::uint64_t increment = 1;
+  double spare_normal = 0;
+  bool has_spare = false;
+};
+
 /// PCG32 generator with uniform, normal and gamma variates (see the top of this file).
 /// Holds only its own state: copy it to fork a stream, construct it to restart one.
 class Rng {
@@ -47,8 +56,20 @@ public:
   /// give different sequences.
   explicit Rng(std::uint64_t seed, std::uint64_t stream = kDefaultStream);
 
+  /// Resumes a stream saved by state(): the draws continue as the saved Rng's would.
+  /// Throws ValueError if the increment is even (every PCG32 increment is odd).
+  explicit Rng(const RngState& saved);
+
+  /// The whole state, for saving; Rng(state()) continues identically.
+  RngState state() const;
+
   /// Next 32 random bits (one PCG32 step).
   std::uint32_t next_u32();
+
+  /// Uniform integer in [0, bound) without modulo bias, as the reference
+  /// pcg32_boundedrand_r: draws r until r >= (2^32 − bound) mod bound, returns r mod bound.
+  /// Integer-only, so bit-identical on every platform. Throws ValueError if bound is 0.
+  std::uint32_t below(std::uint32_t bound);
 
   /// Uniform double in [0, 1) on the grid k · 2^-53: two draws a, b give
   ///   ((a << 32 | b) >> 11) · 2^-53   (the 53 high bits of the 64-bit pair).
