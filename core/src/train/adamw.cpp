@@ -1,0 +1,62 @@
+// AdamW on a flat float64 weight vector (see attn/train/adamw.hpp).
+#include "attn/train/adamw.hpp"
+
+#include <cmath>
+
+#include "attn/error.hpp"
+#include "attn/tensor.hpp"
+
+namespace attn::train {
+namespace {
+
+void require(bool ok, const std::string& fn, const char* name, double value, const char* domain) {
+  if (!ok) {
+    throw ValueError(fn + ": " + name + " is " + format_number(value) + "; it must be " + domain);
+  }
+}
+
+} // namespace
+
+void validate_adamw(const AdamWOptions& o, const std::string& fn) {
+  require(std::isfinite(o.learning_rate) && o.learning_rate >= 0, fn, "learningRate",
+          o.learning_rate, "finite and >= 0");
+  require(o.beta1 >= 0 && o.beta1 < 1, fn, "beta1", o.beta1, "in [0, 1)");
+  require(o.beta2 >= 0 && o.beta2 < 1, fn, "beta2", o.beta2, "in [0, 1)");
+  require(std::isfinite(o.eps) && o.eps > 0, fn, "eps", o.eps, "finite and > 0");
+  require(std::isfinite(o.weight_decay) && o.weight_decay >= 0, fn, "weightDecay", o.weight_decay,
+          "finite and >= 0");
+}
+
+AdamW::AdamW(std::size_t size, const AdamWOptions& options)
+    : options_(options), m_(size, 0.0), v_(size, 0.0) {
+  validate_adamw(options, "AdamW");
+}
+
+void AdamW::step(std::vector<double>& weights, const std::vector<double>& gradient,
+                 const std::vector<std::uint8_t>& decay) {
+  const std::size_t n = m_.size();
+  if (weights.size() != n || gradient.size() != n || decay.size() != n) {
+    throw ShapeError("AdamW::step: weights, gradient and decay must have " + std::to_string(n) +
+                     " entries, got " + std::to_string(weights.size()) + ", " +
+                     std::to_string(gradient.size()) + " and " + std::to_string(decay.size()));
+  }
+  ++t_;
+  const double lr = options_.learning_rate;
+  const double b1 = options_.beta1, b2 = options_.beta2;
+  const double correction1 = 1.0 - std::pow(b1, static_cast<double>(t_));
+  const double correction2 = 1.0 - std::pow(b2, static_cast<double>(t_));
+  const double shrink = 1.0 - lr * options_.weight_decay;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double g = gradient[i];
+    m_[i] = b1 * m_[i] + (1.0 - b1) * g;
+    v_[i] = b2 * v_[i] + (1.0 - b2) * g * g;
+    const double m_hat = m_[i] / correction1;
+    const double v_hat = v_[i] / correction2;
+    if (decay[i]) {
+      weights[i] *= shrink; // w − lr·λ·w
+    }
+    weights[i] -= lr * m_hat / (std::sqrt(v_hat) + options_.eps);
+  }
+}
+
+} // namespace attn::train
