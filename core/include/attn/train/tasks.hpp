@@ -1,0 +1,80 @@
+// attn/train/tasks.hpp — toy tasks for the trainer, generated from a seed (no data files).
+//
+// A task example is an `input` (the whole prompt, separator included) and an `answer`. The model
+// reads input ++ answer without its last token and is scored on predicting each answer token:
+//   sequence  s = input ++ answer                      (P + A tokens)
+//   tokens    = s[0 .. P + A − 2],  targets[t] = s[t + 1] for t ≥ P − 1, else no target
+// so seq_len = P + A − 1. Greedy decoding feeds the input, appends the argmax token A times.
+//
+// | id          | vocabulary                                   | input (P)                   |
+// answer (A)      | | ----------- | -------------------------------------------- |
+// --------------------------- | --------------- | | reverse     | 0–9 digits, 10 '=' | 6 digits,
+// '=' (7)           | reversed (6)    | | sort        | 0–9 digits, 10 '=' | 6 digits, '=' (7) |
+// ascending (6)   | | lookup      | 0–7 keys a–h, 8–17 values 0–9, 18 '?'        | 4 (key, value),
+// '?', key (10) | its value (1) | | retrieval2d | 0–1 group A items, 2–3 group B items, 4 'A?', 5
+// 'B?' | an A and a B item in random order, a query (3) | the queried group's item (1) |
+//
+// Digits are uniform (with repetition); lookup's keys are distinct, its values uniform with
+// repetition, and the query is one of the four keys, uniform. All draws are Rng::below on one
+// stream in the order the tokens appear, so a saved Rng state resumes the data exactly.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attn/random.hpp"
+#include "attn/train/model.hpp"
+
+namespace attn::train {
+
+/// A task's default model and optimiser: chosen so that it trains to ≥ 97 % greedy answer-token
+/// accuracy quickly (see tests/cpp/train_trainer_test.cpp for what is checked).
+struct TaskDefaults {
+  std::size_t layers = 1;
+  std::size_t heads = 1;
+  std::size_t d_model = 32;
+  bool mlp = false;
+  std::size_t d_mlp = 0; ///< 0 = 4·d_model
+  bool layer_norm = false;
+  double learning_rate = 1e-2;
+  double weight_decay = 0.0;
+  std::size_t batch_size = 32;
+};
+
+struct TaskInfo {
+  std::string id;
+  std::string title;
+  std::string description;
+  std::size_t vocab = 0;         ///< token ids 0 .. vocab − 1
+  std::size_t input_length = 0;  ///< P
+  std::size_t answer_length = 0; ///< A
+  TaskDefaults defaults;
+
+  /// Positions the model needs: P + A − 1.
+  std::size_t seq_len() const {
+    return input_length + answer_length - 1;
+  }
+};
+
+/// One example of a task.
+struct Example {
+  std::vector<std::int32_t> input;
+  std::vector<std::int32_t> answer;
+};
+
+/// Every task, in a fixed order: reverse, sort, lookup, retrieval2d.
+const std::vector<TaskInfo>& training_tasks();
+
+/// The task called `id`; throws ValueError "<fn>: unknown task 'x'; tasks are reverse, sort, ...".
+const TaskInfo& find_task(const std::string& id, const std::string& fn);
+
+/// Draws one example from `rng` (the layouts at the top of this file).
+Example sample_task(const TaskInfo& task, Rng& rng);
+
+/// The batch that trains on these examples (the layout at the top of this file): count × seq_len
+/// tokens, targets at the answer positions. Throws ShapeError if an example has the wrong lengths.
+Batch batch_of(const TaskInfo& task, const std::vector<Example>& examples);
+
+} // namespace attn::train

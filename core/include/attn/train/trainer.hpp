@@ -1,0 +1,103 @@
+// attn/train/trainer.hpp — trains a model on a toy task: data stream, AdamW steps, greedy
+// evaluation and prediction. float64 reference path (the float32 fast path comes later and is
+// checked against this one).
+//
+// Determinism: everything is drawn from two PCG32 streams of the seed: Rng(seed, 0) initialises
+// the weights (init_model), Rng(seed, kDataStream) draws the training batches one after the other.
+// So the same config and seed give bitwise the same weights after n steps in one build, and
+// step(a) then step(b) equals step(a + b): the data stream simply continues.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attn/random.hpp"
+#include "attn/train/adamw.hpp"
+#include "attn/train/model.hpp"
+#include "attn/train/tasks.hpp"
+
+namespace attn::train {
+
+/// The Rng stream of the training data (the weights use stream 0).
+constexpr std::uint64_t kDataStream = 1;
+/// Largest batch: 4096 sequences.
+constexpr std::size_t kMaxBatchSize = 4096;
+
+struct TrainerConfig {
+  std::string task;
+  std::uint64_t seed = 1;
+  ModelConfig model; ///< vocab and seq_len must cover the task's
+  AdamWOptions optimiser;
+  std::size_t batch_size = 32;
+};
+
+/// The task's defaults as a config: its vocab and seq_len, layers, heads, d_model, MLP, LN,
+/// learning rate, weight decay (other AdamW options at their defaults) and batch size.
+/// Throws ValueError for an unknown task.
+TrainerConfig default_trainer_config(const std::string& task, std::uint64_t seed = 1);
+
+struct StepResult {
+  std::uint64_t step = 0; ///< optimiser steps taken so far
+  double loss = 0;        ///< mean cross-entropy over the answer tokens of the last batch
+};
+
+struct Evaluation {
+  double loss = 0;     ///< mean teacher-forced cross-entropy over the answer tokens
+  double accuracy = 0; ///< share of answer tokens that greedy decoding gets right
+};
+
+class Trainer {
+public:
+  /// Validates (fn "createTrainer": unknown task, model sizes, vocab or seq_len too small for
+  /// the task, batch size 0 or above kMaxBatchSize, AdamW options) and initialises the weights.
+  explicit Trainer(const TrainerConfig& config);
+
+  /// Runs `count` optimiser steps (0 is allowed: nothing changes and loss is that of the last
+  /// step, or NaN before the first).
+  StepResult step(std::size_t count = 1);
+
+  /// `samples` fresh examples from Rng(seed, kDataStream) (a stream of its own, independent of
+  /// training): teacher-forced loss and greedy answer-token accuracy. Throws ShapeError for 0.
+  Evaluation evaluate(std::size_t samples = 256, std::uint64_t seed = 12345) const;
+
+  /// One example of the task drawn from Rng(seed, kDataStream).
+  Example sample(std::uint64_t seed) const;
+
+  /// Greedy answer for a task input: appends argmax tokens (lowest id on ties) answer_length
+  /// times. With `attention`, the weights (layers, heads, T, T) of the last forward pass, which
+  /// read the input and every answer token but the last (T = seq_len).
+  /// Throws ShapeError (wrong input length) or ValueError (a token outside the vocabulary).
+  std::vector<std::int32_t> predict(const std::vector<std::int32_t>& input,
+                                    Tensor64* attention = nullptr) const;
+
+  const TrainerConfig& config() const {
+    return config_;
+  }
+  const TaskInfo& task() const {
+    return *task_;
+  }
+  const Model& model() const {
+    return model_;
+  }
+  const AdamW& optimiser() const {
+    return optimiser_;
+  }
+  /// The training data stream, for saving (exportState).
+  RngState data_state() const {
+    return data_.state();
+  }
+
+private:
+  TrainerConfig config_;
+  const TaskInfo* task_;
+  Model model_;
+  AdamW optimiser_;
+  Rng data_;
+  std::vector<std::uint8_t> decay_;
+  std::vector<double> gradient_;
+  double last_loss_;
+};
+
+} // namespace attn::train

@@ -1,0 +1,135 @@
+// The trainer: data stream, AdamW steps, evaluation and greedy prediction (attn/train/trainer.hpp).
+#include "attn/train/trainer.hpp"
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "attn/error.hpp"
+
+namespace attn::train {
+namespace {
+
+const TaskInfo& validated_task(const TrainerConfig& c) {
+  const TaskInfo& task = find_task(c.task, "createTrainer");
+  validate_config(c.model, "createTrainer");
+  if (c.model.vocab < task.vocab) {
+    throw ShapeError("createTrainer: vocab " + std::to_string(c.model.vocab) + " is smaller than " +
+                     c.task + "'s " + std::to_string(task.vocab) + " tokens");
+  }
+  if (c.model.seq_len < task.seq_len()) {
+    throw ShapeError("createTrainer: seq_len " + std::to_string(c.model.seq_len) +
+                     " is shorter than " + c.task + "'s sequences of " +
+                     std::to_string(task.seq_len()) + " tokens");
+  }
+  if (c.batch_size == 0 || c.batch_size > kMaxBatchSize) {
+    throw ShapeError("createTrainer: batchSize is " + std::to_string(c.batch_size) +
+                     "; it must be 1.." + std::to_string(kMaxBatchSize));
+  }
+  validate_adamw(c.optimiser, "createTrainer");
+  return task;
+}
+
+std::vector<std::uint8_t> decay_mask(const Model& model) {
+  std::vector<std::uint8_t> mask(model.weights.size(), 0);
+  for (const ParameterInfo& p : model.layout) {
+    std::fill(mask.begin() + static_cast<std::ptrdiff_t>(p.offset),
+              mask.begin() + static_cast<std::ptrdiff_t>(p.offset + p.size), p.decay ? 1 : 0);
+  }
+  return mask;
+}
+
+} // namespace
+
+TrainerConfig default_trainer_config(const std::string& task_id, std::uint64_t seed) {
+  const TaskInfo& task = find_task(task_id, "createTrainer");
+  const TaskDefaults& d = task.defaults;
+  TrainerConfig c;
+  c.task = task.id;
+  c.seed = seed;
+  c.model.vocab = task.vocab;
+  c.model.seq_len = task.seq_len();
+  c.model.layers = d.layers;
+  c.model.heads = d.heads;
+  c.model.d_model = d.d_model;
+  c.model.mlp = d.mlp;
+  c.model.d_mlp = d.d_mlp;
+  c.model.layer_norm = d.layer_norm;
+  c.optimiser.learning_rate = d.learning_rate;
+  c.optimiser.weight_decay = d.weight_decay;
+  c.batch_size = d.batch_size;
+  return c;
+}
+
+Trainer::Trainer(const TrainerConfig& config)
+    : config_(config), task_(&validated_task(config)),
+      model_(init_model(config.model, config.seed)),
+      optimiser_(model_.weights.size(), config.optimiser), data_(config.seed, kDataStream),
+      decay_(decay_mask(model_)), last_loss_(std::numeric_limits<double>::quiet_NaN()) {}
+
+StepResult Trainer::step(std::size_t count) {
+  std::vector<Example> examples(config_.batch_size);
+  for (std::size_t s = 0; s < count; ++s) {
+    for (Example& e : examples) {
+      e = sample_task(*task_, data_);
+    }
+    last_loss_ = loss_and_gradient_reference(model_, batch_of(*task_, examples), gradient_);
+    optimiser_.step(model_.weights, gradient_, decay_);
+  }
+  return {optimiser_.steps(), last_loss_};
+}
+
+Evaluation Trainer::evaluate(std::size_t samples, std::uint64_t seed) const {
+  if (samples == 0) {
+    throw ShapeError("evaluate: samples is 0; it must be >= 1");
+  }
+  Rng rng(seed, kDataStream);
+  std::vector<Example> examples(samples);
+  std::size_t right = 0;
+  for (Example& e : examples) {
+    e = sample_task(*task_, rng);
+    const std::vector<std::int32_t> answer = predict(e.input);
+    for (std::size_t i = 0; i < answer.size(); ++i) {
+      right += answer[i] == e.answer[i];
+    }
+  }
+  Evaluation out;
+  out.loss = loss_reference(model_, batch_of(*task_, examples));
+  out.accuracy = static_cast<double>(right) / static_cast<double>(samples * task_->answer_length);
+  return out;
+}
+
+Example Trainer::sample(std::uint64_t seed) const {
+  Rng rng(seed, kDataStream);
+  return sample_task(*task_, rng);
+}
+
+std::vector<std::int32_t> Trainer::predict(const std::vector<std::int32_t>& input,
+                                           Tensor64* attention) const {
+  if (input.size() != task_->input_length) {
+    throw ShapeError("predict: input has " + std::to_string(input.size()) + " tokens; " +
+                     task_->id + " inputs have " + std::to_string(task_->input_length));
+  }
+  for (std::size_t i = 0; i < input.size(); ++i) {
+    if (input[i] < 0 || static_cast<std::size_t>(input[i]) >= task_->vocab) {
+      throw ValueError("predict: input[" + std::to_string(i) + "] is " + std::to_string(input[i]) +
+                       "; " + task_->id + " tokens are 0.." + std::to_string(task_->vocab - 1));
+    }
+  }
+  std::vector<std::int32_t> tokens = input;
+  std::vector<std::int32_t> answer;
+  for (std::size_t a = 0; a < task_->answer_length; ++a) {
+    const bool last = a + 1 == task_->answer_length;
+    const Tensor64 logits = forward_reference(model_, tokens, last ? attention : nullptr);
+    const std::size_t t = tokens.size() - 1;
+    std::size_t best = 0;
+    for (std::size_t v = 1; v < task_->vocab; ++v) {
+      best = logits(t, v) > logits(t, best) ? v : best;
+    }
+    answer.push_back(static_cast<std::int32_t>(best));
+    tokens.push_back(static_cast<std::int32_t>(best));
+  }
+  return answer;
+}
+
+} // namespace attn::train
