@@ -2,6 +2,7 @@
 // determinism (same seed → same bits; step(a) then step(b) == step(a + b)), and its errors.
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,58 @@ TEST(trainer, step_a_then_step_b_equals_step_a_plus_b) {
   split.step(1);
   whole.step(1);
   EXPECT_EQ(split.model().weights, whole.model().weights);
+}
+
+TEST(trainer, saved_and_restored_at_step_n_continues_as_one_never_interrupted) {
+  const auto config = default_trainer_config("lookup", 5);
+  Trainer original(config);
+  original.step(4);
+  const attn::train::TrainerState saved = original.save();
+  EXPECT_EQ(saved.steps, 4u);
+  Trainer restored(saved);
+  EXPECT_EQ(restored.step(0).loss, original.step(0).loss);
+  const auto a = original.step(3);
+  const auto b = restored.step(3);
+  EXPECT_EQ(a.step, 7u);
+  EXPECT_EQ(b.step, 7u);
+  EXPECT_EQ(a.loss, b.loss);
+  EXPECT_EQ(original.model().weights, restored.model().weights);
+  EXPECT_EQ(original.optimiser().second_moment(), restored.optimiser().second_moment());
+  // and both equal a trainer that ran 7 steps at once
+  Trainer whole(config);
+  whole.step(7);
+  EXPECT_EQ(whole.model().weights, restored.model().weights);
+}
+
+TEST(trainer, restore_rejects_a_corrupted_or_foreign_state_naming_what_is_wrong) {
+  Trainer t(default_trainer_config("reverse", 1));
+  t.step(1);
+  const attn::train::TrainerState good = t.save();
+  auto bad = good;
+  bad.weights.pop_back();
+  expect_error<attn::ShapeError>([&] { Trainer r(bad); },
+                                 "loadTrainer: the model has 5184 weights; the state holds 5183 "
+                                 "weights and 5184 and 5184 moments");
+  bad = good;
+  bad.weights[t.model().parameter("unembed").offset + 3] = std::nan("");
+  expect_error<attn::ValueError>([&] { Trainer r(bad); }, "loadTrainer: unembed[0, 3] is NaN");
+  bad = good;
+  bad.v[5] = -1;
+  expect_error<attn::ValueError>([&] { Trainer r(bad); }, "loadTrainer: v[5] is -1");
+  bad = good;
+  bad.m[0] = std::numeric_limits<double>::infinity();
+  expect_error<attn::ValueError>([&] { Trainer r(bad); }, "loadTrainer: m[0] is Infinity");
+  bad = good;
+  bad.data.increment = 4;
+  expect_error<attn::ValueError>([&] { Trainer r(bad); }, "increment 4 is even");
+  bad = good;
+  bad.config.task = "copy";
+  expect_error<attn::ValueError>([&] { Trainer r(bad); }, "loadTrainer: unknown task 'copy'");
+  bad = good;
+  bad.config.model.d_model = 16; // another model's weights
+  expect_error<attn::ShapeError>([&] { Trainer r(bad); }, "loadTrainer: the model has");
+  Trainer ok(good); // the good state still loads
+  EXPECT_EQ(ok.optimiser().steps(), 1u);
 }
 
 TEST(trainer, predict_writes_answer_length_tokens_and_the_attention_it_read) {

@@ -2,6 +2,7 @@
 #include "attn/train/adamw.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "attn/error.hpp"
 #include "attn/tensor.hpp"
@@ -30,6 +31,26 @@ void validate_adamw(const AdamWOptions& o, const std::string& fn) {
 AdamW::AdamW(std::size_t size, const AdamWOptions& options)
     : options_(options), m_(size, 0.0), v_(size, 0.0) {
   validate_adamw(options, "AdamW");
+}
+
+AdamW::AdamW(const AdamWOptions& options, std::uint64_t steps, std::vector<double> m,
+             std::vector<double> v, const std::string& fn)
+    : options_(options), t_(steps), m_(std::move(m)), v_(std::move(v)) {
+  validate_adamw(options, fn);
+  if (m_.size() != v_.size()) {
+    throw ShapeError(fn + ": the moments have " + std::to_string(m_.size()) + " and " +
+                     std::to_string(v_.size()) + " entries; they must match");
+  }
+  for (std::size_t i = 0; i < m_.size(); ++i) {
+    if (!std::isfinite(m_[i])) {
+      throw ValueError(fn + ": m[" + std::to_string(i) + "] is " + format_number(m_[i]) +
+                       "; moments must be finite");
+    }
+    if (!std::isfinite(v_[i]) || v_[i] < 0) {
+      throw ValueError(fn + ": v[" + std::to_string(i) + "] is " + format_number(v_[i]) +
+                       "; second moments must be finite and >= 0");
+    }
+  }
 }
 
 void AdamW::step(std::vector<double>& weights, const std::vector<double>& gradient,

@@ -1,6 +1,7 @@
 // The trainer: data stream, AdamW steps, evaluation and greedy prediction (attn/train/trainer.hpp).
 #include "attn/train/trainer.hpp"
 
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -10,23 +11,22 @@
 namespace attn::train {
 namespace {
 
-const TaskInfo& validated_task(const TrainerConfig& c) {
-  const TaskInfo& task = find_task(c.task, "createTrainer");
-  validate_config(c.model, "createTrainer");
+const TaskInfo& validated_task(const TrainerConfig& c, const std::string& fn = "createTrainer") {
+  const TaskInfo& task = find_task(c.task, fn);
+  validate_config(c.model, fn);
   if (c.model.vocab < task.vocab) {
-    throw ShapeError("createTrainer: vocab " + std::to_string(c.model.vocab) + " is smaller than " +
+    throw ShapeError(fn + ": vocab " + std::to_string(c.model.vocab) + " is smaller than " +
                      c.task + "'s " + std::to_string(task.vocab) + " tokens");
   }
   if (c.model.seq_len < task.seq_len()) {
-    throw ShapeError("createTrainer: seq_len " + std::to_string(c.model.seq_len) +
-                     " is shorter than " + c.task + "'s sequences of " +
-                     std::to_string(task.seq_len()) + " tokens");
+    throw ShapeError(fn + ": seq_len " + std::to_string(c.model.seq_len) + " is shorter than " +
+                     c.task + "'s sequences of " + std::to_string(task.seq_len()) + " tokens");
   }
   if (c.batch_size == 0 || c.batch_size > kMaxBatchSize) {
-    throw ShapeError("createTrainer: batchSize is " + std::to_string(c.batch_size) +
-                     "; it must be 1.." + std::to_string(kMaxBatchSize));
+    throw ShapeError(fn + ": batchSize is " + std::to_string(c.batch_size) + "; it must be 1.." +
+                     std::to_string(kMaxBatchSize));
   }
-  validate_adamw(c.optimiser, "createTrainer");
+  validate_adamw(c.optimiser, fn);
   return task;
 }
 
@@ -37,6 +37,35 @@ std::vector<std::uint8_t> decay_mask(const Model& model) {
               mask.begin() + static_cast<std::ptrdiff_t>(p.offset + p.size), p.decay ? 1 : 0);
   }
   return mask;
+}
+
+Model restored_model(const TrainerState& state) {
+  validated_task(state.config, "loadTrainer");
+  Model model;
+  model.config = state.config.model;
+  model.layout = parameter_layout(model.config);
+  const std::size_t n = model.layout.back().offset + model.layout.back().size;
+  if (state.weights.size() != n || state.m.size() != n || state.v.size() != n) {
+    throw ShapeError("loadTrainer: the model has " + std::to_string(n) +
+                     " weights; the state holds " + std::to_string(state.weights.size()) +
+                     " weights and " + std::to_string(state.m.size()) + " and " +
+                     std::to_string(state.v.size()) + " moments");
+  }
+  for (const ParameterInfo& p : model.layout) {
+    for (std::size_t i = 0; i < p.size; ++i) {
+      const double w = state.weights[p.offset + i];
+      if (!std::isfinite(w)) {
+        throw ValueError("loadTrainer: " + p.name + format_index(p.shape, i) + " is " +
+                         format_number(w) + "; weights must be finite");
+      }
+    }
+  }
+  if ((state.data.increment & 1u) == 0) {
+    throw ValueError("loadTrainer: the data stream's increment " +
+                     std::to_string(state.data.increment) + " is even; not a saved Rng state");
+  }
+  model.weights = state.weights;
+  return model;
 }
 
 } // namespace
@@ -66,6 +95,22 @@ Trainer::Trainer(const TrainerConfig& config)
       model_(init_model(config.model, config.seed)),
       optimiser_(model_.weights.size(), config.optimiser), data_(config.seed, kDataStream),
       decay_(decay_mask(model_)), last_loss_(std::numeric_limits<double>::quiet_NaN()) {}
+
+Trainer::Trainer(const TrainerState& state)
+    : config_(state.config), task_(&find_task(state.config.task, "loadTrainer")),
+      model_(restored_model(state)),
+      optimiser_(state.config.optimiser, state.steps, state.m, state.v, "loadTrainer"),
+      data_(state.data), decay_(decay_mask(model_)), last_loss_(state.last_loss) {}
+
+TrainerState Trainer::save() const {
+  return {config_,
+          optimiser_.steps(),
+          model_.weights,
+          optimiser_.first_moment(),
+          optimiser_.second_moment(),
+          data_.state(),
+          last_loss_};
+}
 
 StepResult Trainer::step(std::size_t count) {
   std::vector<Example> examples(config_.batch_size);

@@ -34,6 +34,12 @@ public:
   /// Validates the options (fn "AdamW").
   AdamW(std::size_t size, const AdamWOptions& options);
 
+  /// Resumes a saved optimiser (steps() and both moments as they were): continues exactly.
+  /// Throws ShapeError (m and v of different sizes) or ValueError (a moment not finite, a
+  /// second moment < 0, naming "m[i]" or "v[i]"), with `fn` starting the message.
+  AdamW(const AdamWOptions& options, std::uint64_t steps, std::vector<double> m,
+        std::vector<double> v, const std::string& fn = "AdamW");
+
   /// One step, as at the top of this file. weights, gradient and decay have `size` entries;
   /// decay[i] != 0 marks the weights that are decayed. Throws ShapeError on a size mismatch.
   void step(std::vector<double>& weights, const std::vector<double>& gradient,

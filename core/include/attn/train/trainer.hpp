@@ -48,11 +48,30 @@ struct Evaluation {
   double accuracy = 0; ///< share of answer tokens that greedy decoding gets right
 };
 
+/// Everything a trainer holds that changes as it trains: restoring it continues exactly as the
+/// saved trainer would (the core of exportState / loadTrainer).
+struct TrainerState {
+  TrainerConfig config;
+  std::uint64_t steps = 0;     ///< optimiser steps taken
+  std::vector<double> weights; ///< layout order (parameter_layout(config.model))
+  std::vector<double> m, v;    ///< AdamW moments, same layout
+  RngState data;               ///< the training data stream
+  double last_loss = 0;        ///< loss of the last step (NaN before the first)
+};
+
 class Trainer {
 public:
   /// Validates (fn "createTrainer": unknown task, model sizes, vocab or seq_len too small for
   /// the task, batch size 0 or above kMaxBatchSize, AdamW options) and initialises the weights.
   explicit Trainer(const TrainerConfig& config);
+
+  /// Restores a saved state. Throws as the constructor does for its config (fn "loadTrainer"),
+  /// and ShapeError / ValueError for weights or moments of the wrong size or not finite, or a
+  /// data stream that is not a saved Rng state, naming what is wrong.
+  explicit Trainer(const TrainerState& state);
+
+  /// The state to save; Trainer(save()) continues identically.
+  TrainerState save() const;
 
   /// Runs `count` optimiser steps (0 is allowed: nothing changes and loss is that of the last
   /// step, or NaN before the first).
