@@ -252,6 +252,53 @@ TEST(train_gradient, matches_finite_differences_for_a_batch_shorter_than_seq_len
   }
 }
 
+TEST(train_model, an_ablated_head_is_exactly_a_head_whose_values_are_zero) {
+  const ModelConfig c = small_config(2, 2, true, true);
+  Model ablated = random_model(c, 21);
+  Model zeroed = ablated;
+  ablated.head_enabled = {1, 1, 0, 1}; // layer1.head0 off
+  const auto& wv = zeroed.parameter("layer1.head0.W_V");
+  std::fill(zeroed.weights.begin() + wv.offset, zeroed.weights.begin() + wv.offset + wv.size, 0.0);
+  const std::vector<std::int32_t> tokens = {4, 0, 2, 2, 1};
+  attn::Tensor64 att_a, att_z;
+  const auto a = attn::train::forward_reference(ablated, tokens, &att_a);
+  const auto z = attn::train::forward_reference(zeroed, tokens, &att_z);
+  EXPECT_EQ(a, z);
+  EXPECT_EQ(att_a, att_z); // its weights are still computed and reported
+  const auto on = attn::train::forward_reference(random_model(c, 21), tokens);
+  EXPECT_NE(a, on);
+
+  ablated.head_enabled.pop_back();
+  expect_error<attn::ShapeError>([&] { attn::train::forward_reference(ablated, tokens); },
+                                 "forward: head_enabled has 3 flags; the model has layers x "
+                                 "heads = 4 heads");
+}
+
+TEST(train_gradient, an_ablated_head_gets_no_gradient_and_the_rest_match_finite_differences) {
+  const ModelConfig c = small_config(2, 2, true, true);
+  Model model = random_model(c, 22);
+  model.head_enabled = {1, 0, 1, 1}; // layer0.head1 off
+  const Batch batch = random_batch(c, 23);
+  std::vector<double> grad;
+  attn::train::loss_and_gradient_reference(model, batch, grad);
+  for (const char* name : {"layer0.head1.W_Q", "layer0.head1.W_K", "layer0.head1.W_V"}) {
+    const auto& p = model.parameter(name);
+    for (std::size_t i = 0; i < p.size; ++i) {
+      EXPECT_EQ(grad[p.offset + i], 0.0) << name << " element " << i;
+    }
+  }
+  const double h = 1e-5;
+  for (std::size_t i = 0; i < model.weights.size(); i += 5) {
+    const double w = model.weights[i];
+    model.weights[i] = w + h;
+    const double up = attn::train::loss_reference(model, batch);
+    model.weights[i] = w - h;
+    const double down = attn::train::loss_reference(model, batch);
+    model.weights[i] = w;
+    EXPECT_NEAR((up - down) / (2 * h), grad[i], 1e-8 + 1e-6 * std::abs(grad[i])) << "weight " << i;
+  }
+}
+
 TEST(train_model, rejects_bad_configs_naming_the_field) {
   ModelConfig c = small_config(1, 2, false, false);
   c.heads = 3;

@@ -163,6 +163,39 @@ TEST(trainer, predict_writes_answer_length_tokens_and_the_attention_it_read) {
   EXPECT_EQ(t.predict(e.input), answer); // deterministic, no state
 }
 
+TEST(trainer, ablating_a_head_changes_what_it_predicts_and_restoring_it_undoes_that) {
+  Trainer t(default_trainer_config("reverse", 1));
+  t.step(60);
+  std::vector<std::vector<std::int32_t>> inputs;
+  std::vector<std::vector<std::int32_t>> answers;
+  for (std::uint64_t s = 0; s < 20; ++s) {
+    inputs.push_back(t.sample(s).input);
+    answers.push_back(t.predict(inputs.back()));
+  }
+  const double trained = t.evaluate(128).accuracy;
+  t.set_head_enabled(0, 0, false);
+  t.set_head_enabled(0, 1, false);
+  EXPECT_LT(t.evaluate(128).accuracy, 0.5 * trained); // no attention: the digits cannot be read
+  const auto state = t.save();
+  EXPECT_EQ(state.head_enabled, (std::vector<std::uint8_t>{0, 0}));
+  Trainer reloaded(state);
+  EXPECT_EQ(reloaded.predict(inputs[0]), t.predict(inputs[0]));
+  t.set_head_enabled(0, 0, true);
+  t.set_head_enabled(0, 1, true);
+  for (std::size_t s = 0; s < inputs.size(); ++s) {
+    EXPECT_EQ(t.predict(inputs[s]), answers[s]) << "sample " << s;
+  }
+  expect_error<attn::ShapeError>(
+      [&] { t.set_head_enabled(1, 0, false); },
+      "setHeadEnabled: layer 1 is out of range; the model has layers 0..0");
+  expect_error<attn::ShapeError>(
+      [&] { t.set_head_enabled(0, 2, false); },
+      "setHeadEnabled: head 2 is out of range; each layer has heads 0..1");
+  auto bad = t.save();
+  bad.head_enabled = {1, 1, 1};
+  expect_error<attn::ShapeError>([&] { Trainer r(bad); }, "loadTrainer: head_enabled has 3 flags");
+}
+
 TEST(trainer, rejects_bad_configs_and_inputs_naming_the_problem) {
   expect_error<attn::ValueError>([] { Trainer t(default_trainer_config("copy")); },
                                  "unknown task 'copy'");

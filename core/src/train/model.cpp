@@ -47,8 +47,17 @@ std::uint64_t count_parameters(const ModelConfig& c) {
   return V * D + T * D + c.layers * per_layer + (c.layer_norm ? 2 * D : 0) + D * V;
 }
 
+void validate_head_mask(const Model& model, const std::string& fn) {
+  const std::size_t n = model.config.layers * model.config.heads;
+  if (!model.head_enabled.empty() && model.head_enabled.size() != n) {
+    throw ShapeError(fn + ": head_enabled has " + std::to_string(model.head_enabled.size()) +
+                     " flags; the model has layers x heads = " + std::to_string(n) + " heads");
+  }
+}
+
 void validate_batch(const Model& model, const Batch& batch, const std::string& fn) {
   const ModelConfig& c = model.config;
+  validate_head_mask(model, fn);
   if (batch.count == 0 || batch.length == 0) {
     throw ShapeError(fn + ": the batch is empty (" + std::to_string(batch.count) +
                      " sequences of " + std::to_string(batch.length) + " tokens)");
@@ -330,7 +339,10 @@ void forward_sequence(const Model& model, const Offsets& off, const std::int32_t
         for (std::size_t j = 0; j <= i; ++j) {
           row[j] /= sum;
         }
-        // pass 4: o_h[i] = Σ_j p_ij v_j into the head's columns of o
+        // pass 4: o_h[i] = Σ_j p_ij v_j into the head's columns of o (left 0 when ablated)
+        if (!model.head_on(l, h)) {
+          continue;
+        }
         double* out = lc.o.data() + i * D + h * dh;
         for (std::size_t j = 0; j <= i; ++j) {
           for (std::size_t d = 0; d < dh; ++d) {
@@ -470,6 +482,9 @@ void backward_sequence(const Model& model, const Offsets& off, const std::int32_
     matmul_nt_acc(dx.data(), w + lo.W_O, dout.data(), T, D, D);
     std::fill(da.begin(), da.end(), 0.0);
     for (std::size_t h = 0; h < H; ++h) {
+      if (!model.head_on(l, h)) {
+        continue; // o_h is the constant 0: nothing flows back through this head
+      }
       const auto& q = lc.q[h];
       const auto& k = lc.k[h];
       const auto& v = lc.v[h];
@@ -691,6 +706,7 @@ Tensor64 forward_reference(const Model& model, const std::vector<std::int32_t>& 
                        std::to_string(c.vocab - 1));
     }
   }
+  validate_head_mask(model, "forward");
   Cache cache;
   forward_sequence(model, offsets_of(model), tokens.data(), T, cache);
   Tensor64 logits = Tensor64::from_shape({T, c.vocab});

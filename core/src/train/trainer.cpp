@@ -65,6 +65,12 @@ Model restored_model(const TrainerState& state) {
                      std::to_string(state.data.increment) + " is even; not a saved Rng state");
   }
   model.weights = state.weights;
+  const std::size_t heads = model.config.layers * model.config.heads;
+  if (!state.head_enabled.empty() && state.head_enabled.size() != heads) {
+    throw ShapeError("loadTrainer: head_enabled has " + std::to_string(state.head_enabled.size()) +
+                     " flags; the model has layers x heads = " + std::to_string(heads) + " heads");
+  }
+  model.head_enabled = state.head_enabled;
   return model;
 }
 
@@ -109,7 +115,24 @@ TrainerState Trainer::save() const {
           optimiser_.first_moment(),
           optimiser_.second_moment(),
           data_.state(),
-          last_loss_};
+          last_loss_,
+          model_.head_enabled};
+}
+
+void Trainer::set_head_enabled(std::size_t layer, std::size_t head, bool enabled) {
+  const ModelConfig& c = model_.config;
+  if (layer >= c.layers) {
+    throw ShapeError("setHeadEnabled: layer " + std::to_string(layer) + " is out of range; the " +
+                     "model has layers 0.." + std::to_string(c.layers - 1));
+  }
+  if (head >= c.heads) {
+    throw ShapeError("setHeadEnabled: head " + std::to_string(head) + " is out of range; each " +
+                     "layer has heads 0.." + std::to_string(c.heads - 1));
+  }
+  if (model_.head_enabled.empty()) {
+    model_.head_enabled.assign(c.layers * c.heads, 1);
+  }
+  model_.head_enabled[layer * c.heads + head] = enabled ? 1 : 0;
 }
 
 StepResult Trainer::step(std::size_t count) {

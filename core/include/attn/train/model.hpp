@@ -87,6 +87,15 @@ struct Model {
   ModelConfig config;
   std::vector<ParameterInfo> layout;
   std::vector<double> weights;
+  /// Head ablation, (layers · heads) flags in layer-major order: 0 zeroes that head's output o_h
+  /// (its attention weights are still computed and reported; its W_Q, W_K, W_V get no gradient).
+  /// Empty means every head is on.
+  std::vector<std::uint8_t> head_enabled;
+
+  /// Whether head h of layer l contributes (head_enabled above).
+  bool head_on(std::size_t layer, std::size_t head) const {
+    return head_enabled.empty() || head_enabled[layer * config.heads + head] != 0;
+  }
 
   /// The tensor called `name`; throws ValueError naming it when there is none.
   const ParameterInfo& parameter(const std::string& name) const;

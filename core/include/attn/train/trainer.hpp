@@ -52,11 +52,12 @@ struct Evaluation {
 /// saved trainer would (the core of exportState / loadTrainer).
 struct TrainerState {
   TrainerConfig config;
-  std::uint64_t steps = 0;     ///< optimiser steps taken
-  std::vector<double> weights; ///< layout order (parameter_layout(config.model))
-  std::vector<double> m, v;    ///< AdamW moments, same layout
-  RngState data;               ///< the training data stream
-  double last_loss = 0;        ///< loss of the last step (NaN before the first)
+  std::uint64_t steps = 0;                ///< optimiser steps taken
+  std::vector<double> weights;            ///< layout order (parameter_layout(config.model))
+  std::vector<double> m, v;               ///< AdamW moments, same layout
+  RngState data;                          ///< the training data stream
+  double last_loss = 0;                   ///< loss of the last step (NaN before the first)
+  std::vector<std::uint8_t> head_enabled; ///< Model::head_enabled (empty: all on)
 };
 
 class Trainer {
@@ -90,6 +91,10 @@ public:
   /// Throws ShapeError (wrong input length) or ValueError (a token outside the vocabulary).
   std::vector<std::int32_t> predict(const std::vector<std::int32_t>& input,
                                     Tensor64* attention = nullptr) const;
+
+  /// Ablates head `head` of layer `layer` (its output zeroed) or restores it; training and
+  /// prediction use the mask. Throws ShapeError naming the index and the valid range.
+  void set_head_enabled(std::size_t layer, std::size_t head, bool enabled);
 
   const TrainerConfig& config() const {
     return config_;
