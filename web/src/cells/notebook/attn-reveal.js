@@ -16,13 +16,12 @@
  * figure and a notice naming the id, since hiding it for ever would help nobody.
  */
 import { LitElement, css, html } from 'lit';
+import { ExerciseGate } from './exercise-gate.js';
 
 export class AttnReveal extends LitElement {
   static properties = {
     after: { type: String },
     revealed: { type: String, reflect: true, attribute: 'data-revealed' },
-    _missing: { state: true },
-    _label: { state: true },
   };
 
   static styles = css`
@@ -64,70 +63,24 @@ export class AttnReveal extends LitElement {
     super();
     this.after = '';
     this.revealed = 'false';
-    this._missing = false;
-    this._label = '';
-    this._exercise = null;
-    this._onChange = () => this.#sync();
+    this.gate = new ExerciseGate(this, () => this.after);
   }
 
   connectedCallback() {
     super.connectedCallback();
     this.toggleAttribute('data-lab', true);
     this.setAttribute('data-settled', '');
-    // The exercise comes earlier in the page, but its element may not be upgraded yet.
-    customElements.whenDefined('attn-exercise').then(() => this.#attach());
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.#detach();
   }
 
   willUpdate(changed) {
-    if (changed.has('after') && this.isConnected) this.#attach();
-  }
-
-  #attach() {
-    this.#detach();
-    if (!this.isConnected) return;
-    const root = this.getRootNode();
-    const exercise = this.after ? root.querySelector?.(`attn-exercise[id="${CSS.escape(this.after)}"]`) : null;
-    this._missing = !exercise;
-    this._exercise = exercise;
-    if (exercise) {
-      // attn-progress follows every attempt and "Show me"; attn-state-change follows Reset.
-      exercise.addEventListener('attn-progress', this._onChange);
-      exercise.addEventListener('attn-state-change', this._onChange);
-      this._label = exercise.getAttribute('label') || 'the exercise above';
-    }
-    this.#sync();
-  }
-
-  #detach() {
-    this._exercise?.removeEventListener('attn-progress', this._onChange);
-    this._exercise?.removeEventListener('attn-state-change', this._onChange);
-    this._exercise = null;
-  }
-
-  #sync() {
-    const record = this._exercise?.record;
-    const open = this._missing || (record ? record.status !== 'none' || record.attempts > 0 : false);
-    this.revealed = open ? 'true' : 'false';
-  }
-
-  /** Scrolls to the exercise and puts focus on its first answer field (or button). */
-  #goToExercise() {
-    const exercise = this._exercise;
-    if (!exercise) return;
-    exercise.scrollIntoView({ block: 'center' });
-    const root = exercise.renderRoot;
-    (root?.querySelector('input, textarea') ?? root?.querySelector('.check-button, button'))?.focus();
+    if (changed.has('after') && this.isConnected && customElements.get('attn-exercise')) this.gate.attach();
+    this.revealed = this.gate.open === true ? 'true' : 'false';
   }
 
   render() {
     if (this.revealed === 'true') {
       return html`${
-          this._missing
+          !this.gate.exercise
             ? html`<p class="notice" role="status">
                 This figure waits for the exercise "${this.after}", which is not on this page; it is shown.
               </p>`
@@ -137,7 +90,7 @@ export class AttnReveal extends LitElement {
     return html`<div class="locked" role="note">
       <p>
         This figure shows the answer to
-        <button type="button" @click=${() => this.#goToExercise()}>${this._label}</button>. Check an answer there first:
+        <button type="button" @click=${() => this.gate.goTo()}>${this.gate.label}</button>. Check an answer there first:
         it appears as soon as you have.
       </p>
     </div>`;

@@ -26,6 +26,7 @@
 import { css, html } from 'lit';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { ExerciseGate } from '../../cells/notebook/exercise-gate.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { formatField } from '../../cells/base/state-fields.js';
 import { NOTEBOOK_POINTS, scatterHullStyles } from '../../cells/figures/attn-scatter-hull.js';
@@ -49,7 +50,6 @@ import {
 export class AttnHullMixtures extends AttnLab {
   static properties = {
     scoresAfter: { type: String, attribute: 'scores-after' },
-    _scoresOpen: { state: true },
   };
 
   static stateFields = {
@@ -107,9 +107,14 @@ export class AttnHullMixtures extends AttnLab {
     this._fromDrag = false;
     this._cache = {}; // the Dirichlet draws and the path's weights, kept between runs
     this.scoresAfter = '';
-    this._scoresOpen = true;
-    this._gate = null; // the exercise the scores part waits for
-    this._onGate = () => this._syncGate();
+    // the exercise the scores part waits for (none on the page: the scores are shown, and it says so)
+    this.gate = new ExerciseGate(this, () => this.scoresAfter, {
+      onAttach: (gate) => {
+        if (gate.missing) {
+          this._notice = `Attribute scores-after: no exercise "${this.scoresAfter.slice(0, 40)}" on this page; the scores are shown.`;
+        }
+      },
+    });
     this.seeds = new SeedControl(this, 'The random draw of the weights');
     this.task = new LabTask(this, {
       args: () => [this._state()],
@@ -123,52 +128,13 @@ export class AttnHullMixtures extends AttnLab {
     return { values, count, concentration, seed, logits, temperature };
   }
 
-  connectedCallback() {
-    super.connectedCallback();
-    customElements.whenDefined('attn-exercise').then(() => this._attachGate());
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this._detachGate();
-  }
-
-  /** Finds the exercise named by scores-after (none: the scores part is shown, as attn-reveal does). */
-  _attachGate() {
-    this._detachGate();
-    if (!this.isConnected) return;
-    const id = this.scoresAfter;
-    const exercise = id ? this.getRootNode().querySelector?.(`attn-exercise[id="${CSS.escape(id)}"]`) : null;
-    if (id && !exercise)
-      this._notice = `Attribute scores-after: no exercise "${id.slice(0, 40)}" on this page; the scores are shown.`;
-    this._gate = exercise;
-    exercise?.addEventListener('attn-progress', this._onGate);
-    exercise?.addEventListener('attn-state-change', this._onGate);
-    this._syncGate();
-  }
-
-  _detachGate() {
-    this._gate?.removeEventListener('attn-progress', this._onGate);
-    this._gate?.removeEventListener('attn-state-change', this._onGate);
-    this._gate = null;
-  }
-
-  _syncGate() {
-    const record = this._gate?.record;
-    this._scoresOpen = !this._gate || record.status !== 'none' || record.attempts > 0;
-  }
-
-  /** Scrolls to the exercise the scores part waits for and focuses its first answer field. */
-  _goToGate() {
-    const exercise = this._gate;
-    if (!exercise) return;
-    exercise.scrollIntoView({ block: 'center' });
-    const root = exercise.renderRoot;
-    (root?.querySelector('input, textarea') ?? root?.querySelector('.check-button, button'))?.focus();
+  /** The y(τ) part shows unless scores-after names an exercise not yet attempted. */
+  get _scoresOpen() {
+    return this.gate.open !== false;
   }
 
   willUpdate(changed) {
-    if (changed.has('scoresAfter') && this.isConnected && customElements.get('attn-exercise')) this._attachGate();
+    if (changed.has('scoresAfter') && this.isConnected && customElements.get('attn-exercise')) this.gate.attach();
     // the plot's range follows the values, except while they are being dragged (it would slide away)
     if (!this._domain || (changed.has('values') && !this._fromDrag)) this._domain = scatterDomain(this.values);
     this._fromDrag = false;
@@ -271,9 +237,8 @@ export class AttnHullMixtures extends AttnLab {
       : html`<h3>One mixture from scores: y(τ) = softmax(s/τ) V</h3>
           <p class="hint scores-locked" role="note">
             This part shows the answer to
-            <button type="button" class="link" @click=${() => this._goToGate()}>
-              ${this._gate?.getAttribute('label') || 'the exercise above'}</button
-            >. Check an answer there first: it appears as soon as you have.
+            <button type="button" class="link" @click=${() => this.gate.goTo()}>${this.gate.label}</button>. Check an
+            answer there first: it appears as soon as you have.
           </p>`;
     const controls = html`
       ${scores}
