@@ -25,12 +25,20 @@ constexpr std::uint64_t kDataStream = 1;
 /// Largest batch: 4096 sequences.
 constexpr std::size_t kMaxBatchSize = 4096;
 
+/// Which forward and backward pass a trainer runs. Both train the same model; the float64 path is
+/// the oracle the float32 one is checked against.
+enum class Precision {
+  kFloat32, ///< float32 kernels (SIMD128 / SSE2 where the build has them): the default
+  kFloat64, ///< the float64 reference (plain loops)
+};
+
 struct TrainerConfig {
   std::string task;
   std::uint64_t seed = 1;
   ModelConfig model; ///< vocab and seq_len must cover the task's
   AdamWOptions optimiser;
   std::size_t batch_size = 32;
+  Precision precision = Precision::kFloat32; ///< until the float32 path lands, float64 runs
 };
 
 /// The task's defaults as a config: its vocab and seq_len, layers, heads, d_model, MLP, LN,
