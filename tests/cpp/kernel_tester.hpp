@@ -188,4 +188,137 @@ private:
   std::size_t n_ = 1, rows_ = 1, e_ = 1, ev_ = 1, pad_ = 0;
 };
 
+/// The training path's kernels (train_kernels.hpp) in the same pattern: the three matrix products
+/// C (n, m) [+]= op(A) · op(B) with inner length k, every row stride padded, against a double loop,
+/// with and without accumulate; and GELU forward and backward at every tail length n. A failure
+/// names the set, the form, the sizes (n mod 4, m mod 4 and m mod 8, k mod 4 are the tails), the
+/// padding and the element.
+class TrainKernelTester {
+public:
+  TrainKernelTester& n(std::size_t n) {
+    n_ = n;
+    return *this;
+  }
+  TrainKernelTester& k(std::size_t k) {
+    k_ = k;
+    return *this;
+  }
+  TrainKernelTester& m(std::size_t m) {
+    m_ = m;
+    return *this;
+  }
+  TrainKernelTester& stride_padding(std::size_t pad) {
+    pad_ = pad;
+    return *this;
+  }
+
+  std::string describe(const kernels::KernelSet& ks) const {
+    std::ostringstream s;
+    s << "kernel set " << ks.name << " (exp: " << ks.exp << "), C (n, m) = (" << n_ << ", " << m_
+      << "), inner k = " << k_ << " (n mod 4 = " << n_ % 4 << ", m mod 4 = " << m_ % 4
+      << ", m mod 8 = " << m_ % 8 << ", k mod 4 = " << k_ % 4 << "), stride padding " << pad_;
+    return s.str();
+  }
+
+  void Test(const kernels::KernelSet& ks) const {
+    SCOPED_TRACE(describe(ks));
+    for (const bool accumulate : {false, true}) {
+      TestGemm(ks, Form::nn, accumulate);
+      TestGemm(ks, Form::nt, accumulate);
+      TestGemm(ks, Form::tn, accumulate);
+    }
+  }
+
+  enum class Form { nn, nt, tn };
+
+  /// C [+]= op(A)·op(B) within 2e-6 of Σ|a·b| (+ |C₀|): float32 rounding of a sum of k ≤ 70
+  /// products stays below k·2⁻²⁴·Σ|a·b| and is typically √k times smaller; nothing written outside
+  /// the (n, m) block of C.
+  void TestGemm(const kernels::KernelSet& ks, Form form, bool accumulate) const {
+    const char* name = form == Form::nn ? "gemm_nn" : form == Form::nt ? "gemm_nt" : "gemm_tn";
+    // A is (n, k) for nn and nt, (k, n) for tn; B is (k, m) for nn and tn, (m, k) for nt.
+    const std::size_t a_rows = form == Form::tn ? k_ : n_, a_cols = form == Form::tn ? n_ : k_;
+    const std::size_t b_rows = form == Form::nt ? m_ : k_, b_cols = form == Form::nt ? k_ : m_;
+    const std::size_t lda = a_cols + pad_, ldb = b_cols + pad_, ldc = m_ + pad_;
+    const std::vector<float> a = values(a_rows * lda, 11u);
+    const std::vector<float> b = values(b_rows * ldb, 12u);
+    std::vector<float> c(n_ * ldc, kSentinel);
+    const std::vector<float> c0 = values(n_ * ldc, 13u);
+    for (std::size_t i = 0; i < n_; ++i) {
+      for (std::size_t j = 0; j < m_; ++j) {
+        c[i * ldc + j] = accumulate ? c0[i * ldc + j] : kSentinel;
+      }
+    }
+    auto fn = form == Form::nn ? ks.gemm_nn : form == Form::nt ? ks.gemm_nt : ks.gemm_tn;
+    fn(n_, k_, m_, a.data(), lda, b.data(), ldb, c.data(), ldc, accumulate);
+    for (std::size_t i = 0; i < n_; ++i) {
+      for (std::size_t j = 0; j < m_; ++j) {
+        double want = accumulate ? c0[i * ldc + j] : 0.0, mag = std::abs(want);
+        for (std::size_t p = 0; p < k_; ++p) {
+          const double x = form == Form::tn ? a[p * lda + i] : a[i * lda + p];
+          const double y = form == Form::nt ? b[j * ldb + p] : b[p * ldb + j];
+          want += x * y;
+          mag += std::abs(x * y);
+        }
+        EXPECT_NEAR(c[i * ldc + j], want, 2e-6 * mag + 1e-30)
+            << name << (accumulate ? " (accumulate)" : "") << " at [" << i << ", " << j << "]";
+      }
+      for (std::size_t j = m_; j < ldc; ++j) {
+        EXPECT_EQ(c[i * ldc + j], kSentinel) << name << " wrote past m in row " << i;
+      }
+    }
+  }
+
+  /// GELU and its derivative against the tanh formula in double, at n = n_: g within 1e-6·|x| +
+  /// 1e-7, th within 1e-6 absolute (e = exp(−2|u|) then (1 − e)/(1 + e) loses ~2 ulps of 1), and
+  /// d·GELU' within 2e-6·|d|·(1 + |x|); nothing written past n.
+  void TestGelu(const kernels::KernelSet& ks) const {
+    SCOPED_TRACE(describe(ks));
+    std::vector<float> x = values(n_, 21u);
+    for (std::size_t i = 0; i < n_; ++i) {
+      x[i] *= 3.0f; // most of the curve, and its flat tails
+    }
+    if (n_ >= 3) {
+      x[0] = 0.0f;
+      x[1] = 40.0f;  // tanh u = 1 exactly: GELU(x) = x
+      x[2] = -40.0f; // GELU(x) = 0
+    }
+    std::vector<float> g(n_ + 1, kSentinel), th(n_ + 1, kSentinel);
+    ks.gelu(x.data(), n_, g.data(), th.data());
+    const std::vector<float> d0 = values(n_, 22u);
+    std::vector<float> d(d0);
+    d.push_back(kSentinel);
+    ks.gelu_backward(x.data(), th.data(), n_, d.data());
+    const double c = 0.7978845608028654, a = 0.044715;
+    for (std::size_t i = 0; i < n_; ++i) {
+      const double xi = x[i];
+      const double t = std::tanh(c * (xi + a * xi * xi * xi));
+      const double want_g = 0.5 * xi * (1 + t);
+      const double want_d =
+          d0[i] * (0.5 * (1 + t) + 0.5 * xi * (1 - t * t) * c * (1 + 3 * a * xi * xi));
+      EXPECT_NEAR(g[i], want_g, 1e-6 * std::abs(xi) + 1e-7) << "gelu at " << i << ", x = " << xi;
+      EXPECT_NEAR(th[i], t, 1e-6) << "gelu's tanh at " << i << ", x = " << xi;
+      EXPECT_NEAR(d[i], want_d, 2e-6 * std::abs(d0[i]) * (1 + std::abs(xi)))
+          << "gelu_backward at " << i << ", x = " << xi;
+    }
+    if (n_ >= 3) {
+      EXPECT_EQ(g[1], 40.0f);
+      EXPECT_EQ(g[2], 0.0f);
+    }
+    EXPECT_EQ(g[n_], kSentinel) << "gelu wrote past n";
+    EXPECT_EQ(th[n_], kSentinel) << "gelu wrote its tanh past n";
+    EXPECT_EQ(d[n_], kSentinel) << "gelu_backward wrote past n";
+  }
+
+private:
+  static constexpr float kSentinel = 42.0f;
+
+  std::vector<float> values(std::size_t count, unsigned seed) const {
+    const Tensor t = random_tensor({count}, seed + 100u * unsigned(n_ + 7 * k_ + 31 * m_), 1.0f);
+    return std::vector<float>(t.begin(), t.end());
+  }
+
+  std::size_t n_ = 1, k_ = 1, m_ = 1, pad_ = 0;
+};
+
 } // namespace attn::test

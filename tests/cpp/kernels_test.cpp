@@ -1,7 +1,8 @@
 // Every kernel set of this build (scalar_libm, and sse2_rr2_p7 or
 // wasm_simd128_rr2_p7 where compiled), one parameterised suite per set named
 // after it, against double loops (kernel_tester.hpp) at every tail length:
-// n = 1 … 2·kPanel + 3 (every n mod 4 and n mod 8), rows 1 … kBlockRows.
+// n = 1 … 2·kPanel + 3 (every n mod 4 and n mod 8), rows 1 … kBlockRows; the
+// training kernels (matrix products, GELU) at every row, column and inner tail.
 #include <cmath>
 #include <ostream>
 #include <string>
@@ -23,6 +24,7 @@ namespace {
 
 using attn::kernels::KernelSet;
 using attn::test::KernelTester;
+using attn::test::TrainKernelTester;
 
 TEST(kernels, this_build_has_the_expected_sets) {
   const auto sets = attn::kernels::available();
@@ -90,6 +92,31 @@ TEST_P(kernel_set, exp_is_accurate_over_the_whole_nonpositive_range) {
   EXPECT_LE(worst, 3e-7) << "max relative error of exp";
   EXPECT_EQ(y.back(), 1.0f) << "exp(0) must be exactly 1";
   RecordProperty("exp_max_rel_error", std::to_string(worst));
+}
+
+TEST_P(kernel_set, gemm_nn_nt_tn_match_double_at_every_tail_and_stride) {
+  // n and m cover every n mod 4 and m mod 8 (and so m mod 4), k every k mod 4, with padded
+  // row strides, plus the model's shapes (the heads' 16, D = 32, the QKV width 96, M = 128).
+  for (std::size_t n = 1; n <= 9; ++n) {
+    for (std::size_t m = 1; m <= 17; ++m) {
+      for (std::size_t k : {1u, 2u, 3u, 4u, 7u, 16u, 33u}) {
+        for (std::size_t pad : {0u, 3u}) {
+          TrainKernelTester().n(n).k(k).m(m).stride_padding(pad).Test(*GetParam());
+        }
+      }
+    }
+  }
+  const std::size_t shapes[][3] = {{12, 16, 12}, {384, 32, 96}, {32, 384, 96}, {67, 128, 35}};
+  for (const auto& s : shapes) {
+    TrainKernelTester().n(s[0]).k(s[1]).m(s[2]).stride_padding(1).Test(*GetParam());
+  }
+}
+
+TEST_P(kernel_set, gelu_and_its_backward_match_double_at_every_tail_length) {
+  for (std::size_t n = 1; n <= 2 * attn::kernels::kPanel + 3; ++n) {
+    TrainKernelTester().n(n).TestGelu(*GetParam());
+  }
+  TrainKernelTester().n(1000).TestGelu(*GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(kernels, kernel_set, ::testing::ValuesIn(attn::kernels::available()),

@@ -1,7 +1,8 @@
 // Internal kernels of the core (not public API).
 //
 // The five hot loops of attention and softmax, written once (vector_kernels.hpp)
-// against a 4-lane vector mapping (vec4_<isa>.hpp), and gathered in one KernelSet
+// against a 4-lane vector mapping (vec4_<isa>.hpp), the three matrix products and
+// the GELU of the training model's float32 path (train_kernels.hpp), gathered in one KernelSet
 // per instruction set, each named as XNNPACK names its microkernels, by the ISA
 // and the algorithm of its exp:
 //   scalar_libm          portable C++, std::exp per lane (always present);
@@ -49,6 +50,25 @@ struct KernelSet {
   ///   acc[r·acc_stride + c] += Σ_{t<n} p[r·ld + t] · v[t·v_stride + c]    for c < ev
   void (*pv)(const float* p, std::size_t ld, std::size_t rows, const float* v, std::size_t v_stride,
              std::size_t n, std::size_t ev, float* acc, std::size_t acc_stride);
+
+  // The training model's float32 path (train_kernels.hpp). Row-major, row strides lda, ldb, ldc;
+  // C is (n, m) and k the inner length; `accumulate` false overwrites C, true adds to it.
+
+  /// C (n, m) [+]= A (n, k) · B (k, m): a layer's forward y = x W.
+  void (*gemm_nn)(std::size_t n, std::size_t k, std::size_t m, const float* A, std::size_t lda,
+                  const float* B, std::size_t ldb, float* C, std::size_t ldc, bool accumulate);
+  /// C (n, m) [+]= A (n, k) · Bᵀ with B (m, k): the input gradient dx = dy Wᵀ, scores q kᵀ.
+  void (*gemm_nt)(std::size_t n, std::size_t k, std::size_t m, const float* A, std::size_t lda,
+                  const float* B, std::size_t ldb, float* C, std::size_t ldc, bool accumulate);
+  /// C (n, m) [+]= Aᵀ · B with A (k, n), B (k, m): the weight gradient dW = xᵀ dy.
+  void (*gemm_tn)(std::size_t n, std::size_t k, std::size_t m, const float* A, std::size_t lda,
+                  const float* B, std::size_t ldb, float* C, std::size_t ldc, bool accumulate);
+
+  /// g[i] = GELU(x[i]) (tanh form, 0.5·x·(1 + tanh u), u = √(2/π)(x + 0.044715x³)) and
+  /// th[i] = tanh u[i] for the backward pass; x finite.
+  void (*gelu)(const float* x, std::size_t n, float* g, float* th);
+  /// d[i] *= GELU'(x[i]) from the x and th that gelu() saw and wrote.
+  void (*gelu_backward)(const float* x, const float* th, std::size_t n, float* d);
 };
 
 extern const KernelSet kScalar;

@@ -39,6 +39,13 @@ struct Vec4Scalar {
   static f32x4 max(f32x4 a, f32x4 b) {
     return map(a, b, [](float x, float y) { return x < y ? y : x; });
   }
+  static f32x4 div(f32x4 a, f32x4 b) {
+    return map(a, b, [](float x, float y) { return x / y; });
+  }
+  /// |a| with the sign of b.
+  static f32x4 copysign(f32x4 a, f32x4 b) {
+    return map(a, b, [](float x, float y) { return std::copysign(x, y); });
+  }
   static float hmax(f32x4 a) {
     return std::max(std::max(a.v[0], a.v[1]), std::max(a.v[2], a.v[3]));
   }

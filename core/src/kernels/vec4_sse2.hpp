@@ -34,6 +34,14 @@ struct Vec4Sse2 {
   static f32x4 max(f32x4 a, f32x4 b) {
     return _mm_max_ps(a, b);
   }
+  static f32x4 div(f32x4 a, f32x4 b) {
+    return _mm_div_ps(a, b);
+  }
+  /// |a| with the sign of b.
+  static f32x4 copysign(f32x4 a, f32x4 b) {
+    const __m128 sign = _mm_set1_ps(-0.0f);
+    return _mm_or_ps(_mm_andnot_ps(sign, a), _mm_and_ps(sign, b));
+  }
   static float hmax(f32x4 a) {
     a = _mm_max_ps(a, _mm_movehl_ps(a, a));
     return _mm_cvtss_f32(_mm_max_ss(a, _mm_shuffle_ps(a, a, 1)));

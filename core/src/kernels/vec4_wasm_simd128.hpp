@@ -35,6 +35,13 @@ struct Vec4WasmSimd128 {
   static f32x4 max(f32x4 a, f32x4 b) {
     return wasm_f32x4_pmax(a, b);
   }
+  static f32x4 div(f32x4 a, f32x4 b) {
+    return wasm_f32x4_div(a, b);
+  }
+  /// |a| with the sign of b.
+  static f32x4 copysign(f32x4 a, f32x4 b) {
+    return wasm_v128_bitselect(b, a, wasm_f32x4_splat(-0.0f));
+  }
   static float hmax(f32x4 a) {
     a = wasm_f32x4_pmax(a, wasm_i32x4_shuffle(a, a, 2, 3, 0, 1));
     a = wasm_f32x4_pmax(a, wasm_i32x4_shuffle(a, a, 1, 0, 3, 2));

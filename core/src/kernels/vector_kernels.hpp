@@ -1,7 +1,7 @@
 // The kernel algorithms, written once against a 4-lane float vector mapping V
 // (vec4_scalar.hpp, vec4_sse2.hpp, vec4_wasm_simd128.hpp). V provides:
-//   using f32x4; load, load_splat, store, splat, add, sub, mul, max, hmax, hsum,
-//   exp_nonpositive, and kExp (its exp algorithm in words).
+//   using f32x4; load, load_splat, store, splat, add, sub, mul, div, max, copysign,
+//   hmax, hsum, exp_nonpositive, and kExp (its exp algorithm in words).
 // Each ISA file (kernels_<isa>.cpp) is one make_kernel_set<V>(name) at the bottom;
 // the tails (n mod 4) run the same V operations on a padded vector, so a set's
 // exp is one algorithm at every length.
@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "kernels.hpp"
+#include "train_kernels.hpp"
 
 namespace attn::kernels {
 
@@ -190,7 +191,9 @@ void pv(const float* p, std::size_t ld, std::size_t rows, const float* v, std::s
 
 /// The kernel set of mapping V, named "<isa>_<exp algorithm>" (kernels.hpp).
 template <class V> constexpr KernelSet make_kernel_set(const char* name) {
-  return {name, V::kExp, rmax<V>, raddstoreexpminusmax<V>, vscale<V>, qk<V>, pv<V>};
+  return {name,       V::kExp,    rmax<V>, raddstoreexpminusmax<V>,
+          vscale<V>,  qk<V>,      pv<V>,   gemm_nn<V>,
+          gemm_nt<V>, gemm_tn<V>, gelu<V>, gelu_backward<V>};
 }
 
 } // namespace attn::kernels
