@@ -10,42 +10,16 @@
 
 #include "attn/error.hpp"
 #include "attn/random.hpp"
+#include "model_internal.hpp"
 
 namespace attn::train {
-namespace {
-
-constexpr double kLayerNormEps = 1e-5;
-constexpr double kGeluC = 0.7978845608028654; // √(2/π)
-constexpr double kGeluA = 0.044715;
-constexpr std::size_t kMaxExtent = std::size_t(1) << 20; // any one size; keeps products in range
+namespace detail {
 
 std::size_t mlp_width(const ModelConfig& c) {
   return c.d_mlp == 0 ? 4 * c.d_model : c.d_mlp;
 }
 
-// ---- the contract: config and batch validation --------------------------------------------
-
-void require_size(std::size_t value, const char* field, const std::string& fn) {
-  if (value == 0) {
-    throw ShapeError(fn + ": " + field + " is 0; it must be >= 1");
-  }
-  if (value > kMaxExtent) {
-    throw MemoryError(fn + ": " + field + " is " + std::to_string(value) + "; at most " +
-                      std::to_string(kMaxExtent) + " is supported");
-  }
-}
-
-std::uint64_t count_parameters(const ModelConfig& c) {
-  const std::uint64_t D = c.d_model, V = c.vocab, T = c.seq_len, M = mlp_width(c);
-  std::uint64_t per_layer = 4 * D * D; // W_Q, W_K, W_V over all heads, and W_O
-  if (c.layer_norm) {
-    per_layer += 2 * D;
-  }
-  if (c.mlp) {
-    per_layer += D * M + M + M * D + D + (c.layer_norm ? 2 * D : 0);
-  }
-  return V * D + T * D + c.layers * per_layer + (c.layer_norm ? 2 * D : 0) + D * V;
-}
+// ---- the contract: batch validation (shared with the float32 path) ----------------------------
 
 void validate_head_mask(const Model& model, const std::string& fn) {
   const std::size_t n = model.config.layers * model.config.heads;
@@ -90,6 +64,96 @@ void validate_batch(const Model& model, const Batch& batch, const std::string& f
   if (scored == 0) {
     throw ShapeError(fn + ": no position of the batch has a target; nothing to score");
   }
+}
+
+void validate_sequence(const Model& model, const std::vector<std::int32_t>& tokens,
+                       const std::string& fn) {
+  const ModelConfig& c = model.config;
+  const std::size_t T = tokens.size();
+  if (T == 0 || T > c.seq_len) {
+    throw ShapeError(fn + ": a sequence of " + std::to_string(T) + " tokens; the model reads 1.." +
+                     std::to_string(c.seq_len));
+  }
+  for (std::size_t t = 0; t < T; ++t) {
+    if (tokens[t] < 0 || static_cast<std::size_t>(tokens[t]) >= c.vocab) {
+      throw ValueError(fn + ": tokens[" + std::to_string(t) + "] is " + std::to_string(tokens[t]) +
+                       "; tokens are 0.." + std::to_string(c.vocab - 1));
+    }
+  }
+  validate_head_mask(model, fn);
+}
+
+// Walks parameter_layout in its order (the two must agree; the tests check names and sizes).
+Offsets offsets_of(const Model& model) {
+  const ModelConfig& c = model.config;
+  const auto& p = model.layout;
+  std::size_t i = 0;
+  Offsets o;
+  o.token = p[i++].offset;
+  o.position = p[i++].offset;
+  o.layers.resize(c.layers);
+  for (auto& l : o.layers) {
+    if (c.layer_norm) {
+      l.ln1_gain = p[i++].offset;
+      l.ln1_bias = p[i++].offset;
+    }
+    for (std::size_t h = 0; h < c.heads; ++h) {
+      l.W_Q.push_back(p[i++].offset);
+      l.W_K.push_back(p[i++].offset);
+      l.W_V.push_back(p[i++].offset);
+    }
+    l.W_O = p[i++].offset;
+    if (c.mlp) {
+      if (c.layer_norm) {
+        l.ln2_gain = p[i++].offset;
+        l.ln2_bias = p[i++].offset;
+      }
+      l.W_in = p[i++].offset;
+      l.b_in = p[i++].offset;
+      l.W_out = p[i++].offset;
+      l.b_out = p[i++].offset;
+    }
+  }
+  if (c.layer_norm) {
+    o.final_gain = p[i++].offset;
+    o.final_bias = p[i++].offset;
+  }
+  o.unembed = p[i++].offset;
+  return o;
+}
+
+} // namespace detail
+
+namespace {
+
+using namespace detail;
+
+constexpr double kGeluC = 0.7978845608028654; // √(2/π)
+constexpr double kGeluA = 0.044715;
+constexpr std::size_t kMaxExtent = std::size_t(1) << 20; // any one size; keeps products in range
+
+// ---- the contract: config validation -------------------------------------------------------
+
+void require_size(std::size_t value, const char* field, const std::string& fn) {
+  if (value == 0) {
+    throw ShapeError(fn + ": " + field + " is 0; it must be >= 1");
+  }
+  if (value > kMaxExtent) {
+    throw MemoryError(fn + ": " + field + " is " + std::to_string(value) + "; at most " +
+                      std::to_string(kMaxExtent) + " is supported");
+  }
+}
+
+std::uint64_t count_parameters(const ModelConfig& c) {
+  const std::uint64_t D = c.d_model, V = c.vocab, T = c.seq_len, M = mlp_width(c);
+  std::uint64_t per_layer = 4 * D * D; // W_Q, W_K, W_V over all heads, and W_O
+  if (c.layer_norm) {
+    per_layer += 2 * D;
+  }
+  if (c.mlp) {
+    per_layer += D * M + M + M * D + D + (c.layer_norm ? 2 * D : 0);
+  }
+  return V * D + T * D + c.layers * per_layer + (c.layer_norm ? 2 * D : 0) + D * V;
 }
 
 // ---- plain matrix products on row-major float64 buffers ------------------------------------
@@ -195,58 +259,6 @@ double gelu(double x) {
 double gelu_derivative(double x) {
   const double th = std::tanh(kGeluC * (x + kGeluA * x * x * x));
   return 0.5 * (1.0 + th) + 0.5 * x * (1.0 - th * th) * kGeluC * (1.0 + 3.0 * kGeluA * x * x);
-}
-
-// ---- where each tensor lives in the flat vector ----------------------------------------------
-
-struct LayerOffsets {
-  std::size_t ln1_gain = 0, ln1_bias = 0, W_O = 0, ln2_gain = 0, ln2_bias = 0;
-  std::size_t W_in = 0, b_in = 0, W_out = 0, b_out = 0;
-  std::vector<std::size_t> W_Q, W_K, W_V; // per head
-};
-
-struct Offsets {
-  std::size_t token = 0, position = 0, final_gain = 0, final_bias = 0, unembed = 0;
-  std::vector<LayerOffsets> layers;
-};
-
-// Walks parameter_layout in its order (the two must agree; the tests check names and sizes).
-Offsets offsets_of(const Model& model) {
-  const ModelConfig& c = model.config;
-  const auto& p = model.layout;
-  std::size_t i = 0;
-  Offsets o;
-  o.token = p[i++].offset;
-  o.position = p[i++].offset;
-  o.layers.resize(c.layers);
-  for (auto& l : o.layers) {
-    if (c.layer_norm) {
-      l.ln1_gain = p[i++].offset;
-      l.ln1_bias = p[i++].offset;
-    }
-    for (std::size_t h = 0; h < c.heads; ++h) {
-      l.W_Q.push_back(p[i++].offset);
-      l.W_K.push_back(p[i++].offset);
-      l.W_V.push_back(p[i++].offset);
-    }
-    l.W_O = p[i++].offset;
-    if (c.mlp) {
-      if (c.layer_norm) {
-        l.ln2_gain = p[i++].offset;
-        l.ln2_bias = p[i++].offset;
-      }
-      l.W_in = p[i++].offset;
-      l.b_in = p[i++].offset;
-      l.W_out = p[i++].offset;
-      l.b_out = p[i++].offset;
-    }
-  }
-  if (c.layer_norm) {
-    o.final_gain = p[i++].offset;
-    o.final_bias = p[i++].offset;
-  }
-  o.unembed = p[i++].offset;
-  return o;
 }
 
 // ---- the forward pass of one sequence, keeping what backward needs -----------------------------
@@ -695,18 +707,7 @@ Tensor64 forward_reference(const Model& model, const std::vector<std::int32_t>& 
                            Tensor64* attention) {
   const ModelConfig& c = model.config;
   const std::size_t T = tokens.size();
-  if (T == 0 || T > c.seq_len) {
-    throw ShapeError("forward: a sequence of " + std::to_string(T) +
-                     " tokens; the model reads 1.." + std::to_string(c.seq_len));
-  }
-  for (std::size_t t = 0; t < T; ++t) {
-    if (tokens[t] < 0 || static_cast<std::size_t>(tokens[t]) >= c.vocab) {
-      throw ValueError("forward: tokens[" + std::to_string(t) + "] is " +
-                       std::to_string(tokens[t]) + "; tokens are 0.." +
-                       std::to_string(c.vocab - 1));
-    }
-  }
-  validate_head_mask(model, "forward");
+  validate_sequence(model, tokens, "forward");
   Cache cache;
   forward_sequence(model, offsets_of(model), tokens.data(), T, cache);
   Tensor64 logits = Tensor64::from_shape({T, c.vocab});

@@ -27,8 +27,10 @@
 // positions 0..t), so the prompt is read but not scored.
 //
 // Every weight lives in one flat float64 vector in layout order; the gradient and the optimiser
-// moments use the same layout. This file is the reference: plain loops in float64, the oracle for
-// a float32 fast path.
+// moments use the same layout. The *_reference functions are plain loops in float64, the oracle;
+// the *_f32 functions are the fast path with the same contract: float32 compute on a float32 copy
+// of the weights, with the matrix products, softmax steps and GELU in the SIMD kernels of the
+// build (src/kernels/, kernels::best()), the gradient returned in float64.
 #pragma once
 
 #include <cstddef>
@@ -134,5 +136,18 @@ double loss_reference(const Model& model, const Batch& batch);
 /// size, no scored position) and ValueError (a token or target out of range, naming [b, t]).
 double loss_and_gradient_reference(const Model& model, const Batch& batch,
                                    std::vector<double>& gradient);
+
+/// forward_reference on the float32 path (the same contract and errors; logits and attention
+/// weights are float32 values returned in float64 containers).
+Tensor64 forward_f32(const Model& model, const std::vector<std::int32_t>& tokens,
+                     Tensor64* attention = nullptr);
+
+/// loss_reference on the float32 path (the per-position cross-entropy is summed in float64).
+double loss_f32(const Model& model, const Batch& batch);
+
+/// loss_and_gradient_reference on the float32 path: the same loss, layout and errors; the
+/// gradient is computed in float32 and returned in float64. Matches the reference gradient within
+/// 1e-4 · max |g| per tensor (tests/cpp/train_f32_test.cpp).
+double loss_and_gradient_f32(const Model& model, const Batch& batch, std::vector<double>& gradient);
 
 } // namespace attn::train

@@ -1,0 +1,72 @@
+// Internal to the training core (not public API): the float32 forward and backward passes over a
+// whole batch, on a chosen kernel set, with their scratch buffers. The public entry points
+// (loss_and_gradient_f32, loss_f32, forward_f32 in attn/train/model.hpp) run these on
+// kernels::best() with a fresh workspace; the Trainer keeps one workspace for its lifetime, so a
+// step allocates nothing once the buffers have grown to the batch.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../kernels/kernels.hpp"
+#include "attn/train/model.hpp"
+
+namespace attn::train::detail {
+
+/// The activations of one layer for N = count·T rows (row r = b·T + t).
+struct LayerBuffers {
+  std::vector<float> a, xhat1, rstd1; ///< attention input (N, D), its LN x̂ (N, D) and 1/σ (N)
+  std::vector<float> qkv;             ///< (N, 3D): [q heads | k heads | v heads], head h at h·d_h
+  std::vector<float> p;               ///< attention weights (count, H, T, T), 0 above the diagonal
+  std::vector<float> o;               ///< (N, D) heads side by side (0 for an ablated head)
+  std::vector<float> m, xhat2, rstd2; ///< MLP input (N, D), its LN x̂ and 1/σ
+  std::vector<float> h, g, th;        ///< (N, M) pre-activation, GELU, tanh u
+};
+
+/// Everything the float32 passes write: the float32 copy of the weights, the activations, the
+/// float32 gradient and the backward pass's scratch. Buffers only grow (std::vector::resize keeps
+/// capacity), so repeated calls with one batch shape allocate nothing.
+struct F32Workspace {
+  // weights: `w` in layout order; W_Q, W_K, W_V of every head of layer l packed side by side in
+  // wqkv[l] (D, 3D) so the projections of a layer are one product
+  std::vector<float> w;
+  std::vector<std::vector<float>> wqkv;
+  // forward, for count sequences of T tokens
+  std::size_t count = 0, T = 0;
+  std::vector<LayerBuffers> layers;
+  std::vector<float> x;               ///< (N, D) the residual stream
+  std::vector<float> f, xhatf, rstdf; ///< (N, D) final LN output (x itself without LN)
+  std::vector<float> logits;          ///< (N, V)
+  // backward
+  std::vector<float> grad;              ///< layout order, float32
+  std::vector<std::vector<float>> gqkv; ///< per layer (D, 3D)
+  std::vector<float> dlogits;           ///< (N, V)
+  std::vector<float> dx, dy, dqkv, dh;  ///< (N, D), (N, D), (N, 3D), (N, M)
+  std::vector<float> dp;                ///< (T, T)
+  std::vector<float> ce;                ///< (V) one row's exp in the cross-entropy
+};
+
+/// Converts model.weights to float32 in ws.w and ws.wqkv (call after every weight change).
+void load_weights_f32(const Model& model, F32Workspace& ws);
+
+/// Forward pass of `count` sequences of T tokens (row-major, already validated) with the weights
+/// that load_weights_f32 left in ws: fills ws.logits (count·T, V), the activations and the
+/// attention weights (ws.layers[l].p).
+void forward_batch_f32(const kernels::KernelSet& ks, const Model& model, const std::int32_t* tokens,
+                       std::size_t count, std::size_t T, F32Workspace& ws);
+
+/// loss_and_gradient_reference's contract on the float32 path (same layout, loss, head ablation
+/// and errors, `fn` starting them): converts the weights, runs forward and, when `gradient` is
+/// given, backward; the gradient comes back in float64, in layout order.
+double loss_and_gradient_f32(const kernels::KernelSet& ks, const Model& model, const Batch& batch,
+                             std::vector<double>* gradient, F32Workspace& ws,
+                             const std::string& fn);
+
+/// forward_reference's contract on the float32 path (errors start with "forward").
+Tensor64 forward_f32(const kernels::KernelSet& ks, const Model& model,
+                     const std::vector<std::int32_t>& tokens, Tensor64* attention,
+                     F32Workspace& ws);
+
+} // namespace attn::train::detail
