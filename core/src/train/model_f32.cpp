@@ -405,6 +405,66 @@ void store_gradient(const Model& model, const F32Workspace& ws, std::vector<doub
 
 } // namespace
 
+double cross_entropy_f32(const kernels::KernelSet& ks, const float* logits, std::size_t V,
+                         const std::int32_t* targets, std::size_t N, double weight, float* dlogits,
+                         F32Workspace& ws) {
+  // per scored row r: log Σ exp(z) − z_target (in float64 from the float32 max and sum), and
+  // dlogits = (softmax(z) − onehot(target)) · weight (0 at the other rows)
+  grow(ws.ce, V);
+  float* e = ws.ce.data();
+  const float weight_f = static_cast<float>(weight);
+  double sum_ce = 0;
+  for (std::size_t r = 0; r < N; ++r) {
+    const std::int32_t target = targets[r];
+    if (dlogits) {
+      std::fill_n(dlogits + r * V, V, 0.0f);
+    }
+    if (target == kNoTarget) {
+      continue;
+    }
+    const float* z = logits + r * V;
+    const float mx = ks.rmax(z, V);
+    const float sum = ks.raddstoreexpminusmax(z, V, mx, 1.0f, e);
+    sum_ce += static_cast<double>(mx) + std::log(static_cast<double>(sum)) -
+              static_cast<double>(z[target]);
+    if (dlogits) {
+      float* dz = dlogits + r * V;
+      const float s = weight_f / sum;
+      for (std::size_t j = 0; j < V; ++j) {
+        dz[j] = e[j] * s;
+      }
+      dz[target] -= weight_f;
+    }
+  }
+  return sum_ce;
+}
+
+void greedy_decode_f32(const kernels::KernelSet& ks, const Model& model, const std::int32_t* inputs,
+                       std::size_t count, std::size_t P, std::size_t A, std::size_t choices,
+                       std::int32_t* answers, F32Workspace& ws) {
+  // answer position a reads input ++ answer[0 .. a − 1]: P + a tokens a sequence, packed
+  // row-major (count, P + a) in ws.tokens for each forward pass
+  grow(ws.tokens, count * (P + A));
+  for (std::size_t a = 0; a < A; ++a) {
+    const std::size_t len = P + a;
+    std::int32_t* tokens = ws.tokens.data();
+    for (std::size_t b = 0; b < count; ++b) {
+      std::copy_n(inputs + b * P, P, tokens + b * len);
+      std::copy_n(answers + b * A, a, tokens + b * len + P);
+    }
+    forward_batch_f32(ks, model, tokens, count, len, ws);
+    for (std::size_t b = 0; b < count; ++b) {
+      // argmax over the first `choices` logits of the last position, lowest id on ties
+      const float* z = ws.logits.data() + (b * len + len - 1) * model.config.vocab;
+      std::size_t best = 0;
+      for (std::size_t v = 1; v < choices; ++v) {
+        best = z[v] > z[best] ? v : best;
+      }
+      answers[b * A + a] = static_cast<std::int32_t>(best);
+    }
+  }
+}
+
 double loss_and_gradient_f32(const kernels::KernelSet& ks, const Model& model, const Batch& batch,
                              std::vector<double>* gradient, F32Workspace& ws,
                              const std::string& fn) {
@@ -417,36 +477,13 @@ double loss_and_gradient_f32(const kernels::KernelSet& ks, const Model& model, c
   load_weights_f32(model, ws);
   forward_batch_f32(ks, model, batch.tokens.data(), batch.count, T, ws);
 
-  // cross-entropy at the scored rows: log Σ exp(z) − z_target, accumulated in float64, and
-  // dlogits = (softmax(z) − onehot(target)) / scored (0 at the other rows)
   const double weight = 1.0 / static_cast<double>(scored);
-  const float weight_f = static_cast<float>(weight);
   if (gradient) {
     grow(ws.dlogits, N * V);
-    std::fill_n(ws.dlogits.data(), N * V, 0.0f);
   }
-  grow(ws.ce, V);
-  float* e = ws.ce.data();
-  double loss = 0;
-  for (std::size_t r = 0; r < N; ++r) {
-    const std::int32_t target = batch.targets[r];
-    if (target == kNoTarget) {
-      continue;
-    }
-    const float* z = ws.logits.data() + r * V;
-    const float mx = ks.rmax(z, V);
-    const float sum = ks.raddstoreexpminusmax(z, V, mx, 1.0f, e);
-    loss += weight * (static_cast<double>(mx) + std::log(static_cast<double>(sum)) -
-                      static_cast<double>(z[target]));
-    if (gradient) {
-      float* dz = ws.dlogits.data() + r * V;
-      const float s = weight_f / sum;
-      for (std::size_t j = 0; j < V; ++j) {
-        dz[j] = e[j] * s;
-      }
-      dz[target] -= weight_f;
-    }
-  }
+  const double loss =
+      weight * cross_entropy_f32(ks, ws.logits.data(), V, batch.targets.data(), N, weight,
+                                 gradient ? ws.dlogits.data() : nullptr, ws);
   if (gradient) {
     backward_batch_f32(ks, model, batch.tokens.data(), ws);
     store_gradient(model, ws, *gradient);

@@ -46,6 +46,7 @@ struct F32Workspace {
   std::vector<float> dx, dy, dqkv, dh;  ///< (N, D), (N, D), (N, 3D), (N, M)
   std::vector<float> dp;                ///< (T, T)
   std::vector<float> ce;                ///< (V) one row's exp in the cross-entropy
+  std::vector<std::int32_t> tokens;     ///< greedy decoding's sequences
 };
 
 /// Converts model.weights to float32 in ws.w and ws.wqkv (call after every weight change).
@@ -56,6 +57,23 @@ void load_weights_f32(const Model& model, F32Workspace& ws);
 /// attention weights (ws.layers[l].p).
 void forward_batch_f32(const kernels::KernelSet& ks, const Model& model, const std::int32_t* tokens,
                        std::size_t count, std::size_t T, F32Workspace& ws);
+
+/// Σ over the rows r < N with targets[r] ≠ kNoTarget of the cross-entropy log Σ exp(z) − z_target
+/// of logits (N, V), in float64. With `dlogits` (N, V), also writes (softmax(z) − onehot) · weight
+/// there (0 at the rows without a target).
+double cross_entropy_f32(const kernels::KernelSet& ks, const float* logits, std::size_t V,
+                         const std::int32_t* targets, std::size_t N, double weight, float* dlogits,
+                         F32Workspace& ws);
+
+/// Greedy decoding of `count` inputs (count, P) at once with the weights in ws: A forward passes,
+/// the a-th over the P + a tokens input ++ answer[0 .. a − 1] of every sequence, each appending
+/// the argmax of the first `choices` logits of the last position (lowest id on ties) to
+/// answers (count, A). A sequence's answer does not depend on the others in the batch (the kernels
+/// compute each row alone), so this equals decoding each input by itself. ws.layers[l].p holds
+/// the attention weights of the last pass, (count, H, P + A − 1, P + A − 1).
+void greedy_decode_f32(const kernels::KernelSet& ks, const Model& model, const std::int32_t* inputs,
+                       std::size_t count, std::size_t P, std::size_t A, std::size_t choices,
+                       std::int32_t* answers, F32Workspace& ws);
 
 /// loss_and_gradient_reference's contract on the float32 path (same layout, loss, head ablation
 /// and errors, `fn` starting them): converts the weights, runs forward and, when `gradient` is

@@ -1,12 +1,15 @@
 // The trainer: data stream, AdamW steps, evaluation and greedy prediction (attn/train/trainer.hpp).
 #include "attn/train/trainer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "../kernels/kernels.hpp"
 #include "attn/error.hpp"
+#include "model_f32.hpp"
 
 namespace attn::train {
 namespace {
@@ -27,6 +30,10 @@ const TaskInfo& validated_task(const TrainerConfig& c, const std::string& fn = "
                      std::to_string(kMaxBatchSize));
   }
   validate_adamw(c.optimiser, fn);
+  if (c.precision != Precision::kFloat32 && c.precision != Precision::kFloat64) {
+    throw ValueError(fn + ": precision is " + std::to_string(static_cast<int>(c.precision)) +
+                     "; it must be float32 or float64");
+  }
   return task;
 }
 
@@ -75,6 +82,15 @@ Model restored_model(const TrainerState& state) {
 }
 
 } // namespace
+
+namespace detail {
+TrainerScratch::TrainerScratch() : workspace_(std::make_unique<F32Workspace>()) {}
+TrainerScratch::TrainerScratch(const TrainerScratch&) : TrainerScratch() {}
+TrainerScratch& TrainerScratch::operator=(const TrainerScratch&) {
+  return *this; // keeps its own buffers: scratch is not part of the value
+}
+TrainerScratch::~TrainerScratch() = default;
+} // namespace detail
 
 TrainerConfig default_trainer_config(const std::string& task_id, std::uint64_t seed) {
   const TaskInfo& task = find_task(task_id, "createTrainer");
@@ -141,7 +157,13 @@ StepResult Trainer::step(std::size_t count) {
     for (Example& e : examples) {
       e = sample_task(*task_, data_);
     }
-    last_loss_ = loss_and_gradient_reference(model_, batch_of(*task_, examples), gradient_);
+    const Batch batch = batch_of(*task_, examples);
+    if (config_.precision == Precision::kFloat32) {
+      last_loss_ = detail::loss_and_gradient_f32(kernels::best(), model_, batch, &gradient_,
+                                                 scratch_.get(), "loss_and_gradient");
+    } else {
+      last_loss_ = loss_and_gradient_reference(model_, batch, gradient_);
+    }
     optimiser_.step(model_.weights, gradient_, decay_);
   }
   return {optimiser_.steps(), last_loss_};
@@ -153,17 +175,74 @@ Evaluation Trainer::evaluate(std::size_t samples, std::uint64_t seed) const {
   }
   Rng rng(seed, kDataStream);
   std::vector<Example> examples(samples);
-  std::size_t right = 0;
   for (Example& e : examples) {
     e = sample_task(*task_, rng);
-    const std::vector<std::int32_t> answer = predict(e.input);
-    for (std::size_t i = 0; i < answer.size(); ++i) {
-      right += answer[i] == e.answer[i];
-    }
   }
+  const std::size_t P = task_->input_length, A = task_->answer_length;
+  std::size_t right = 0;
   Evaluation out;
-  out.loss = loss_reference(model_, batch_of(*task_, examples));
-  out.accuracy = static_cast<double>(right) / static_cast<double>(samples * task_->answer_length);
+  if (config_.precision == Precision::kFloat64) {
+    for (const Example& e : examples) {
+      const std::vector<std::int32_t> answer = predict(e.input);
+      for (std::size_t i = 0; i < A; ++i) {
+        right += answer[i] == e.answer[i];
+      }
+    }
+    out.loss = loss_reference(model_, batch_of(*task_, examples));
+  } else {
+    const kernels::KernelSet& ks = kernels::best();
+    detail::F32Workspace& ws = scratch_.get();
+    detail::load_weights_f32(model_, ws);
+    const std::size_t V = model_.config.vocab, T = task_->seq_len();
+    double sum_ce = 0;
+    std::vector<std::int32_t> redo_inputs, redo_answers;
+    std::vector<std::size_t> redo;
+    for (std::size_t first = 0; first < samples; first += kEvaluationBatch) {
+      const std::size_t count = std::min(kEvaluationBatch, samples - first);
+      const std::vector<Example> chunk(examples.begin() + static_cast<std::ptrdiff_t>(first),
+                                       examples.begin() +
+                                           static_cast<std::ptrdiff_t>(first + count));
+      // pass 1: teacher-forced, the loss and the argmax at every answer position
+      const Batch batch = batch_of(*task_, chunk);
+      detail::forward_batch_f32(ks, model_, batch.tokens.data(), count, T, ws);
+      sum_ce += detail::cross_entropy_f32(ks, ws.logits.data(), V, batch.targets.data(), count * T,
+                                          1.0, nullptr, ws);
+      redo.clear();
+      for (std::size_t b = 0; b < count; ++b) {
+        bool all_right = true;
+        for (std::size_t a = 0; a < A && all_right; ++a) {
+          const float* z = ws.logits.data() + (b * T + P - 1 + a) * V;
+          std::size_t best = 0;
+          for (std::size_t v = 1; v < task_->vocab; ++v) {
+            best = z[v] > z[best] ? v : best;
+          }
+          all_right = static_cast<std::int32_t>(best) == chunk[b].answer[a];
+        }
+        if (all_right) {
+          right += A;
+        } else {
+          redo.push_back(b);
+        }
+      }
+      // pass 2: greedy decoding of the samples with a wrong token, all together
+      if (!redo.empty()) {
+        redo_inputs.clear();
+        for (std::size_t b : redo) {
+          redo_inputs.insert(redo_inputs.end(), chunk[b].input.begin(), chunk[b].input.end());
+        }
+        redo_answers.assign(redo.size() * A, 0);
+        detail::greedy_decode_f32(ks, model_, redo_inputs.data(), redo.size(), P, A, task_->vocab,
+                                  redo_answers.data(), ws);
+        for (std::size_t i = 0; i < redo.size(); ++i) {
+          for (std::size_t a = 0; a < A; ++a) {
+            right += redo_answers[i * A + a] == chunk[redo[i]].answer[a];
+          }
+        }
+      }
+    }
+    out.loss = sum_ce / static_cast<double>(samples * A);
+  }
+  out.accuracy = static_cast<double>(right) / static_cast<double>(samples * A);
   return out;
 }
 
@@ -184,10 +263,28 @@ std::vector<std::int32_t> Trainer::predict(const std::vector<std::int32_t>& inpu
                        "; " + task_->id + " tokens are 0.." + std::to_string(task_->vocab - 1));
     }
   }
+  const std::size_t A = task_->answer_length;
+  if (config_.precision == Precision::kFloat32) {
+    detail::F32Workspace& ws = scratch_.get();
+    detail::load_weights_f32(model_, ws);
+    std::vector<std::int32_t> answer(A);
+    detail::greedy_decode_f32(kernels::best(), model_, input.data(), 1, input.size(), A,
+                              task_->vocab, answer.data(), ws);
+    if (attention) {
+      const ModelConfig& c = model_.config;
+      const std::size_t T = input.size() + A - 1;
+      *attention = Tensor64::from_shape({c.layers, c.heads, T, T});
+      double* out = attention->data();
+      for (std::size_t l = 0; l < c.layers; ++l) {
+        out = std::copy_n(ws.layers[l].p.data(), c.heads * T * T, out);
+      }
+    }
+    return answer;
+  }
   std::vector<std::int32_t> tokens = input;
   std::vector<std::int32_t> answer;
-  for (std::size_t a = 0; a < task_->answer_length; ++a) {
-    const bool last = a + 1 == task_->answer_length;
+  for (std::size_t a = 0; a < A; ++a) {
+    const bool last = a + 1 == A;
     const Tensor64 logits = forward_reference(model_, tokens, last ? attention : nullptr);
     const std::size_t t = tokens.size() - 1;
     std::size_t best = 0;

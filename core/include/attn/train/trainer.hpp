@@ -1,15 +1,24 @@
 // attn/train/trainer.hpp — trains a model on a toy task: data stream, AdamW steps, greedy
-// evaluation and prediction. float64 reference path (the float32 fast path comes later and is
-// checked against this one).
+// evaluation and prediction.
+//
+// Precision: with Precision::kFloat32 (the default) step, evaluate and predict run the float32
+// path (loss_and_gradient_f32 and friends on kernels::best(): SIMD128 in the wasm-simd build, SSE2
+// natively): float32 compute, float64 master weights and moments. The weights and the AdamW
+// moments stay float64 (Model::weights, AdamW, save() are the same for both precisions); before
+// each forward and backward pass the weights are converted to a float32 copy, and the gradient
+// comes back in float64 for the AdamW step. Precision::kFloat64 runs the float64 reference.
 //
 // Determinism: everything is drawn from two PCG32 streams of the seed: Rng(seed, 0) initialises
 // the weights (init_model), Rng(seed, kDataStream) draws the training batches one after the other.
-// So the same config and seed give bitwise the same weights after n steps in one build, and
-// step(a) then step(b) equals step(a + b): the data stream simply continues.
+// So the same config and seed give bitwise the same weights after n steps in one build (and one
+// precision), and step(a) then step(b) equals step(a + b): the data stream simply continues.
+// Builds with different kernel sets (wasm SIMD against scalar, native against wasm) agree per step
+// to rounding but may drift apart over a long run, as any two float implementations do.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,10 +29,31 @@
 
 namespace attn::train {
 
+namespace detail {
+struct F32Workspace;
+/// The float32 path's scratch buffers, owned by a trainer so that a step allocates nothing once
+/// they have grown. Not part of a trainer's value: a copy starts with empty buffers.
+class TrainerScratch {
+public:
+  TrainerScratch();
+  TrainerScratch(const TrainerScratch&);
+  TrainerScratch& operator=(const TrainerScratch&);
+  ~TrainerScratch();
+  F32Workspace& get() const {
+    return *workspace_;
+  }
+
+private:
+  std::unique_ptr<F32Workspace> workspace_;
+};
+} // namespace detail
+
 /// The Rng stream of the training data (the weights use stream 0).
 constexpr std::uint64_t kDataStream = 1;
 /// Largest batch: 4096 sequences.
 constexpr std::size_t kMaxBatchSize = 4096;
+/// Samples per forward pass in Trainer::evaluate (float32).
+constexpr std::size_t kEvaluationBatch = 256;
 
 /// Which forward and backward pass a trainer runs. Both train the same model; the float64 path is
 /// the oracle the float32 one is checked against.
@@ -38,7 +68,7 @@ struct TrainerConfig {
   ModelConfig model; ///< vocab and seq_len must cover the task's
   AdamWOptions optimiser;
   std::size_t batch_size = 32;
-  Precision precision = Precision::kFloat32; ///< until the float32 path lands, float64 runs
+  Precision precision = Precision::kFloat32; ///< float32 compute (default) or the float64 reference
 };
 
 /// The task's defaults as a config: its vocab and seq_len, layers, heads, d_model, MLP, LN,
@@ -71,7 +101,8 @@ struct TrainerState {
 class Trainer {
 public:
   /// Validates (fn "createTrainer": unknown task, model sizes, vocab or seq_len too small for
-  /// the task, batch size 0 or above kMaxBatchSize, AdamW options) and initialises the weights.
+  /// the task, batch size 0 or above kMaxBatchSize, AdamW options, a precision that is neither)
+  /// and initialises the weights.
   explicit Trainer(const TrainerConfig& config);
 
   /// Restores a saved state. Throws as the constructor does for its config (fn "loadTrainer"),
@@ -88,6 +119,11 @@ public:
 
   /// `samples` fresh examples from Rng(seed, kDataStream) (a stream of its own, independent of
   /// training): teacher-forced loss and greedy answer-token accuracy. Throws ShapeError for 0.
+  /// In float32 the samples run as batches of up to kEvaluationBatch: one teacher-forced pass
+  /// gives the loss, and the greedy answer of every sample whose teacher-forced argmaxes are all
+  /// right (greedy decoding then reads exactly the teacher's tokens); the others are decoded
+  /// greedily together, one answer position at a time. Either way each sample's answer is the one
+  /// predict() gives.
   Evaluation evaluate(std::size_t samples = 256, std::uint64_t seed = 12345) const;
 
   /// One example of the task drawn from Rng(seed, kDataStream).
@@ -130,6 +166,7 @@ private:
   std::vector<std::uint8_t> decay_;
   std::vector<double> gradient_;
   double last_loss_;
+  detail::TrainerScratch scratch_;
 };
 
 } // namespace attn::train
