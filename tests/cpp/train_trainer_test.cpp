@@ -1,5 +1,6 @@
-// The trainer: reverse trains to ≥ 97 % greedy accuracy, retrieval2d learns to retrieve,
-// determinism (same seed → same bits; step(a) then step(b) == step(a + b)), and its errors.
+// The trainer: reverse trains to ≥ 97 % greedy accuracy in float64, retrieval2d learns to retrieve
+// (default float32), determinism in both precisions (same seed → same bits; step(a) then step(b)
+// == step(a + b); save and restore), and its errors.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -31,9 +32,12 @@ std::uint64_t steps_to_accuracy(Trainer& t, double target, std::uint64_t limit) 
 
 // reverse with its defaults (1 layer, 2 heads, d_model 32, no MLP or LN, AdamW lr 1e-2, batch 32),
 // float64 reference: seed 1 reaches 97 % greedy answer-token accuracy on 256 fresh sequences in
-// 40 steps here; the bound leaves room for a different libm, not for a broken trainer.
-TEST(trainer, reverse_defaults_reach_97_percent_greedy_accuracy_for_seed_1) {
-  Trainer t(default_trainer_config("reverse", 1));
+// 40 steps here; the bound leaves room for a different libm, not for a broken trainer. (The
+// float32 default is trained in train_trainer_f32_test.cpp.)
+TEST(trainer, reverse_defaults_reach_97_percent_greedy_accuracy_for_seed_1_in_float64) {
+  auto config = default_trainer_config("reverse", 1);
+  config.precision = attn::train::Precision::kFloat64;
+  Trainer t(config);
   const double before = t.evaluate().accuracy;
   EXPECT_LT(before, 0.3); // untrained: about chance (1/10 per digit)
   const std::uint64_t steps = steps_to_accuracy(t, 0.97, 150);
@@ -63,60 +67,74 @@ TEST(trainer, retrieval2d_learns_to_attend_to_the_queried_groups_item_for_seeds_
   }
 }
 
+// The determinism tests run in both precisions.
+const attn::train::Precision kPrecisions[] = {attn::train::Precision::kFloat32,
+                                              attn::train::Precision::kFloat64};
+
 TEST(trainer, same_config_and_seed_give_bitwise_the_same_weights_and_another_seed_differs) {
-  auto config = default_trainer_config("lookup", 3);
-  Trainer a(config), b(config);
-  a.step(5);
-  b.step(5);
-  EXPECT_EQ(a.model().weights, b.model().weights);
-  config.seed = 4;
-  Trainer c(config);
-  c.step(5);
-  EXPECT_NE(a.model().weights, c.model().weights);
+  for (const auto precision : kPrecisions) {
+    auto config = default_trainer_config("lookup", 3);
+    config.precision = precision;
+    Trainer a(config), b(config);
+    a.step(5);
+    b.step(5);
+    EXPECT_EQ(a.model().weights, b.model().weights);
+    config.seed = 4;
+    Trainer c(config);
+    c.step(5);
+    EXPECT_NE(a.model().weights, c.model().weights);
+  }
 }
 
 TEST(trainer, step_a_then_step_b_equals_step_a_plus_b) {
-  auto config = default_trainer_config("sort", 2);
-  Trainer split(config), whole(config);
-  EXPECT_TRUE(std::isnan(split.step(0).loss)); // no step yet
-  split.step(3);
-  const auto last = split.step(4);
-  const auto all = whole.step(7);
-  EXPECT_EQ(last.step, 7u);
-  EXPECT_EQ(all.step, 7u);
-  EXPECT_EQ(last.loss, all.loss);
-  EXPECT_EQ(split.model().weights, whole.model().weights);
-  EXPECT_EQ(split.optimiser().first_moment(), whole.optimiser().first_moment());
-  EXPECT_EQ(split.optimiser().second_moment(), whole.optimiser().second_moment());
-  EXPECT_EQ(split.data_state().state, whole.data_state().state);
-  EXPECT_EQ(split.step(0).loss, last.loss); // step(0) changes nothing
-  // evaluation and sampling draw from their own streams: training continues identically
-  split.evaluate(16);
-  split.sample(5);
-  split.step(1);
-  whole.step(1);
-  EXPECT_EQ(split.model().weights, whole.model().weights);
+  for (const auto precision : kPrecisions) {
+    auto config = default_trainer_config("sort", 2);
+    config.precision = precision;
+    Trainer split(config), whole(config);
+    EXPECT_TRUE(std::isnan(split.step(0).loss)); // no step yet
+    split.step(3);
+    const auto last = split.step(4);
+    const auto all = whole.step(7);
+    EXPECT_EQ(last.step, 7u);
+    EXPECT_EQ(all.step, 7u);
+    EXPECT_EQ(last.loss, all.loss);
+    EXPECT_EQ(split.model().weights, whole.model().weights);
+    EXPECT_EQ(split.optimiser().first_moment(), whole.optimiser().first_moment());
+    EXPECT_EQ(split.optimiser().second_moment(), whole.optimiser().second_moment());
+    EXPECT_EQ(split.data_state().state, whole.data_state().state);
+    EXPECT_EQ(split.step(0).loss, last.loss); // step(0) changes nothing
+    // evaluation and sampling draw from their own streams: training continues identically
+    split.evaluate(16);
+    split.sample(5);
+    split.step(1);
+    whole.step(1);
+    EXPECT_EQ(split.model().weights, whole.model().weights);
+  }
 }
 
 TEST(trainer, saved_and_restored_at_step_n_continues_as_one_never_interrupted) {
-  const auto config = default_trainer_config("lookup", 5);
-  Trainer original(config);
-  original.step(4);
-  const attn::train::TrainerState saved = original.save();
-  EXPECT_EQ(saved.steps, 4u);
-  Trainer restored(saved);
-  EXPECT_EQ(restored.step(0).loss, original.step(0).loss);
-  const auto a = original.step(3);
-  const auto b = restored.step(3);
-  EXPECT_EQ(a.step, 7u);
-  EXPECT_EQ(b.step, 7u);
-  EXPECT_EQ(a.loss, b.loss);
-  EXPECT_EQ(original.model().weights, restored.model().weights);
-  EXPECT_EQ(original.optimiser().second_moment(), restored.optimiser().second_moment());
-  // and both equal a trainer that ran 7 steps at once
-  Trainer whole(config);
-  whole.step(7);
-  EXPECT_EQ(whole.model().weights, restored.model().weights);
+  for (const auto precision : kPrecisions) {
+    auto config = default_trainer_config("lookup", 5);
+    config.precision = precision;
+    Trainer original(config);
+    original.step(4);
+    const attn::train::TrainerState saved = original.save();
+    EXPECT_EQ(saved.steps, 4u);
+    Trainer restored(saved);
+    EXPECT_EQ(restored.step(0).loss, original.step(0).loss);
+    const auto a = original.step(3);
+    const auto b = restored.step(3);
+    EXPECT_EQ(a.step, 7u);
+    EXPECT_EQ(b.step, 7u);
+    EXPECT_EQ(a.loss, b.loss);
+    EXPECT_EQ(original.model().weights, restored.model().weights);
+    EXPECT_EQ(original.optimiser().second_moment(), restored.optimiser().second_moment());
+    // and both equal a trainer that ran 7 steps at once
+    Trainer whole(config);
+    whole.step(7);
+    EXPECT_EQ(whole.model().weights, restored.model().weights);
+    EXPECT_EQ(restored.config().precision, precision);
+  }
 }
 
 TEST(trainer, restore_rejects_a_corrupted_or_foreign_state_naming_what_is_wrong) {
