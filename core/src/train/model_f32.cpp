@@ -138,6 +138,12 @@ void causal_softmax(const kernels::KernelSet& ks, float* p, std::size_t T, float
   }
 }
 
+bool same_shape(const ModelConfig& a, const ModelConfig& b) {
+  return a.vocab == b.vocab && a.seq_len == b.seq_len && a.layers == b.layers &&
+         a.heads == b.heads && a.d_model == b.d_model && a.mlp == b.mlp && a.d_mlp == b.d_mlp &&
+         a.layer_norm == b.layer_norm;
+}
+
 } // namespace
 
 void load_weights_f32(const Model& model, F32Workspace& ws) {
@@ -147,7 +153,12 @@ void load_weights_f32(const Model& model, F32Workspace& ws) {
   std::transform(model.weights.begin(), model.weights.end(), ws.w.begin(),
                  [](double x) { return static_cast<float>(x); });
   // wqkv[l][r, s·D + h·d_h + d] = W_s[h][r, d] for s = Q, K, V
-  const Offsets off = offsets_of(model);
+  if (!ws.has_offsets || !same_shape(ws.config, c)) { // recomputed only for another model shape
+    ws.off = offsets_of(model);
+    ws.config = c;
+    ws.has_offsets = true;
+  }
+  const Offsets& off = ws.off;
   ws.wqkv.resize(c.layers);
   for (std::size_t l = 0; l < c.layers; ++l) {
     std::vector<float>& packed = ws.wqkv[l];
@@ -171,7 +182,7 @@ void forward_batch_f32(const kernels::KernelSet& ks, const Model& model, const s
   const std::size_t N = count * T, D = c.d_model, H = c.heads, dh = D / H, M = mlp_width(c),
                     V = c.vocab, D3 = 3 * D;
   const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(dh)));
-  const Offsets off = offsets_of(model);
+  const Offsets& off = ws.off;
   const float* w = ws.w.data();
   size_forward(model, count, T, ws);
   float* x = ws.x.data();
@@ -263,7 +274,7 @@ void backward_batch_f32(const kernels::KernelSet& ks, const Model& model,
   const std::size_t count = ws.count, T = ws.T, N = count * T, D = c.d_model, H = c.heads,
                     dh = D / H, M = mlp_width(c), V = c.vocab, D3 = 3 * D;
   const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(dh)));
-  const Offsets off = offsets_of(model);
+  const Offsets& off = ws.off;
   const float* w = ws.w.data();
   ws.grad.assign(ws.w.size(), 0.0f);
   float* g = ws.grad.data();
@@ -386,7 +397,7 @@ void store_gradient(const Model& model, const F32Workspace& ws, std::vector<doub
   gradient.resize(ws.grad.size());
   std::transform(ws.grad.begin(), ws.grad.end(), gradient.begin(),
                  [](float x) { return static_cast<double>(x); });
-  const Offsets off = offsets_of(model);
+  const Offsets& off = ws.off;
   for (std::size_t l = 0; l < c.layers; ++l) {
     const LayerOffsets& lo = off.layers[l];
     const float* packed = ws.gqkv[l].data();

@@ -12,6 +12,7 @@
 
 #include "../kernels/kernels.hpp"
 #include "attn/train/model.hpp"
+#include "model_internal.hpp"
 
 namespace attn::train::detail {
 
@@ -33,6 +34,9 @@ struct F32Workspace {
   // wqkv[l] (D, 3D) so the projections of a layer are one product
   std::vector<float> w;
   std::vector<std::vector<float>> wqkv;
+  Offsets off;        ///< where each tensor starts in w (offsets_of of `config`)
+  ModelConfig config; ///< the model shape `off` belongs to
+  bool has_offsets = false;
   // forward, for count sequences of T tokens
   std::size_t count = 0, T = 0;
   std::vector<LayerBuffers> layers;
@@ -53,8 +57,8 @@ struct F32Workspace {
 void load_weights_f32(const Model& model, F32Workspace& ws);
 
 /// Forward pass of `count` sequences of T tokens (row-major, already validated) with the weights
-/// that load_weights_f32 left in ws: fills ws.logits (count·T, V), the activations and the
-/// attention weights (ws.layers[l].p).
+/// (and offsets) that load_weights_f32 left in ws: fills ws.logits (count·T, V), the activations
+/// and the attention weights (ws.layers[l].p).
 void forward_batch_f32(const kernels::KernelSet& ks, const Model& model, const std::int32_t* tokens,
                        std::size_t count, std::size_t T, F32Workspace& ws);
 

@@ -6,13 +6,23 @@
 //   tokens    = s[0 .. P + A − 2],  targets[t] = s[t + 1] for t ≥ P − 1, else no target
 // so seq_len = P + A − 1. Greedy decoding feeds the input, appends the argmax token A times.
 //
-// | id          | vocabulary                                   | input (P)                   |
-// answer (A)      | | ----------- | -------------------------------------------- |
-// --------------------------- | --------------- | | reverse     | 0–9 digits, 10 '=' | 6 digits,
-// '=' (7)           | reversed (6)    | | sort        | 0–9 digits, 10 '=' | 6 digits, '=' (7) |
-// ascending (6)   | | lookup      | 0–7 keys a–h, 8–17 values 0–9, 18 '?'        | 4 (key, value),
-// '?', key (10) | its value (1) | | retrieval2d | 0–1 group A items, 2–3 group B items, 4 'A?', 5
-// 'B?' | an A and a B item in random order, a query (3) | the queried group's item (1) |
+// Token layouts:
+//   reverse      vocabulary 0–9 digits, 10 '='; input 6 digits, '=' (P = 7); answer the digits
+//                reversed (A = 6)
+//   sort         the same vocabulary and input; answer the digits in ascending order (A = 6)
+//   lookup       0–7 keys a–h, 8–17 values 0–9, 18 '?'; input 4 (key, value) pairs, '?', a key
+//                (P = 10); answer that key's value (A = 1)
+//   retrieval2d  0–1 group A items, 2–3 group B items, 4 'A?', 5 'B?'; input an A and a B item
+//                in random order and a query (P = 3); answer the queried group's item (A = 1)
+//
+// Defaults (TaskDefaults; AdamW β₁ 0.9, β₂ 0.999, ε 1e-8, weight decay 0, batch 32) and the
+// optimiser steps the default float32 path needs to reach 97 % greedy answer-token accuracy on
+// evaluate(256, 12345), checked every 100 steps, for seeds 1–5 (tests/cpp/train_trainer_f32_test):
+//   task         layers heads d_model MLP LN  lr     steps to 97 %
+//   reverse      1      2     32      no  no  1e-2   100 for every seed
+//   sort         1      2     32      yes no  1e-2   100–200
+//   lookup       2      2     32      no  no  1e-2   300–500
+//   retrieval2d  1      1     2       no  no  1e-1   (checked every 10 steps: ≤ 1000, seeds 1–5)
 //
 // Digits are uniform (with repetition); lookup's keys are distinct, its values uniform with
 // repetition, and the query is one of the four keys, uniform. All draws are Rng::below on one
