@@ -15,16 +15,6 @@
 #include "test_util.hpp"
 #include "train/model_f32.hpp"
 
-// Sanitizer builds run 10 to 30 times slower: they train one seed per task (the others are the
-// same code on other data; the Node test of the JS API trains every seed in wasm).
-#if defined(__SANITIZE_ADDRESS__)
-#define ATTN_TEST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ATTN_TEST_SANITIZED 1
-#endif
-#endif
-
 namespace {
 
 using attn::test::expect_error;
@@ -32,11 +22,8 @@ using attn::train::default_trainer_config;
 using attn::train::Precision;
 using attn::train::Trainer;
 
-#if defined(ATTN_TEST_SANITIZED)
-constexpr std::uint64_t kLastSeed = 1;
-#else
+// Every seed in every build: the three tasks train in about 3 s natively, 20 s under ASan + UBSan.
 constexpr std::uint64_t kLastSeed = 5;
-#endif
 
 // Steps, in blocks of 100, until evaluate(256, 12345) reaches 97 %; limit + 1 when it does not
 // within `limit` steps.
