@@ -419,8 +419,11 @@ void store_gradient(const Model& model, const F32Workspace& ws, std::vector<doub
 double cross_entropy_f32(const kernels::KernelSet& ks, const float* logits, std::size_t V,
                          const std::int32_t* targets, std::size_t N, double weight, float* dlogits,
                          F32Workspace& ws) {
-  // per scored row r: log Σ exp(z) − z_target (in float64 from the float32 max and sum), and
-  // dlogits = (softmax(z) − onehot(target)) · weight (0 at the other rows)
+  // per scored row r, with e_j = exp(z_j − max z) and o = Σ_{j ≠ target} e_j (summed in float64):
+  //   loss = −log p_target = log1p(o / e_target)       (log Σ e − log e_target when e_target = 0)
+  //   dlogits_j = e_j / Σ e · weight (j ≠ target),  dlogits_target = −o / Σ e · weight
+  // Written with o rather than as p − 1, a well-trained model's tiny loss and target gradient keep
+  // float32's relative precision instead of its absolute 2⁻²⁴ (0 at the rows without a target).
   grow(ws.ce, V);
   float* e = ws.ce.data();
   const float weight_f = static_cast<float>(weight);
@@ -433,18 +436,25 @@ double cross_entropy_f32(const kernels::KernelSet& ks, const float* logits, std:
     if (target == kNoTarget) {
       continue;
     }
+    const auto t = static_cast<std::size_t>(target);
     const float* z = logits + r * V;
     const float mx = ks.rmax(z, V);
     const float sum = ks.raddstoreexpminusmax(z, V, mx, 1.0f, e);
-    sum_ce += static_cast<double>(mx) + std::log(static_cast<double>(sum)) -
-              static_cast<double>(z[target]);
+    double others = 0;
+    for (std::size_t j = 0; j < V; ++j) {
+      others += j == t ? 0.0 : static_cast<double>(e[j]);
+    }
+    const double et = e[t];
+    sum_ce += et > 0 ? std::log1p(others / et)
+                     : static_cast<double>(mx) - static_cast<double>(z[t]) +
+                           std::log(static_cast<double>(sum));
     if (dlogits) {
       float* dz = dlogits + r * V;
       const float s = weight_f / sum;
       for (std::size_t j = 0; j < V; ++j) {
         dz[j] = e[j] * s;
       }
-      dz[target] -= weight_f;
+      dz[t] = static_cast<float>(-weight * others / static_cast<double>(sum));
     }
   }
   return sum_ce;
