@@ -174,6 +174,36 @@ void load_weights_f32(const Model& model, F32Workspace& ws) {
       }
     }
   }
+  // transposed copies for the input gradients dx = dy Wᵀ, computed as dy · (Wᵀ) by gemm_nn:
+  // wt holds Wᵀ at W's offset for unembed, W_O, W_in and W_out; wqkvT[l] is wqkv[l]ᵀ (3D, D)
+  const std::size_t M = mlp_width(c), V = c.vocab;
+  ws.wt.resize(ws.w.size());
+  auto transpose = [&](std::size_t offset, std::size_t rows, std::size_t cols) {
+    const float* from = ws.w.data() + offset;
+    float* to = ws.wt.data() + offset;
+    for (std::size_t i = 0; i < rows; ++i) {
+      for (std::size_t j = 0; j < cols; ++j) {
+        to[j * rows + i] = from[i * cols + j];
+      }
+    }
+  };
+  transpose(off.unembed, D, V);
+  ws.wqkvT.resize(c.layers);
+  for (std::size_t l = 0; l < c.layers; ++l) {
+    const LayerOffsets& lo = off.layers[l];
+    transpose(lo.W_O, D, D);
+    if (c.mlp) {
+      transpose(lo.W_in, D, M);
+      transpose(lo.W_out, M, D);
+    }
+    std::vector<float>& t = ws.wqkvT[l];
+    t.resize(3 * D * D);
+    for (std::size_t r = 0; r < D; ++r) {
+      for (std::size_t j = 0; j < 3 * D; ++j) {
+        t[j * D + r] = ws.wqkv[l][r * 3 * D + j];
+      }
+    }
+  }
 }
 
 void forward_batch_f32(const kernels::KernelSet& ks, const Model& model, const std::int32_t* tokens,
@@ -276,6 +306,7 @@ void backward_batch_f32(const kernels::KernelSet& ks, const Model& model,
   const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(dh)));
   const Offsets& off = ws.off;
   const float* w = ws.w.data();
+  const float* wt = ws.wt.data();
   ws.grad.assign(ws.w.size(), 0.0f);
   float* g = ws.grad.data();
   ws.gqkv.resize(c.layers);
@@ -293,12 +324,12 @@ void backward_batch_f32(const kernels::KernelSet& ks, const Model& model,
   const float* f = c.layer_norm ? ws.f.data() : ws.x.data();
   ks.gemm_tn(D, N, V, f, D, ws.dlogits.data(), V, g + off.unembed, V, false); // dU = fᵀ dlogits
   if (c.layer_norm) {
-    ks.gemm_nt(N, V, D, ws.dlogits.data(), V, w + off.unembed, V, dy, D, false); // df
+    ks.gemm_nn(N, V, D, ws.dlogits.data(), V, wt + off.unembed, D, dy, D, false); // df = dz Uᵀ
     std::fill_n(dx, N * D, 0.0f);
     layer_norm_backward(dy, ws.xhatf.data(), ws.rstdf.data(), w + off.final_gain, dx,
                         g + off.final_gain, g + off.final_bias, N, D);
   } else {
-    ks.gemm_nt(N, V, D, ws.dlogits.data(), V, w + off.unembed, V, dx, D, false); // dx = df
+    ks.gemm_nn(N, V, D, ws.dlogits.data(), V, wt + off.unembed, D, dx, D, false); // dx = df
   }
 
   for (std::size_t l = c.layers; l-- > 0;) {
@@ -309,21 +340,21 @@ void backward_batch_f32(const kernels::KernelSet& ks, const Model& model,
       ks.gemm_tn(M, N, D, lb.g.data(), M, dx, D, g + lo.W_out, D, false); // dW_out = gᵀ dx
       add_column_sums(dx, N, D, g + lo.b_out);
       float* dhb = ws.dh.data();
-      ks.gemm_nt(N, D, M, dx, D, w + lo.W_out, D, dhb, M, false); // dg = dx W_outᵀ
-      ks.gelu_backward(lb.h.data(), lb.th.data(), N * M, dhb);    // dh = dg · GELU'(h)
+      ks.gemm_nn(N, D, M, dx, D, wt + lo.W_out, M, dhb, M, false); // dg = dx W_outᵀ
+      ks.gelu_backward(lb.h.data(), lb.th.data(), N * M, dhb);     // dh = dg · GELU'(h)
       add_column_sums(dhb, N, M, g + lo.b_in);
       ks.gemm_tn(D, N, M, lb.m.data(), D, dhb, M, g + lo.W_in, M, false); // dW_in = mᵀ dh
       if (c.layer_norm) {
-        ks.gemm_nt(N, M, D, dhb, M, w + lo.W_in, M, dy, D, false); // dm = dh W_inᵀ
+        ks.gemm_nn(N, M, D, dhb, M, wt + lo.W_in, D, dy, D, false); // dm = dh W_inᵀ
         layer_norm_backward(dy, lb.xhat2.data(), lb.rstd2.data(), w + lo.ln2_gain, dx,
                             g + lo.ln2_gain, g + lo.ln2_bias, N, D);
       } else {
-        ks.gemm_nt(N, M, D, dhb, M, w + lo.W_in, M, dx, D, true); // dx += dm
+        ks.gemm_nn(N, M, D, dhb, M, wt + lo.W_in, D, dx, D, true); // dx += dm
       }
     }
     // pass 5: x_mid = x_in + o W_O
     ks.gemm_tn(D, N, D, lb.o.data(), D, dx, D, g + lo.W_O, D, false); // dW_O = oᵀ dx
-    ks.gemm_nt(N, D, D, dx, D, w + lo.W_O, D, dy, D, false);          // do = dx W_Oᵀ
+    ks.gemm_nn(N, D, D, dx, D, wt + lo.W_O, D, dy, D, false);         // do = dx W_Oᵀ
     // pass 4, per sequence and head: o = p v, p = softmax(s), s = scale · q kᵀ
     float* dp = ws.dp.data();
     for (std::size_t b = 0; b < count; ++b) {
@@ -372,11 +403,11 @@ void backward_batch_f32(const kernels::KernelSet& ks, const Model& model,
     ks.gemm_tn(D, N, D3, lb.a.data(), D, ws.dqkv.data(), D3, gqkv.data(), D3, false); // dW_QKV
     // pass 2: a = LN₁(x) or x
     if (c.layer_norm) {
-      ks.gemm_nt(N, D3, D, ws.dqkv.data(), D3, ws.wqkv[l].data(), D3, dy, D, false); // da
+      ks.gemm_nn(N, D3, D, ws.dqkv.data(), D3, ws.wqkvT[l].data(), D, dy, D, false); // da
       layer_norm_backward(dy, lb.xhat1.data(), lb.rstd1.data(), w + lo.ln1_gain, dx,
                           g + lo.ln1_gain, g + lo.ln1_bias, N, D);
     } else {
-      ks.gemm_nt(N, D3, D, ws.dqkv.data(), D3, ws.wqkv[l].data(), D3, dx, D, true); // dx += da
+      ks.gemm_nn(N, D3, D, ws.dqkv.data(), D3, ws.wqkvT[l].data(), D, dx, D, true); // dx += da
     }
   }
   // pass 1: x₀[b·T + t] = E[token] + P[t]

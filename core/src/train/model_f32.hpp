@@ -34,6 +34,10 @@ struct F32Workspace {
   // wqkv[l] (D, 3D) so the projections of a layer are one product
   std::vector<float> w;
   std::vector<std::vector<float>> wqkv;
+  // the transposes for the backward pass's dx = dy Wᵀ as plain products: Wᵀ of unembed, W_O,
+  // W_in, W_out at W's offset in wt (the rest of wt unused), and wqkvT[l] = wqkv[l]ᵀ (3D, D)
+  std::vector<float> wt;
+  std::vector<std::vector<float>> wqkvT;
   Offsets off;        ///< where each tensor starts in w (offsets_of of `config`)
   ModelConfig config; ///< the model shape `off` belongs to
   bool has_offsets = false;
