@@ -22,7 +22,7 @@
 //   reverse      1      2     32      no  no  1e-2   100 for every seed
 //   sort         1      2     32      yes no  1e-2   100–200
 //   lookup       2      2     32      no  no  1e-2   300–500
-//   retrieval2d  1      1     2       no  no  1e-1   (checked every 10 steps: ≤ 1000, seeds 1–5)
+//   retrieval2d  1      1     2       no  no  1e-1   20–330 (checked every 10 steps)
 //
 // Digits are uniform (with repetition); lookup's keys are distinct, its values uniform with
 // repetition, and the query is one of the four keys, uniform. All draws are Rng::below on one

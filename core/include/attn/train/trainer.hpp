@@ -32,7 +32,9 @@ namespace attn::train {
 namespace detail {
 struct F32Workspace;
 /// The float32 path's scratch buffers, owned by a trainer so that a step allocates nothing once
-/// they have grown. Not part of a trainer's value: a copy starts with empty buffers.
+/// they have grown. Not part of a trainer's value: a copy starts with empty buffers. Because the
+/// const calls (evaluate, predict) write them too, one Trainer must not be used from two threads
+/// at once.
 class TrainerScratch {
 public:
   TrainerScratch();
