@@ -67,6 +67,13 @@ function checkWhole(value, name, { min = 0, max, what = '' } = {}) {
 
 const checkSeed = (value, name) => checkWhole(value, name, { max: MAX_SEED });
 
+/** step()'s count checked (a whole number from 0 to 100000), as its errors name it: "step: count is 1.5; ...". */
+export function checkStepCount(count) {
+  named('step', () =>
+    checkWhole(count, 'count', { max: MAX_STEPS_PER_CALL, what: ' (step in several calls for more)' }),
+  );
+}
+
 /**
  * createTrainer's options (or state.config, `prefix` 'state.config.') checked for JS type and
  * name; with `complete`, every option must be present (a saved config never relies on defaults).
@@ -145,7 +152,7 @@ export class Trainer {
   step(count = 1) {
     return named('step', () => {
       const handle = this.#live('step');
-      checkWhole(count, 'count', { max: MAX_STEPS_PER_CALL, what: ' (step in several calls for more)' });
+      checkStepCount(count);
       return unwrap(handle.step(count));
     });
   }
