@@ -216,6 +216,33 @@ describe('exportState and loadTrainer', () => {
     assert.deepEqual(restored.evaluate({ samples: 32 }), original.evaluate({ samples: 32 }));
   });
 
+  test('a non-finite weight is named as parameters() names it (final_ln.gain, layer0.mlp.b_in)', () => {
+    const t = trainer({ task: 'sort', seed: 1, mlp: true, layerNorm: true });
+    const state = t.exportState();
+    const names = Object.entries(t.parameters());
+    const offset = (wanted) => {
+      let at = 0;
+      for (const [name, p] of names) {
+        if (name === wanted) return at;
+        at += p.data.length;
+      }
+      return assert.fail(wanted);
+    };
+    for (const [name, index, text] of [
+      ['final_ln.gain', 3, 'final_ln.gain[3]'],
+      ['layer0.mlp.b_in', 0, 'layer0.mlp.b_in[0]'],
+      ['layer0.head1.W_K', 5, 'layer0.head1.W_K[0, 5]'],
+    ]) {
+      const weights = state.weights.slice();
+      weights[offset(name) + index] = Infinity;
+      refuses(
+        () => attn.loadTrainer({ ...state, weights }),
+        'ValueError',
+        new RegExp(`^loadTrainer: ${text.replace(/[.[\]]/g, '\\$&')} is Infinity; weights must be finite$`),
+      );
+    }
+  });
+
   test('a fresh trainer exports lastLoss null, and loads back', () => {
     const t = trainer({ task: 'retrieval2d', seed: 8 });
     const state = t.exportState();

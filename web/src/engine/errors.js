@@ -37,11 +37,13 @@ export function describe(value) {
 
 /**
  * A core error message with the C++ names in it (snake_case: convex_combination,
- * hull_points) spelled as this API spells them (convexCombination, hullPoints).
+ * hull_points) spelled as this API spells them (convexCombination, hullPoints). Parts of a dotted
+ * parameter name (final_ln.gain, layer0.mlp.b_in: the names Trainer.parameters() uses) stay as
+ * they are.
  * @param {string} message
  */
 export function jsNames(message) {
-  return message.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (name) =>
+  return message.replace(/(?<![\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b(?!\.\w)/g, (name) =>
     name.replace(/_([a-z0-9])/g, (_, letter) => letter.toUpperCase()),
   );
 }
