@@ -74,6 +74,27 @@ export function checkStepCount(count) {
   );
 }
 
+// How each kind of option in OPTIONS is checked: (value, its name in messages).
+const CHECKS = {
+  string: (value, name) => {
+    if (typeof value !== 'string') fail(`${name} must be a task id such as 'reverse', got ${describe(value)}`);
+  },
+  seed: checkSeed,
+  whole: (value, name) => checkWhole(value, name, { what: name.endsWith('dMlp') ? ' (0 = 4 · dModel)' : '' }),
+  boolean: (value, name) => {
+    if (typeof value !== 'boolean') fail(`${name} must be true or false, got ${describe(value)}`);
+  },
+  number: (value, name) => {
+    if (typeof value !== 'number') fail(`${name} must be a number, got ${describe(value)}`);
+  },
+  precision: (value, name) => {
+    if (value !== 'float32' && value !== 'float64') {
+      const kind = typeof value === 'string' ? 'ValueError' : 'TypeError';
+      fail(`${name} must be 'float32' or 'float64', got ${describe(value)}`, kind);
+    }
+  },
+};
+
 /**
  * createTrainer's options (or state.config, `prefix` 'state.config.') checked for JS type and
  * name; with `complete`, every option must be present (a saved config never relies on defaults).
@@ -95,22 +116,11 @@ function checkConfig(options, { prefix = '', complete = false } = {}) {
     const value = options[key];
     const name = `${prefix}${key}`;
     if (value === undefined) {
-      if (complete || key === 'task')
-        fail(`${name} is missing${key === 'task' ? "; give a task id such as 'reverse'" : ''}`);
+      if (key === 'task') fail(`${name} is missing; give a task id such as 'reverse'`);
+      if (complete) fail(`${name} is missing`);
       continue;
     }
-    if (kind === 'string' && typeof value !== 'string')
-      fail(`${name} must be a task id such as 'reverse', got ${describe(value)}`);
-    if (kind === 'seed') checkSeed(value, name);
-    if (kind === 'whole') checkWhole(value, name, { what: name.endsWith('dMlp') ? ' (0 = 4 · dModel)' : '' });
-    if (kind === 'boolean' && typeof value !== 'boolean') fail(`${name} must be true or false, got ${describe(value)}`);
-    if (kind === 'number' && typeof value !== 'number') fail(`${name} must be a number, got ${describe(value)}`);
-    if (kind === 'precision' && value !== 'float32' && value !== 'float64') {
-      fail(
-        `${name} must be 'float32' or 'float64', got ${describe(value)}`,
-        typeof value === 'string' ? 'ValueError' : 'TypeError',
-      );
-    }
+    CHECKS[kind](value, name);
     out[key] = value;
   }
   return out;
