@@ -6,6 +6,8 @@
  *   const attn = await loadAttention();            // { simd: 'auto' | true | false }
  *   attn.softmax([1.2, 4.5, 2, 0.8], { temperature: 1 });
  *   // -> { data: Float32Array [0.0322, 0.8744, 0.0718, 0.0216], shape: [4] }
+ *   const t = attn.createTrainer({ task: 'reverse', seed: 1 });  // a small transformer (trainer.js)
+ *   t.step(100); t.evaluate(); t.dispose();
  *
  * Every bad input throws an AttentionError; the module stays usable after it.
  */
