@@ -25,10 +25,13 @@
  * A class is left out of a function where it cannot be bad: -Infinity logits are masked
  * positions in softmax, splitHeads/mergeHeads only move values (so non-finite values pass),
  * rowStochasticReport reports on rows off the simplex rather than refusing them, an empty
- * points list has an empty answer in pointsInHull, memory() takes no input.
+ * points list has an empty answer in pointsInHull, memory() and trainingTasks() take no input.
+ * The trainer's own methods (step, predict, ...) are not engine methods: tests/js/trainer.test.js
+ * covers their bad input.
  *
- * API rows: { fn, cls, what, args: () => [...], kind, message }; fn is a method of the
- * engine (or loadAttention), args builds fresh arguments, kind is the AttentionError's
+ * API rows: { fn, cls, what, args: (attn) => [...], kind, message }; fn is a method of the
+ * engine (or loadAttention), args builds fresh arguments (from the engine when it needs one:
+ * loadTrainer's states come from a trainer), kind is the AttentionError's
  * kind and message a RegExp the message must match (naming the argument and the problem).
  * Editor rows: { field, cls, text, error } grouped per field in EDITORS; see there.
  */
@@ -68,6 +71,15 @@ const POINTS = [
   [5, 4.5],
   [4, 0.5],
 ];
+
+/** A state exported from a retrieval2d trainer (1 layer, 1 head, dModel 2: 46 weights) after 2 steps. */
+export function trainerState(attn) {
+  const trainer = attn.createTrainer({ task: 'retrieval2d', seed: 3 });
+  trainer.step(2);
+  const state = trainer.exportState();
+  trainer.dispose();
+  return state;
+}
 
 const rows = [];
 const row = (fn, cls, what, args, kind, message) => rows.push({ fn, cls, what, args, kind, message });
@@ -1445,6 +1457,369 @@ for (const fn of ['entropy', 'effectivePositions']) {
   );
 }
 
+// ---- createTrainer(options): JS types and names here, values in the core ----
+{
+  const base = { task: 'retrieval2d', seed: 3 };
+  const c = (cls, what, change, kind, message) =>
+    row(
+      'createTrainer',
+      cls,
+      what,
+      () => [change === null || typeof change !== 'object' ? change : { ...base, ...change }],
+      kind,
+      message,
+    );
+  c(
+    'NaN',
+    'learningRate',
+    { learningRate: NaN },
+    'ValueError',
+    /createTrainer: learningRate is NaN; it must be finite and >= 0/,
+  );
+  c('NaN', 'dModel', { dModel: NaN }, 'ValueError', /createTrainer: dModel is NaN; it must be a whole number >= 0/);
+  c(
+    '+Infinity',
+    'learningRate',
+    { learningRate: Infinity },
+    'ValueError',
+    /createTrainer: learningRate is Infinity; it must be finite/,
+  );
+  c('+Infinity', 'eps', { eps: Infinity }, 'ValueError', /createTrainer: eps is Infinity; it must be finite and > 0/);
+  c(
+    '-Infinity',
+    'weightDecay',
+    { weightDecay: -Infinity },
+    'ValueError',
+    /createTrainer: weightDecay is -Infinity; it must be finite and >= 0/,
+  );
+  c(
+    '-Infinity',
+    'seed',
+    { seed: -Infinity },
+    'ValueError',
+    /createTrainer: seed is -Infinity; it must be a whole number from 0 to 9007199254740991/,
+  );
+  row(
+    'createTrainer',
+    'empty',
+    'no task',
+    () => [{ seed: 3 }],
+    'TypeError',
+    /createTrainer: task is missing; give a task id such as 'reverse'/,
+  );
+  c(
+    'empty',
+    'a task id of no letters',
+    { task: '' },
+    'ValueError',
+    /createTrainer: unknown task ''; tasks are reverse, sort, lookup, retrieval2d/,
+  );
+  c(
+    'mismatched shapes',
+    'heads not dividing dModel',
+    { task: 'reverse', heads: 3 },
+    'ShapeError',
+    /createTrainer: heads \(3\) must divide dModel \(32\)/,
+  );
+  c(
+    'non-numeric',
+    'layers as a string',
+    { layers: '2' },
+    'TypeError',
+    /createTrainer: layers must be a number, got the string "2"/,
+  );
+  c(
+    'non-numeric',
+    'learningRate as a string',
+    { learningRate: '0.01' },
+    'TypeError',
+    /createTrainer: learningRate must be a number, got the string "0.01"/,
+  );
+  c(
+    'enormous size',
+    'dModel = 4096',
+    { task: 'reverse', dModel: 4096 },
+    'MemoryError',
+    /createTrainer: the model has 67248128 weights, which need 2052 MiB to train .* the limit is 16777216 weights/,
+  );
+  c(
+    'enormous size',
+    'layers = 2^21',
+    { layers: 2 ** 21 },
+    'MemoryError',
+    /createTrainer: layers is 2097152; at most 1048576 is supported/,
+  );
+  c(
+    'enormous size',
+    'dModel = 2^32 + 2 (beyond size_t)',
+    { dModel: 2 ** 32 + 2 },
+    'ValueError',
+    /createTrainer: dModel must be a whole number from 0 to 4294967295, got 4294967298/,
+  );
+  c(
+    'enormous size',
+    'batchSize = 5000',
+    { batchSize: 5000 },
+    'ShapeError',
+    /createTrainer: batchSize is 5000; it must be 1\.\.4096/,
+  );
+  c('out of range', 'dModel = 0', { dModel: 0 }, 'ShapeError', /createTrainer: dModel is 0; it must be >= 1/);
+  c(
+    'out of range',
+    'a negative learningRate',
+    { learningRate: -0.1 },
+    'ValueError',
+    /createTrainer: learningRate is -0\.1; it must be finite and >= 0/,
+  );
+  c('out of range', 'beta1 = 1', { beta1: 1 }, 'ValueError', /createTrainer: beta1 is 1; it must be in \[0, 1\)/);
+  c(
+    'out of range',
+    'a fractional layer count',
+    { layers: 1.5 },
+    'ValueError',
+    /createTrainer: layers is 1\.5; it must be a whole number >= 0/,
+  );
+  c(
+    'out of range',
+    'a negative seed',
+    { seed: -1 },
+    'ValueError',
+    /createTrainer: seed is -1; it must be a whole number from 0 to 9007199254740991/,
+  );
+  c(
+    'out of range',
+    'seed = 2^53',
+    { seed: 2 ** 53 },
+    'ValueError',
+    /createTrainer: seed is 9007199254740992; it must be a whole number from 0/,
+  );
+  c(
+    'wrong argument type',
+    'a task id as a number',
+    { task: 7 },
+    'TypeError',
+    /createTrainer: task must be a task id such as 'reverse', got number 7/,
+  );
+  c(
+    'wrong argument type',
+    'an unknown task',
+    { task: 'copy' },
+    'ValueError',
+    /createTrainer: unknown task 'copy'; tasks are reverse, sort, lookup, retrieval2d/,
+  );
+  c(
+    'wrong argument type',
+    'an unknown option',
+    { lr: 0.1 },
+    'TypeError',
+    /createTrainer: lr is not an option; the options are task, seed, layers, heads, dModel/,
+  );
+  c(
+    'wrong argument type',
+    'mlp as a string',
+    { mlp: 'yes' },
+    'TypeError',
+    /createTrainer: mlp must be true or false, got the string "yes"/,
+  );
+  c(
+    'wrong argument type',
+    "precision 'float16'",
+    { precision: 'float16' },
+    'ValueError',
+    /createTrainer: precision must be 'float32' or 'float64', got the string "float16"/,
+  );
+  c(
+    'wrong argument type',
+    'null options',
+    null,
+    'TypeError',
+    /createTrainer: options must be an object such as \{ task: 'reverse', seed: 1 \}, got null/,
+  );
+  c(
+    'wrong argument type',
+    'a task id for options',
+    'reverse',
+    'TypeError',
+    /createTrainer: options must be an object .*got the string "reverse"/,
+  );
+}
+
+// ---- loadTrainer(state): the state's form here, what needs the model in the core ----
+{
+  // args(attn): a state from a fresh retrieval2d trainer (46 weights), changed by `change`
+  const l = (cls, what, change, kind, message) =>
+    row('loadTrainer', cls, what, (attn) => [change(trainerState(attn))], kind, message);
+  const at = (list, i, value) => list.map((x, j) => (j === i ? value : x));
+  l(
+    'NaN',
+    'a weight',
+    (s) => ({ ...s, weights: at(s.weights, 0, NaN) }),
+    'ValueError',
+    /loadTrainer: embed\.token\[0, 0\] is NaN; weights must be finite/,
+  );
+  l(
+    '+Infinity',
+    'a first moment',
+    (s) => ({ ...s, m: at(s.m, 3, Infinity) }),
+    'ValueError',
+    /loadTrainer: m\[3\] is Infinity; moments must be finite/,
+  );
+  l(
+    '-Infinity',
+    'a second moment',
+    (s) => ({ ...s, v: at(s.v, 0, -Infinity) }),
+    'ValueError',
+    /loadTrainer: v\[0\] is -Infinity; second moments must be finite and >= 0/,
+  );
+  l(
+    'NaN',
+    'lastLoss',
+    (s) => ({ ...s, lastLoss: NaN }),
+    'ValueError',
+    /loadTrainer: state\.lastLoss is number NaN; it must be a finite number, or null/,
+  );
+  l(
+    'empty',
+    'no weights',
+    (s) => ({ ...s, weights: [] }),
+    'ShapeError',
+    /loadTrainer: the model has 46 weights; the state holds 0 weights/,
+  );
+  l(
+    'empty',
+    'an empty object',
+    () => ({}),
+    'ValueError',
+    /loadTrainer: state\.format is undefined; not an attnbook trainer state \(format 'attnbook-trainer'\)/,
+  );
+  l(
+    'mismatched shapes',
+    'a weight missing',
+    (s) => ({ ...s, weights: s.weights.slice(1) }),
+    'ShapeError',
+    /loadTrainer: the model has 46 weights; the state holds 45 weights and 46 and 46 moments/,
+  );
+  l(
+    'mismatched shapes',
+    'a config of another model',
+    (s) => ({ ...s, config: { ...s.config, dModel: 4 } }),
+    'ShapeError',
+    /loadTrainer: the model has \d+ weights; the state holds 46 weights/,
+  );
+  l(
+    'mismatched shapes',
+    'a head flag missing',
+    (s) => ({ ...s, headEnabled: [] }),
+    'ShapeError',
+    /loadTrainer: state\.headEnabled has 0 flags; the model has layers x heads = 1 heads/,
+  );
+  l(
+    'non-numeric',
+    'a weight as a string',
+    (s) => ({ ...s, weights: at(s.weights, 12, 'x') }),
+    'TypeError',
+    /loadTrainer: state\.weights\[12\] is the string "x"; weights must be numbers/,
+  );
+  l(
+    'non-numeric',
+    'a generator word as a number',
+    (s) => ({ ...s, data: { ...s.data, state: 12 } }),
+    'TypeError',
+    /loadTrainer: state\.data\.state is number 12; it must be a decimal string/,
+  );
+  l(
+    'non-numeric',
+    'a generator word of letters',
+    (s) => ({ ...s, data: { ...s.data, increment: 'abc' } }),
+    'ValueError',
+    /loadTrainer: state\.data\.increment is the string "abc"; it must be a decimal string of a whole number from 0 to 2\^64 - 1/,
+  );
+  l(
+    'enormous size',
+    'a generator word of 2^64',
+    (s) => ({ ...s, data: { ...s.data, state: '18446744073709551616' } }),
+    'ValueError',
+    /loadTrainer: state\.data\.state is the string "18446744073709551616"; it must be a decimal string/,
+  );
+  l(
+    'out of range',
+    'version 2',
+    (s) => ({ ...s, version: 2 }),
+    'ValueError',
+    /loadTrainer: state\.version is number 2; this engine reads version 1/,
+  );
+  l(
+    'out of range',
+    'an even generator increment',
+    (s) => ({ ...s, data: { ...s.data, increment: '2' } }),
+    'ValueError',
+    /loadTrainer: the data stream's increment 2 is even; not a saved Rng state/,
+  );
+  l(
+    'out of range',
+    'a fractional step',
+    (s) => ({ ...s, step: 2.5 }),
+    'ValueError',
+    /loadTrainer: state\.step is 2\.5; it must be a whole number from 0 to 9007199254740991/,
+  );
+  l(
+    'out of range',
+    'a negative learning rate',
+    (s) => ({ ...s, config: { ...s.config, learningRate: -1 } }),
+    'ValueError',
+    /loadTrainer: learningRate is -1; it must be finite and >= 0/,
+  );
+  l(
+    'wrong argument type',
+    'null',
+    () => null,
+    'TypeError',
+    /loadTrainer: state must be an object from exportState\(\), got null/,
+  );
+  l(
+    'wrong argument type',
+    'the JSON text, not parsed',
+    (s) => JSON.stringify(s),
+    'TypeError',
+    /loadTrainer: state must be an object from exportState\(\), got the string/,
+  );
+  l(
+    'wrong argument type',
+    'a foreign format',
+    (s) => ({ ...s, format: 'keras' }),
+    'ValueError',
+    /loadTrainer: state\.format is the string "keras"; not an attnbook trainer state/,
+  );
+  l(
+    'wrong argument type',
+    'an unknown field',
+    (s) => ({ ...s, optimizer: 'adam' }),
+    'TypeError',
+    /loadTrainer: state\.optimizer is not a field of a trainer state; its fields are format, version, config/,
+  );
+  l(
+    'wrong argument type',
+    'a config option missing',
+    (s) => ({ ...s, config: { ...s.config, heads: undefined } }),
+    'TypeError',
+    /loadTrainer: state\.config\.heads is missing/,
+  );
+  l(
+    'wrong argument type',
+    'a head flag as a number',
+    (s) => ({ ...s, headEnabled: [1] }),
+    'TypeError',
+    /loadTrainer: state\.headEnabled\[0\] is number 1; flags must be true or false/,
+  );
+  l(
+    'wrong argument type',
+    'weights as an object',
+    (s) => ({ ...s, weights: { 0: 1 } }),
+    'TypeError',
+    /loadTrainer: state\.weights must be an array of numbers, got an object/,
+  );
+}
+
 // ---- loadAttention({ simd }) (async: the promise rejects) ----
 {
   const l = (cls, what, args, message) => row('loadAttention', cls, what, args, 'TypeError', message);
@@ -1605,6 +1980,31 @@ export const VALID_CALLS = {
     args: () => [{ dims: [4], scaled: true, draws: 20, seed: 3, tokens: 1 }],
     result: (r) => [r.meanMaxWeight[0], r.meanEntropy[0]],
     expected: [1, 0],
+  },
+  trainingTasks: {
+    args: () => [],
+    result: (r) => [r.length, r[0].vocab, r[0].inputLength, r[0].answerLength, r[0].seqLen],
+    expected: [4, 11, 7, 6, 12],
+  },
+  // a trainer that trains, then is freed (the heap check after the rows would see one that was not)
+  createTrainer: {
+    args: () => [{ task: 'retrieval2d', seed: 3 }],
+    result: (t) => {
+      const { step, loss } = t.step(2);
+      const { input, answer } = t.sample(1);
+      t.dispose();
+      return [step, input.length, answer.length, Number(loss > 0 && loss < 10)];
+    },
+    expected: [2, 3, 1, 1],
+  },
+  loadTrainer: {
+    args: (attn) => [trainerState(attn)],
+    result: (t) => {
+      const { step } = t.step(1);
+      t.dispose();
+      return [step];
+    },
+    expected: [3],
   },
   loadAttention: {
     args: () => [[1, 2]],

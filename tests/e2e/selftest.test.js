@@ -1,11 +1,12 @@
-// The "check this browser" page: the engine on the main thread and in a Web Worker.
+// The "check this browser" page: the engine on the main thread and in a Web Worker, and trainers
+// in the worker (createTrainer: progress, cancel by AbortSignal, two trainers independent).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 
-test('the engine runs on the main thread and in a Web Worker, with the known answers', async () => {
+test('the engine runs on the main thread and in a Web Worker, with the known answers; trainers in the worker', async () => {
   const page = await site.browser.context.newPage();
   const { problems } = watch(page);
   await page.goto(new URL('selftest.html', site.server.url).href);
@@ -13,9 +14,14 @@ test('the engine runs on the main thread and in a Web Worker, with the known ans
   const rows = await page
     .locator('#checks tr')
     .evaluateAll((trs) => trs.map((tr) => [tr.cells[0].textContent, tr.dataset.status, tr.cells[1].textContent]));
-  assert.equal(rows.length, 3);
+  assert.equal(rows.length, 4);
   for (const [name, status, detail] of rows) assert.equal(status, 'pass', `${name}: ${detail}`);
   assert.match(rows[2][2], /SIMD/);
+  // trainers in the worker: a long step cancelled by its AbortSignal, another trainer training meanwhile
+  assert.match(
+    rows[3][2],
+    /a cancelled \(Cancelled\) at step \d+ after \d+ progress reports; b trained meanwhile to step 20, bitwise as/,
+  );
   assert.deepEqual(problems, []);
   await page.close();
 });

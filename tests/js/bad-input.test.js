@@ -35,7 +35,7 @@ test('the matrix: every row has a known class, every function a valid call, ever
     assert.ok(row.message instanceof RegExp && typeof row.args === 'function');
   }
   const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(attn)).filter(
-    (name) => name !== 'constructor' && name !== 'memory',
+    (name) => !['constructor', 'memory', 'trainingTasks'].includes(name), // these take no input
   );
   const covered = new Set(API_ROWS.map((row) => row.fn));
   assert.deepEqual(
@@ -49,6 +49,7 @@ test('the matrix: every row has a known class, every function a valid call, ever
 for (const simd of [true, false]) {
   describe(`bad input, ${simd ? 'SIMD' : 'scalar'} build`, () => {
     let attn;
+    let inUse; // bytes malloc'd after the first valid calls (the core's task table is made on first use)
     before(async () => {
       attn = await loadAttention({ simd });
     });
@@ -56,11 +57,16 @@ for (const simd of [true, false]) {
     const validCall = (fn) => {
       const valid = VALID_CALLS[fn];
       const method = valid.via ?? fn;
-      assertClose(Array.from(valid.result(attn[method](...valid.args()))), valid.expected, `${method} after the error`);
+      assertClose(
+        Array.from(valid.result(attn[method](...valid.args(attn)))),
+        valid.expected,
+        `${method} after the error`,
+      );
     };
 
     test('every valid call gives its right answer before any bad input', () => {
       for (const fn of Object.keys(VALID_CALLS)) validCall(fn);
+      inUse = attn.memory().inUseBytes;
     });
 
     for (const row of API_ROWS) {
@@ -69,7 +75,7 @@ for (const simd of [true, false]) {
           await assert.rejects(loadAttention(...row.args()), (error) => expectError(row, error));
         } else {
           assert.throws(
-            () => attn[row.fn](...row.args()),
+            () => attn[row.fn](...row.args(attn)),
             (error) => expectError(row, error),
           );
         }
@@ -79,7 +85,7 @@ for (const simd of [true, false]) {
 
     test('the module is still whole after every row: valid calls right, heap back to where it was', () => {
       for (const fn of Object.keys(VALID_CALLS)) validCall(fn);
-      assert.equal(attn.memory().inUseBytes, 0, 'bytes left allocated after the calls');
+      assert.equal(attn.memory().inUseBytes, inUse, 'bytes left allocated after the calls');
     });
   });
 }

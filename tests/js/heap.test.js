@@ -71,3 +71,76 @@ test('100,000 mixed valid and invalid calls of every function leave the heap as 
   assert.equal(after.heapBytes, before.heapBytes, 'wasm memory grew');
   assert.equal(after.inUseBytes, before.inUseBytes, 'bytes in use changed: something leaks');
 });
+
+test('10,000 trainer calls (create, step, predict, export, load, dispose, and bad ones) leave the heap as they found it', async () => {
+  const attn = await loadAttention();
+  let seed = 0;
+  const round = () => {
+    const calls = [];
+    const t = attn.createTrainer({ task: 'retrieval2d', seed: seed++, batchSize: 4 });
+    let u;
+    calls.push(
+      () => t.step(1),
+      () => t.predict(t.sample(seed).input),
+      () => t.evaluate({ samples: 4, seed }),
+      () => {
+        u = attn.loadTrainer(t.exportState());
+      },
+      () => u.step(2),
+      () => u.parameters(),
+      () => u.setHeadEnabled(0, 0, false),
+      () => u.predict([0, 2, 4]),
+      () => {
+        // every kind of block: two layers, MLP, LayerNorm
+        const w = attn.createTrainer({
+          task: 'sort',
+          seed,
+          layers: 2,
+          dModel: 8,
+          mlp: true,
+          layerNorm: true,
+          batchSize: 2,
+        });
+        w.step(1);
+        w.predict(w.sample(seed).input);
+        w.dispose();
+      },
+      () => attn.createTrainer({ task: 'reverse', heads: 3 }),
+      () => attn.createTrainer({ task: 'copy' }),
+      () => attn.createTrainer({ task: 'reverse', dModel: 4096 }),
+      () => attn.createTrainer({ task: 'lookup', batchSize: 0 }),
+      () => t.predict([9, 0, 0]),
+      () => t.predict([0, 0]),
+      () => t.step(-1),
+      () => u.setHeadEnabled(3, 0, true),
+      () => attn.loadTrainer({ ...t.exportState(), weights: [1, 2, 3] }),
+      () => attn.loadTrainer({ ...t.exportState(), data: { ...t.exportState().data, increment: '2' } }),
+      () => attn.loadTrainer({ ...t.exportState(), m: t.exportState().m.map(() => NaN) }),
+      () => t.dispose(),
+      () => u.dispose(),
+      () => t.step(1), // disposed
+    );
+    let count = 1; // createTrainer
+    for (const call of calls) {
+      count++;
+      try {
+        call();
+      } catch (error) {
+        if (!(error instanceof AttentionError)) throw error;
+      }
+    }
+    return count;
+  };
+  for (let i = 0; i < 20; i++) round(); // warm-up: the task table, allocator free lists
+  const before = attn.memory();
+  const started = performance.now();
+  let calls = 0;
+  while (calls < 10000) calls += round();
+  const seconds = (performance.now() - started) / 1000;
+  const after = attn.memory();
+  console.log(
+    `${calls} trainer calls in ${seconds.toFixed(1)} s; heap: ${before.heapBytes} -> ${after.heapBytes} bytes; in use ${before.inUseBytes} -> ${after.inUseBytes}`,
+  );
+  assert.equal(after.heapBytes, before.heapBytes, 'wasm memory grew');
+  assert.equal(after.inUseBytes, before.inUseBytes, 'bytes in use changed: something leaks');
+});

@@ -5,16 +5,18 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { Attention, loadAttention } from 'attnbook';
+import { Attention, Trainer, loadAttention } from 'attnbook';
 import { JOBS } from '../../web/src/engine/jobs.js';
 import { JOB_METHODS, METHODS } from '../../web/src/engine/methods.js';
+import { TRAINER_HANDLE_MEMBERS } from '../../web/src/engine/trainer-handle.js';
+import { localTrainers } from '../../web/src/engine/trainer-jobs.js';
 import { createWorkerEngine } from '../../web/src/engine/worker-client.js';
 
 const engineDir = new URL('../../web/src/engine/', import.meta.url);
 
 /** The member names declared in `interface <name> … { … }` of a .d.ts text (methods and properties). */
 function declaredMembers(text, name) {
-  const start = text.search(new RegExp(`export interface ${name}\\b[^{]*\\{`));
+  const start = text.search(new RegExp(`export (?:interface|class) ${name}\\b[^{]*\\{`));
   assert.ok(start >= 0, `interface ${name} is declared`);
   const body = text.slice(text.indexOf('{', start) + 1);
   let depth = 1;
@@ -72,4 +74,23 @@ test('worker-client.d.ts and index.d.ts declare exactly what createWorkerEngine(
   const declared = new Set([...attention, ...worker]);
   assert.deepEqual([...declared].sort(), Object.keys(engine).sort());
   for (const method of [...METHODS, ...JOB_METHODS]) assert.equal(typeof engine[method], 'function', method);
+});
+
+test('index.d.ts declares exactly the members of a Trainer', async () => {
+  const attn = await loadAttention();
+  const trainer = attn.createTrainer({ task: 'retrieval2d' });
+  const methods = Object.getOwnPropertyNames(Trainer.prototype).filter((n) => n !== 'constructor');
+  const members = [...methods, ...Object.keys(trainer)]; // and its own fields (config, task)
+  trainer.dispose();
+  const declared = declaredMembers(await readFile(new URL('index.d.ts', engineDir), 'utf8'), 'Trainer');
+  assert.deepEqual([...declared].sort(), members.sort());
+});
+
+test("worker-client.d.ts's WorkerTrainer declares exactly a trainer handle's members (worker and stand-in)", async () => {
+  const declared = declaredMembers(await readFile(new URL('worker-client.d.ts', engineDir), 'utf8'), 'WorkerTrainer');
+  assert.deepEqual([...declared].sort(), [...TRAINER_HANDLE_MEMBERS].sort());
+  const attn = await loadAttention();
+  const handle = await localTrainers(async () => attn).createTrainer({ task: 'retrieval2d' });
+  assert.deepEqual(Object.keys(handle).sort(), [...TRAINER_HANDLE_MEMBERS].sort());
+  await handle.dispose();
 });

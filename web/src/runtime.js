@@ -7,7 +7,9 @@
  * - getWorkerEngine(): the same engine in a Web Worker, for heavy work (large
  *   matrices, many random draws, benchmarks), so input never stalls. Every method
  *   returns a promise; long jobs (benchmark, fusedAttention) report progress and
- *   a newer one supersedes an older one (see engine/worker-client.js).
+ *   a newer one supersedes an older one (see engine/worker-client.js); createTrainer and
+ *   loadTrainer resolve to trainer handles whose step runs in chunks with progress and cancel
+ *   (engine/trainer-handle.js).
  *   If no worker can start (no Worker support, a Content-Security-Policy without
  *   blob: workers for the inline builds, a worker that fails to load), it is the
  *   main-thread engine behind the same promise API, with inWorker = false and
@@ -15,6 +17,7 @@
  */
 import { METHODS, loadAttention } from './engine/index.js';
 import { JobEngines, JOBS } from './engine/jobs.js';
+import { localTrainers } from './engine/trainer-jobs.js';
 import { fromBlob, startWorker, workerOptions } from './engine/page-worker.js';
 import { createWorkerEngine } from './engine/worker-client.js';
 
@@ -124,6 +127,10 @@ async function mainThreadEngine(reason) {
       return JOBS[method](jobEngines, options, context);
     };
   }
+  Object.assign(
+    wrapped,
+    localTrainers(async () => engine),
+  ); // trainers as the worker holds them
   wrapped.cancel = (method) => newest.set(method, {});
   wrapped.terminate = () => {};
   return wrapped;

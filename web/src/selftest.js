@@ -1,5 +1,6 @@
 // The "check this browser" page: the engine on the main thread and in a Web
-// Worker, each against known answers. Each row gets data-status pass or fail.
+// Worker, each against known answers, and trainers in the worker (progress, cancel, two trainers
+// independent). Each row gets data-status pass or fail.
 import { loadAttention, simdSupported } from './engine/index.js';
 import { createWorkerEngine } from './engine/worker-client.js';
 
@@ -52,6 +53,44 @@ await check('engine in a Web Worker', async () => {
     return [
       ok && rejected,
       `softmax and causal attention agree; bad input rejected: ${rejected} (${engine.simd ? 'SIMD' : 'scalar'})`,
+    ];
+  } finally {
+    engine.terminate();
+  }
+});
+await check('trainers in a Web Worker', async () => {
+  const engine = await createWorkerEngine(
+    new Worker(new URL('./engine/worker.js', import.meta.url), { type: 'module' }),
+  );
+  try {
+    // a: a long step cancelled by its signal after two progress reports; b: trains meanwhile
+    const [a, b] = await Promise.all([
+      engine.createTrainer({ task: 'reverse', seed: 1 }),
+      engine.createTrainer({ task: 'retrieval2d', seed: 1 }),
+    ]);
+    const controller = new AbortController();
+    const progress = [];
+    const cancelled = a
+      .step(100000, {
+        signal: controller.signal,
+        onProgress: (p) => progress.push(p) === 2 && controller.abort(),
+      })
+      .then(
+        () => 'resolved',
+        (error) => error.kind,
+      );
+    const short = await b.step(20);
+    const kind = await cancelled;
+    const { step } = await a.step(0);
+    const reference = (await loadAttention()).createTrainer({ task: 'retrieval2d', seed: 1 });
+    reference.step(20);
+    const same = JSON.stringify(await b.exportState()) === JSON.stringify(reference.exportState());
+    reference.dispose();
+    await Promise.all([a.dispose(), b.dispose()]);
+    const ok = kind === 'Cancelled' && step === progress.at(-1)?.step && short.step === 20 && same;
+    return [
+      ok,
+      `a cancelled (${kind}) at step ${step} after ${progress.length} progress reports; b trained meanwhile to step ${short.step}, ${same ? 'bitwise as' : 'NOT as'} on the main thread`,
     ];
   } finally {
     engine.terminate();

@@ -37,11 +37,39 @@ export function describe(value) {
 
 /**
  * A core error message with the C++ names in it (snake_case: convex_combination,
- * hull_points) spelled as this API spells them (convexCombination, hullPoints).
+ * hull_points) spelled as this API spells them (convexCombination, hullPoints). Parts of a dotted
+ * parameter name (final_ln.gain, layer0.mlp.b_in: the names Trainer.parameters() uses) stay as
+ * they are.
  * @param {string} message
  */
 export function jsNames(message) {
-  return message.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (name) =>
+  return message.replace(/(?<![\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b(?!\.\w)/g, (name) =>
     name.replace(/_([a-z0-9])/g, (_, letter) => letter.toUpperCase()),
   );
+}
+
+/**
+ * Runs the body of method `name`, so that every error it throws starts with the method's name, as
+ * the core's own messages do ("softmax: logits[1] is NaN"): the checks in index.js, trainer.js,
+ * tensor.js and mask.js name only the argument ("x[1] has 2 values but x[0] has 3").
+ * @template T @param {string} name @param {() => T} body @returns {T}
+ */
+export function named(name, body) {
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof AttentionError && !error.message.startsWith(`${name}: `)) {
+      error.message = `${name}: ${error.message}`;
+    }
+    throw error;
+  }
+}
+
+// The bindings return a result or { error, kind }; the latter becomes an AttentionError in this
+// API's words (the core names its C++ functions and parameters: points_in_hull, hull_points).
+export function unwrap(result) {
+  if (result && typeof result.error === 'string') {
+    throw new AttentionError(jsNames(result.error), { kind: result.kind });
+  }
+  return result;
 }

@@ -115,8 +115,124 @@ export interface Attention {
     meanMaxWeight: Float64Array;
     meanEntropy: Float64Array;
   };
+  /** The toy tasks a trainer can learn, with their token layouts and default models. */
+  trainingTasks(): TaskInfo[];
+  /** A seeded trainer for a task; options left out take the task's defaults. Dispose of it when done. */
+  createTrainer(options: TrainerOptions): Trainer;
+  /** A trainer restored from exportState() (or its JSON): it continues exactly as the saved one would. */
+  loadTrainer(state: TrainerState): Trainer;
   /** Wasm memory size and bytes malloc'd now. */
   memory(): { heapBytes: number; inUseBytes: number };
+}
+
+/** A task's default model and optimiser (trainingTasks()). */
+export interface TaskDefaults {
+  layers: number;
+  heads: number;
+  dModel: number;
+  mlp: boolean;
+  /** MLP hidden width; 0 means 4 · dModel. */
+  dMlp: number;
+  layerNorm: boolean;
+  learningRate: number;
+  weightDecay: number;
+  batchSize: number;
+}
+
+/** One toy task: the model reads input ++ answer (without its last token) and is scored on the answer. */
+export interface TaskInfo {
+  /** 'reverse' | 'sort' | 'lookup' | 'retrieval2d' */
+  id: string;
+  title: string;
+  description: string;
+  /** Token ids are 0 .. vocab − 1. */
+  vocab: number;
+  /** P: the prompt's tokens, separator included. */
+  inputLength: number;
+  /** A: the answer's tokens. */
+  answerLength: number;
+  /** P + A − 1: the positions the model reads. */
+  seqLen: number;
+  defaults: TaskDefaults;
+}
+
+/** createTrainer()'s options: any left out take the task's defaults (beta1 0.9, beta2 0.999, eps 1e-8, precision 'float32'). */
+export interface TrainerOptions {
+  task: string;
+  /** A whole number from 0 to 2^53 − 1. Default 1. */
+  seed?: number;
+  layers?: number;
+  /** Must divide dModel. */
+  heads?: number;
+  dModel?: number;
+  mlp?: boolean;
+  /** 0 means 4 · dModel. */
+  dMlp?: number;
+  layerNorm?: boolean;
+  /** Finite and >= 0. */
+  learningRate?: number;
+  /** Finite and >= 0; decays the matrices, not biases or LayerNorm gains. */
+  weightDecay?: number;
+  /** In [0, 1). */
+  beta1?: number;
+  /** In [0, 1). */
+  beta2?: number;
+  /** Finite and > 0. */
+  eps?: number;
+  /** 1 to 4096 sequences. */
+  batchSize?: number;
+  /** Which forward and backward pass trains: 'float32' (the default) or the float64 reference. */
+  precision?: 'float32' | 'float64';
+}
+
+/** A trainer's resolved config: every option filled in. */
+export type TrainerConfig = Required<TrainerOptions>;
+
+/** exportState()'s plain JSON: loadTrainer() continues from it exactly (format in web/README.md). */
+export interface TrainerState {
+  format: 'attnbook-trainer';
+  version: 1;
+  config: TrainerConfig;
+  /** Optimiser steps taken. */
+  step: number;
+  /** Every weight in layout order (the order of parameters()), float64. */
+  weights: number[];
+  /** AdamW's first and second moments, same layout. */
+  m: number[];
+  v: number[];
+  /** The training data stream (PCG32): its two 64-bit words as decimal strings and the spare normal. */
+  data: { state: string; increment: string; spareNormal: number; hasSpare: boolean };
+  /** The loss of the last step, null before the first. */
+  lastLoss: number | null;
+  /** One flag per head, layer-major (layers · heads). */
+  headEnabled: boolean[];
+}
+
+/** A trainer: a small decoder-only transformer, its AdamW optimiser and its seeded data stream, in wasm memory. */
+export class Trainer {
+  private constructor();
+  /** The resolved config (createTrainer's option names, every one filled in). */
+  readonly config: Readonly<TrainerConfig>;
+  /** The task's entry of trainingTasks(). */
+  readonly task: Readonly<TaskInfo>;
+  /** Whether dispose() has been called. */
+  readonly disposed: boolean;
+  /** Runs count (0 to 100000, default 1) optimiser steps; loss: mean cross-entropy over the last batch's answer tokens. */
+  step(count?: number): { step: number; loss: number };
+  /** Teacher-forced loss and greedy answer-token accuracy on `samples` (default 256) fresh examples of `seed` (default 12345). */
+  evaluate(options?: { samples?: number; seed?: number }): { loss: number; accuracy: number };
+  /** One example of the task, drawn from seed. */
+  sample(seed: number): { input: number[]; answer: number[] };
+  /** Greedy answer and the attention weights (layers, heads, T, T) of the last forward pass (T = seqLen). */
+  predict(input: ArrayLike<number>): { output: number[]; attention: Tensor };
+  /** Ablates (false) or restores (true) one head: its output is zeroed, its weights still reported. */
+  setHeadEnabled(layer: number, head: number, enabled: boolean): void;
+  /** Every weight tensor by name ('embed.token', 'layer0.head1.W_Q', 'unembed', ...), float32 copies. */
+  parameters(): Record<string, Tensor>;
+  /** Everything the trainer holds, as plain JSON-serialisable data. */
+  exportState(): TrainerState;
+  /** Frees its wasm memory; later calls throw an AttentionError. */
+  dispose(): void;
 }
 
 /** The names of the engine's methods (all of Attention's but its `simd` flag), in the order above. */

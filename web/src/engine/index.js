@@ -6,17 +6,20 @@
  *   const attn = await loadAttention();            // { simd: 'auto' | true | false }
  *   attn.softmax([1.2, 4.5, 2, 0.8], { temperature: 1 });
  *   // -> { data: Float32Array [0.0322, 0.8744, 0.0718, 0.0216], shape: [4] }
+ *   const t = attn.createTrainer({ task: 'reverse', seed: 1 });  // a small transformer (trainer.js)
+ *   t.step(100); t.evaluate(); t.dispose();
  *
  * Every bad input throws an AttentionError; the module stays usable after it.
  */
 import { loadBuild } from '#wasm-builds';
-import { AttentionError, describe, fail, jsNames } from './errors.js';
+import { AttentionError, describe, fail, named, unwrap } from './errors.js';
 import { simdSupported } from './features.js';
 import { toMaskFields } from './mask.js';
 import { METHODS } from './methods.js';
 import { toTensor } from './tensor.js';
+import { Trainer, createTrainer, loadTrainer, trainingTasks } from './trainer.js';
 
-export { AttentionError, METHODS, simdSupported };
+export { AttentionError, METHODS, Trainer, simdSupported };
 
 /**
  * Loads the wasm module and returns the engine.
@@ -281,6 +284,40 @@ export class Attention {
     });
   }
 
+  /**
+   * The toy tasks a trainer can learn, each with its token layout and default model.
+   * @returns {TaskInfo[]} [{ id, title, description, vocab, inputLength, answerLength, seqLen,
+   *   defaults: { layers, heads, dModel, mlp, dMlp, layerNorm, learningRate, weightDecay, batchSize } }]
+   */
+  trainingTasks() {
+    return trainingTasks(this.#module);
+  }
+
+  /**
+   * A trainer for a task: a small decoder-only transformer, its AdamW optimiser and its data stream,
+   * all seeded (the same options give bitwise the same training). Options left out take the task's
+   * defaults (trainingTasks()) and the core's (beta1 0.9, beta2 0.999, eps 1e-8, precision 'float32').
+   *
+   *   const t = attn.createTrainer({ task: 'reverse', seed: 1 });
+   *   t.step(100).loss; t.evaluate().accuracy; t.dispose();
+   * @param {TrainerOptions} options { task, seed?, layers?, heads?, dModel?, mlp?, dMlp?, layerNorm?,
+   *   learningRate?, weightDecay?, beta1?, beta2?, eps?, batchSize?, precision? }
+   * @returns {Trainer} call its dispose() when done: it holds wasm memory
+   */
+  createTrainer(options) {
+    return createTrainer(this.#module, options);
+  }
+
+  /**
+   * A trainer restored from exportState() (or JSON.parse of its JSON): it continues exactly as the
+   * saved one would. A corrupted, foreign or other-version state is refused, naming the field.
+   * @param {TrainerState} state
+   * @returns {Trainer}
+   */
+  loadTrainer(state) {
+    return loadTrainer(this.#module, state);
+  }
+
   /** Wasm memory: its size and the bytes malloc'd now. @returns {{ heapBytes: number, inUseBytes: number }} */
   memory() {
     return this.#module.memory();
@@ -289,24 +326,10 @@ export class Attention {
 
 /** @typedef {import('./tensor.js').Tensor} Tensor */
 /** @typedef {{ data: Float64Array, shape: number[] }} Tensor64 */
+/** @typedef {import('./index.d.ts').TaskInfo} TaskInfo */
+/** @typedef {import('./index.d.ts').TrainerOptions} TrainerOptions */
+/** @typedef {import('./trainer.js').TrainerState} TrainerState */
 /** @typedef {Tensor | number[] | number[][] | number[][][] | Float32Array} TensorLike (nested to any depth) */
-
-/**
- * Runs the body of method `name`, so that every error it throws starts with the method's name, as
- * the core's own messages do ("softmax: logits[1] is NaN"): the checks in this file and in
- * tensor.js and mask.js name only the argument ("x[1] has 2 values but x[0] has 3").
- * @template T @param {string} name @param {() => T} body @returns {T}
- */
-function named(name, body) {
-  try {
-    return body();
-  } catch (error) {
-    if (error instanceof AttentionError && !error.message.startsWith(`${name}: `)) {
-      error.message = `${name}: ${error.message}`;
-    }
-    throw error;
-  }
-}
 
 /** softmax()'s and softmaxReference()'s arguments, checked: [logits, temperature]. */
 function softmaxArguments(logits, options, name) {
@@ -363,13 +386,4 @@ function optionsObject(options, fn, example) {
 
 function checkBoolean(value, name) {
   if (typeof value !== 'boolean') fail(`${name} must be true or false, got ${describe(value)}`);
-}
-
-// The bindings return a result or { error, kind }; the latter becomes an AttentionError in this
-// API's words (the core names its C++ functions and parameters: points_in_hull, hull_points).
-function unwrap(result) {
-  if (result && typeof result.error === 'string') {
-    throw new AttentionError(jsNames(result.error), { kind: result.kind });
-  }
-  return result;
 }

@@ -24,6 +24,9 @@ export const METHODS = Object.freeze([
   'entropy',
   'effectivePositions',
   'scalingStatistics',
+  'trainingTasks',
+  'createTrainer',
+  'loadTrainer',
   'memory',
 ]);
 

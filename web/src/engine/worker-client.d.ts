@@ -1,12 +1,51 @@
-import type { Attention } from './index.js';
+import type { Attention, TaskInfo, Tensor, TrainerConfig, TrainerOptions, TrainerState } from './index.js';
 
 /** Every synchronous engine method, returning a promise of its result instead. */
 type Promised<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never;
 };
 
-/** The engine methods worker.js answers (all of Attention's but its `simd` flag). */
-type EngineMethods = Omit<Attention, 'simd'>;
+/** The engine methods worker.js answers as they are (all of Attention's but its `simd` flag and the trainers). */
+type EngineMethods = Omit<Attention, 'simd' | 'createTrainer' | 'loadTrainer'>;
+
+/** What a trainer's step reports after each chunk of steps. */
+export interface TrainerProgress {
+  /** Steps of this call done so far. */
+  done: number;
+  /** Steps this call was asked for. */
+  count: number;
+  /** The trainer's step count now (all calls). */
+  step: number;
+  /** The loss of the last step. */
+  loss: number;
+}
+
+export interface TrainerStepOptions {
+  onProgress?: ((progress: TrainerProgress) => void) | null;
+  /** Aborting it cancels the call: it rejects with kind 'Cancelled', the trainer at the last completed step. */
+  signal?: AbortSignal | null;
+}
+
+/**
+ * A trainer held in the worker (or the main-thread stand-in): Trainer's methods as promises.
+ * Calls on one trainer run in order; trainers never cancel each other.
+ */
+export interface WorkerTrainer {
+  readonly config: Readonly<TrainerConfig>;
+  readonly task: Readonly<TaskInfo>;
+  /** Runs count (0 to 100000) steps in chunks, reporting after each; cancelled by signal or cancel(). */
+  step(count?: number, options?: TrainerStepOptions): Promise<{ step: number; loss: number }>;
+  evaluate(options?: { samples?: number; seed?: number }): Promise<{ loss: number; accuracy: number }>;
+  sample(seed: number): Promise<{ input: number[]; answer: number[] }>;
+  predict(input: ArrayLike<number>): Promise<{ output: number[]; attention: Tensor }>;
+  setHeadEnabled(layer: number, head: number, enabled: boolean): Promise<void>;
+  parameters(): Promise<Record<string, Tensor>>;
+  exportState(): Promise<TrainerState>;
+  /** Cancels its steps, then frees it; later calls reject. */
+  dispose(): Promise<void>;
+  /** Cancels its running and queued steps: each rejects with kind 'Cancelled'. */
+  cancel(): void;
+}
 
 /** What a long job reports after each step. */
 export interface JobProgress {
@@ -84,6 +123,10 @@ export interface WorkerEngine extends Promised<EngineMethods> {
   benchmark(options?: BenchmarkOptions, job?: JobOptions): Promise<{ dim: number; rows: BenchmarkRow[] }>;
   /** One head of unmasked attention with the fused kernel, in blocks of query rows. */
   fusedAttention(options: FusedAttentionOptions, job?: JobOptions): Promise<FusedAttentionResult>;
+  /** A trainer in the worker (see WorkerTrainer). */
+  createTrainer(options: TrainerOptions): Promise<WorkerTrainer>;
+  /** A trainer restored in the worker from exportState(). */
+  loadTrainer(state: TrainerState): Promise<WorkerTrainer>;
   /** Stops the running job of `method`: it rejects with an AttentionError of kind 'Cancelled'. */
   cancel(method: 'benchmark' | 'fusedAttention'): void;
   terminate(): void;

@@ -12,9 +12,15 @@
  *   await engine.benchmark({ sizes: [256] }, { onProgress: ({ done, steps }) => … });
  * A newer job of the same method supersedes an older one, which rejects with an
  * AttentionError of kind 'Cancelled'; engine.cancel('benchmark') stops it outright.
+ *
+ * Trainers live in the worker: engine.createTrainer(options) and engine.loadTrainer(state) resolve
+ * to a handle (trainer-handle.js) whose methods are promises; its step(count, { onProgress,
+ * signal }) runs in chunks, reports { done, count, step, loss }, and is cancelled by the signal or
+ * handle.cancel() (kind 'Cancelled', the trainer left at the last completed step).
  */
 import { AttentionError } from './errors.js';
 import { JOB_METHODS, METHODS } from './methods.js';
+import { trainerHandle } from './trainer-handle.js';
 
 /**
  * @param {Worker} worker running worker.js
@@ -40,12 +46,26 @@ export async function createWorkerEngine(worker, options = {}) {
     pending.clear();
   });
   const jobIds = new Map(); // job method -> id of its newest run
-  const send = (message, onProgress) =>
-    new Promise((resolve, reject) => {
-      const id = next++;
+  /** Posts a request; returns its id and the promise of its answer. */
+  const post = (message, onProgress) => {
+    const id = next++;
+    const promise = new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject, onProgress });
-      if (onProgress !== undefined) jobIds.set(message.method, id);
       worker.postMessage({ ...message, id });
+    });
+    return { id, promise };
+  };
+  const send = (message, onProgress) => {
+    const { id, promise } = post(message, onProgress);
+    if (onProgress !== undefined) jobIds.set(message.method, id);
+    return promise;
+  };
+  // a trainer in the worker, as a handle: its calls go to the worker's TrainerHost, its step's
+  // cancel names that one call's id
+  const connect = (info) =>
+    trainerHandle(info, {
+      request: (op, args, onProgress) => post({ method: 'trainer', trainer: info.trainer, op, args }, onProgress),
+      cancel: (id) => worker.postMessage({ method: 'cancel', target: id }),
     });
 
   const { simd } = await send({ method: 'load', options });
@@ -63,6 +83,9 @@ export async function createWorkerEngine(worker, options = {}) {
     ...Object.fromEntries(METHODS.map((method) => [method, call(method)])),
     // long jobs (jobs.js)
     ...Object.fromEntries(JOB_METHODS.map((method) => [method, job(method)])),
+    // trainers (trainer-handle.js)
+    createTrainer: async (options) => connect(await send({ method: 'createTrainer', args: [options] })),
+    loadTrainer: async (state) => connect(await send({ method: 'loadTrainer', args: [state] })),
     /** Stops the running job of `method` (it rejects with kind 'Cancelled'). */
     cancel: (method) => {
       if (jobIds.has(method)) worker.postMessage({ method: 'cancel', target: jobIds.get(method) });

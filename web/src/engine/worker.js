@@ -3,11 +3,17 @@
  * Messages in:  { id, method, args }   (method: a public method of the engine, or a job)
  *               { id, method: 'load', options }   loads the engine ({ simd })
  *               { method: 'cancel', target }      cancels the job with id `target`
+ *               { id, method: 'createTrainer' | 'loadTrainer', args: [options | state] }
+ *                 -> { trainer: its id, config, task }
+ *               { id, method: 'trainer', trainer, op, args }   a method of that trainer (op: step,
+ *                 evaluate, sample, predict, setHeadEnabled, parameters, exportState, dispose)
  * Messages out: { id, result } or { id, error: { message, kind } },
- *               and for jobs (jobs.js: benchmark, fusedAttention) { id, progress } after every step.
+ *               and for jobs (jobs.js: benchmark, fusedAttention) { id, progress } after every step,
+ *               for a trainer's step { id, progress: { done, count, step, loss } } after every chunk.
  * A job started while an older job of the same method runs supersedes it: the
  * older one ends with an error of kind 'Cancelled'. Jobs yield between steps, so
- * other requests are answered while one runs.
+ * other requests are answered while one runs. A trainer's step (trainer-jobs.js) runs in chunks
+ * and is cancelled only by its own id: trainers never supersede or cancel each other.
  * Typed arrays in results are transferred, not copied. Start it with
  * createWorkerEngine() from worker-client.js.
  */
@@ -19,13 +25,16 @@ import { JOB_METHODS, METHODS } from './methods.js';
 // read through self.__attnbookWasmUrls by the module vite.config.js puts in place of the
 // .wasm imports), rather than carrying a second copy of it inside the worker.
 let modules;
-const load = () => (modules ??= Promise.all([import('./index.js'), import('./jobs.js')]));
+const load = () => (modules ??= Promise.all([import('./index.js'), import('./jobs.js'), import('./trainer-jobs.js')]));
 
 const methods = new Set(METHODS);
 const jobMethods = new Set(JOB_METHODS);
 
 let engine;
 let jobEngines;
+let trainers; // the TrainerHost (trainer-jobs.js) of this worker's trainers
+const getEngine = async () => (engine ??= await (await load())[0].loadAttention());
+const getTrainers = async () => (trainers ??= new (await load())[2].TrainerHost(getEngine));
 const cancelled = new Set(); // ids of jobs asked to stop
 const runningJobs = new Map(); // method -> id of its newest job
 
@@ -73,9 +82,26 @@ self.addEventListener('message', async ({ data }) => {
       self.postMessage({ id, result }, transferables(result));
       return;
     }
+    if (method === 'createTrainer' || method === 'loadTrainer') {
+      self.postMessage({ id, result: await (await getTrainers())[method](args[0]) });
+      return;
+    }
+    if (method === 'trainer') {
+      const context = {
+        progress: (info) => self.postMessage({ id, progress: info }),
+        cancelled: () => cancelled.has(id),
+      };
+      let result;
+      try {
+        result = await (await getTrainers()).run(data.trainer, data.op, args, context);
+      } finally {
+        cancelled.delete(id);
+      }
+      self.postMessage({ id, result }, transferables(result));
+      return;
+    }
     if (!methods.has(method)) throw new AttentionError(`the worker has no method ${JSON.stringify(method)}`);
-    engine ??= await (await load())[0].loadAttention();
-    const result = engine[method](...args);
+    const result = (await getEngine())[method](...args);
     self.postMessage({ id, result }, transferables(result));
   } catch (error) {
     self.postMessage({ id, error: { message: error.message, kind: error.kind ?? 'Error' } });

@@ -1,0 +1,54 @@
+// The trainer as JS holds it: an Embind class "Trainer" wrapping attn::train::Trainer, created by
+// createTrainer / loadTrainer (trainer.cpp) and freed by its .delete(). Every method returns its
+// result or {error, kind} (marshal.hpp), as the other bindings do.
+#pragma once
+
+#include <emscripten/val.h>
+
+#include "attn/train/trainer.hpp"
+
+namespace attn::wasm {
+
+using emscripten::val;
+
+class TrainerHandle {
+public:
+  explicit TrainerHandle(train::Trainer&& trainer);
+
+  /// step(count) -> {step, loss}
+  val step(double count);
+  /// evaluate(samples, seed) -> {loss, accuracy}
+  val evaluate(double samples, double seed) const;
+  /// sample(seed) -> {input: number[], answer: number[]}
+  val sample(double seed) const;
+  /// predict(input: number[]) -> {output: number[], attention: {data: Float32Array, shape
+  /// (layers, heads, T, T)}}
+  val predict(const val& input) const;
+  /// setHeadEnabled(layer, head, enabled) -> {}
+  val set_head_enabled(double layer, double head, bool enabled);
+  /// parameters() -> {name: {data: Float32Array, shape}} for every tensor, layout order
+  val parameters() const;
+  /// layout() -> [{name, shape, offset, size}]
+  val layout() const;
+  /// save() -> {config, step, weights, m, v: Float64Array, data: {state, increment: decimal
+  /// strings, spareNormal, hasSpare}, lastLoss (NaN before the first step), headEnabled:
+  /// Uint8Array (layers · heads)}
+  val save() const;
+  /// config() -> the resolved config, createTrainer's option names plus task and seed
+  val config() const;
+  /// task() -> the task's info, as one entry of trainingTasks()
+  val task() const;
+
+private:
+  train::Trainer trainer_;
+};
+
+/// trainingTasks() -> [{id, title, description, vocab, inputLength, answerLength, seqLen,
+/// defaults}]
+val training_tasks();
+/// createTrainer(options) -> {trainer} or {error, kind}: options as trainer.cpp reads them.
+val create_trainer(const val& options);
+/// loadTrainer(state) -> {trainer} or {error, kind}: state as save() gives it.
+val load_trainer(const val& state);
+
+} // namespace attn::wasm
