@@ -111,33 +111,34 @@ export function createTfTrainer(tf, task, { seed = 1 } = {}) {
   const B = d.batchSize;
   const vars = [];
   let initSeed = seed * 1000;
-  const param = (shape, { fanIn = 0, fill = 0, decay = false } = {}) => {
+  const param = (name, shape, { fanIn = 0, fill = 0, decay = false } = {}) => {
     const value = fanIn
       ? tf.randomNormal(shape, 0, 1 / Math.sqrt(fanIn), 'float32', initSeed++)
       : tf.fill(shape, fill, 'float32');
     const zeros = tf.zerosLike(value);
-    const p = { w: tf.variable(value), m: tf.variable(zeros), v: tf.variable(zeros), decay };
+    const p = { name, w: tf.variable(value), m: tf.variable(zeros), v: tf.variable(zeros), decay };
     tf.dispose([value, zeros]); // the variables hold their own references to the data
     vars.push(p);
     return p.w;
   };
-  const E = param([V, D], { fanIn: D, decay: true });
-  const Pos = param([T, D], { fanIn: D, decay: true });
-  const layers = Array.from({ length: d.layers }, () => {
+  const E = param('embed.token', [V, D], { fanIn: D, decay: true });
+  const Pos = param('embed.position', [T, D], { fanIn: D, decay: true });
+  const layers = Array.from({ length: d.layers }, (_, i) => {
     const l = {};
-    if (d.layerNorm) [l.ln1g, l.ln1b] = [param([D], { fill: 1 }), param([D])];
-    [l.WQ, l.WK, l.WV, l.WO] = [0, 1, 2, 3].map(() => param([D, D], { fanIn: D, decay: true }));
+    const at = (name) => `layer${i}.${name}`;
+    if (d.layerNorm) [l.ln1g, l.ln1b] = [param(at('ln1.gain'), [D], { fill: 1 }), param(at('ln1.bias'), [D])];
+    [l.WQ, l.WK, l.WV, l.WO] = ['W_Q', 'W_K', 'W_V', 'W_O'].map((n) => param(at(n), [D, D], { fanIn: D, decay: true }));
     if (d.mlp) {
-      if (d.layerNorm) [l.ln2g, l.ln2b] = [param([D], { fill: 1 }), param([D])];
-      l.Win = param([D, M], { fanIn: D, decay: true });
-      l.bin = param([M]);
-      l.Wout = param([M, D], { fanIn: M, decay: true });
-      l.bout = param([D]);
+      if (d.layerNorm) [l.ln2g, l.ln2b] = [param(at('ln2.gain'), [D], { fill: 1 }), param(at('ln2.bias'), [D])];
+      l.Win = param(at('mlp.W_in'), [D, M], { fanIn: D, decay: true });
+      l.bin = param(at('mlp.b_in'), [M]);
+      l.Wout = param(at('mlp.W_out'), [M, D], { fanIn: M, decay: true });
+      l.bout = param(at('mlp.b_out'), [D]);
     }
     return l;
   });
-  const [lnfg, lnfb] = d.layerNorm ? [param([D], { fill: 1 }), param([D])] : [];
-  const U = param([D, V], { fanIn: D, decay: true });
+  const [lnfg, lnfb] = d.layerNorm ? [param('final_ln.gain', [D], { fill: 1 }), param('final_ln.bias', [D])] : [];
+  const U = param('unembed', [D, V], { fanIn: D, decay: true });
   // additive causal mask (T, T): 0 where a query may attend, −1e9 above the diagonal
   const maskData = new Float32Array(T * T);
   for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) maskData[i * T + j] = -1e9;
@@ -146,7 +147,7 @@ export function createTfTrainer(tf, task, { seed = 1 } = {}) {
   const gelu = (x) =>
     tf.mul(
       tf.mul(x, 0.5),
-      tf.add(1, tf.tanh(tf.mul(Math.sqrt(2 / Math.PI), tf.add(x, tf.mul(0.044715, tf.pow(x, 3)))))),
+      tf.add(1, tf.tanh(tf.mul(Math.sqrt(2 / Math.PI), tf.add(x, tf.mul(0.044715, tf.mul(x, tf.square(x))))))),
     );
   const norm = (x, gain, bias) => {
     const { mean, variance } = tf.moments(x, -1, true);
@@ -213,6 +214,22 @@ export function createTfTrainer(tf, task, { seed = 1 } = {}) {
 
   return {
     parameters: vars.reduce((sum, p) => sum + p.w.size, 0),
+    /** The weights by name ({ shape, data: number[] }; W_Q, W_K, W_V hold every head's columns). */
+    weights: () =>
+      Object.fromEntries(vars.map((p) => [p.name, { shape: p.w.shape, data: Array.from(p.w.dataSync()) }])),
+    /** The loss of a batch of examples, no step (to compare the model with another implementation). */
+    loss(examples) {
+      const b = batchOf(task, examples);
+      const n = examples.length;
+      return tf.tidy(
+        () =>
+          lossOf(
+            forward(tf.tensor2d(b.tokens, [n * T, V]), n, T),
+            tf.tensor2d(b.targets, [n * T, V]),
+            b.scored,
+          ).dataSync()[0],
+      );
+    },
     /** count steps; the loss of the last one (read once, as attnbook's step(count) returns it) */
     step(count = 1) {
       let loss;

@@ -219,9 +219,39 @@ def bench_task(task, timing, seed, eval_samples):
     }
 
 
+def check_loss(check):
+    """The loss of given weights (attnbook's tensor names, the heads side by side in W_Q, W_K,
+    W_V) on given examples: to compare this model with another implementation's."""
+    task = check["task"]
+    model, _ = make_trainer(task, 1)
+    names = {"embed.token": "token", "embed.position": "position", "unembed": "unembed",
+             "final_ln.gain": "final_gain", "final_ln.bias": "final_bias"}
+    state = {}
+    for name, tensor in check["weights"].items():
+        if name.startswith("layer"):
+            layer, rest = name.split(".", 1)
+            key = f"blocks.{layer[5:]}.{rest.replace('.', '_').replace('mlp_', '')}"
+        else:
+            key = names[name]
+        state[key] = torch.tensor(tensor["data"], dtype=torch.float32).reshape(tensor["shape"])
+    model.load_state_dict(state)
+    inputs = torch.tensor([e["input"] for e in check["examples"]])
+    answer = torch.tensor([e["answer"] for e in check["examples"]])
+    tokens, targets = batch_of(task, inputs, answer)
+    with torch.no_grad():
+        logits = model(tokens)
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1),
+                               ignore_index=-1)
+    return loss.item()
+
+
 def main():
     request = json.load(sys.stdin)
     torch.set_num_threads(1)
+    if "check" in request:
+        json.dump({"loss": check_loss(request["check"])}, sys.stdout)
+        print()
+        return
     results = [
         bench_task(task, request["timing"], request.get("seed", 1), request.get("evalSamples", 256))
         for task in request["tasks"]
