@@ -217,6 +217,16 @@ export function createTfTrainer(tf, task, { seed = 1 } = {}) {
     /** The weights by name ({ shape, data: number[] }; W_Q, W_K, W_V hold every head's columns). */
     weights: () =>
       Object.fromEntries(vars.map((p) => [p.name, { shape: p.w.shape, data: Array.from(p.w.dataSync()) }])),
+    /** Replaces the weights with `named` (the form weights() returns); the moments are kept. */
+    setWeights(named) {
+      for (const p of vars) {
+        const given = named[p.name];
+        if (!given || given.shape.join() !== p.w.shape.join()) {
+          throw new Error(`setWeights: ${p.name} (${p.w.shape}) missing or of another shape`);
+        }
+        tf.tidy(() => p.w.assign(tf.tensor(given.data, p.w.shape, 'float32')));
+      }
+    },
     /** The loss of a batch of examples, no step (to compare the model with another implementation). */
     loss(examples) {
       const b = batchOf(task, examples);

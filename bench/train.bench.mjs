@@ -17,6 +17,9 @@
 // afterwards (so one sees that every peer learns, i.e. does the same work correctly).
 // Contenders run one after the other per task (never at the same time), side by side in one run.
 //
+// Before timing, a same-model check: the loss of attnbook's weights (after a few steps) on some of
+// its examples, recomputed by the TF.js and PyTorch models, must agree to float32 rounding.
+//
 // Then time to 97 %: per task and seed 1..5, attnbook SIMD with the defaults, t.step(100) then
 // t.evaluate() until the greedy answer-token accuracy is ≥ 0.97; seconds of step() (single
 // thread) and wall seconds with the evaluations, within a cap per run and a total budget.
@@ -50,6 +53,8 @@ export const CONVERGE = {
   budgetSeconds: 90,
 };
 const EVAL = { samples: 256, seed: 12345 };
+/** Same-model check: attnbook's weights after `steps` steps, its loss on `examples` examples. */
+const CHECK = { steps: 20, examples: 32, tolerance: 1e-4 };
 const PYTHON = '/usr/bin/python3'; // Debian's interpreter, where python3-torch lives
 const TORCH_SCRIPT = path.join(here, 'train_torch.py');
 const TARGETS = [
@@ -141,7 +146,7 @@ function attnbookRun(eng, task) {
   if (!eng.available) return { available: false, reason: eng.reason };
   const trainer = eng.attn.createTrainer({ task: task.id, seed: 1 });
   try {
-    return timeTrainer(trainer);
+    return { ...timeTrainer(trainer), config: trainer.config };
   } catch (error) {
     return { available: false, error: error.message };
   } finally {
@@ -164,6 +169,8 @@ function tfjsRun(tfjs, task) {
 /** Steps/s of every contender for one task, one after the other. */
 export function benchTask(task, { simd, scalar, tfjs }, log = console.log) {
   const results = {};
+  log(`  ${task.id}: same model in all three (loss of attnbook's weights) ...`);
+  const check = sameModelCheck(simd, tfjs, task);
   log(`  ${task.id}: attnbook SIMD ...`);
   results.simd = attnbookRun(simd, task);
   log(`  ${task.id}: attnbook scalar ...`);
@@ -179,7 +186,7 @@ export function benchTask(task, { simd, scalar, tfjs }, log = console.log) {
     const ratio = ours.stepsPerSecond / other.stepsPerSecond;
     return { ...t, ratio, met: t.atLeast == null ? null : ratio >= t.atLeast };
   });
-  return { task: task.id, batchSize: task.defaults.batchSize, results, ratios };
+  return { task: task.id, batchSize: task.defaults.batchSize, results, ratios, check };
 }
 
 /** Time to CONVERGE.target accuracy for attnbook SIMD, per seed. */
@@ -225,6 +232,76 @@ export function timeToAccuracy(attn, task, budget, log = console.log) {
   };
 }
 
+/**
+ * attnbook's parameters() in the peers' form: each layer's per-head W_Q, W_K, W_V (D, D/H) side by
+ * side as the column blocks of one (D, D) matrix; every other tensor as it is.
+ */
+export function peerWeights(parameters, heads) {
+  const out = {};
+  for (const [name, t] of Object.entries(parameters)) {
+    const m = /^(layer\d+)\.head(\d+)\.(W_[QKV])$/.exec(name);
+    if (!m) {
+      out[name] = { shape: t.shape, data: Array.from(t.data) };
+      continue;
+    }
+    const [, layer, head, which] = m;
+    const [D, dh] = t.shape;
+    const key = `${layer}.${which}`;
+    out[key] ??= { shape: [D, dh * heads], data: new Array(D * dh * heads).fill(0) };
+    for (let r = 0; r < D; r++) {
+      for (let j = 0; j < dh; j++) out[key].data[r * dh * heads + Number(head) * dh + j] = t.data[r * dh + j];
+    }
+  }
+  return out;
+}
+
+/**
+ * The same model in all three: attnbook SIMD after CHECK.steps steps gives its weights and
+ * CHECK.examples examples (t.sample(s) for seeds 1..n, whose losses t.evaluate({ samples: 1, seed: s })
+ * reports); TF.js and PyTorch compute the loss of those weights on those examples.
+ */
+export function sameModelCheck(simd, tfjs, task) {
+  if (!simd.available) return { available: false, reason: simd.reason };
+  const t = simd.attn.createTrainer({ task: task.id, seed: 1 });
+  try {
+    if (typeof t.parameters !== 'function' || typeof t.sample !== 'function') {
+      return { available: false, reason: 'not available in this build (trainer.parameters / sample missing)' };
+    }
+    t.step(CHECK.steps);
+    const examples = [];
+    let attnbook = 0;
+    for (let s = 1; s <= CHECK.examples; s++) {
+      const { input, answer } = t.sample(s);
+      examples.push({ input: Array.from(input), answer: Array.from(answer) });
+      attnbook += t.evaluate({ samples: 1, seed: s }).loss / CHECK.examples;
+    }
+    const weights = peerWeights(t.parameters(), task.defaults.heads);
+    const losses = { attnbook };
+    if (tfjs.available) {
+      const peer = createTfTrainer(tfjs.tf, task, { seed: 1 });
+      try {
+        peer.setWeights(weights);
+        losses.tfjs = peer.loss(examples);
+      } finally {
+        peer.dispose();
+      }
+    }
+    const child = spawnSync(PYTHON, [TORCH_SCRIPT], {
+      input: JSON.stringify({ check: { task, weights, examples } }),
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    if (!child.error && child.status === 0) losses.torch = JSON.parse(child.stdout).loss;
+    const diffs = Object.values(losses).map((x) => Math.abs(x - attnbook));
+    const maxAbsDiff = Math.max(...diffs);
+    return { available: true, losses, maxAbsDiff, agrees: maxAbsDiff <= CHECK.tolerance * Math.max(1, attnbook) };
+  } catch (error) {
+    return { available: false, error: error.message };
+  } finally {
+    t.dispose();
+  }
+}
+
 const fmtRate = (r) =>
   r.available ? r.stepsPerSecond.toFixed(r.stepsPerSecond < 100 ? 1 : 0) : r.error ? 'ERROR' : 'n/a';
 const fmtLoss = (x) => (x == null ? '—' : x < 0.01 ? x.toExponential(1) : x.toFixed(3));
@@ -267,6 +344,25 @@ export function report({ rows, converge, tasks, simd, scalar, tfjs }) {
       return `${fmtLoss(r.firstLoss)} → ${fmtLoss(r.lastLoss)}, ${acc}`.padStart(26);
     });
     lines.push(`${row.task.padEnd(12)}${cells.join('')}`);
+  }
+
+  lines.push(
+    '',
+    `same model: loss of attnbook SIMD's weights after ${CHECK.steps} steps on ${CHECK.examples} of its examples ` +
+      `(t.sample, t.evaluate), recomputed by each peer; tolerance ${CHECK.tolerance} (× the loss when above 1)`,
+  );
+  lines.push(`${'task'.padEnd(12)}${['attnbook', 'TF.js wasm', 'PyTorch', 'max |Δ|'].map(cell).join('')}`);
+  for (const row of rows) {
+    const c = row.check;
+    if (!c.available) {
+      lines.push(`${row.task.padEnd(12)}  ${c.error ? `ERROR: ${c.error}` : `n/a: ${c.reason}`}`);
+      continue;
+    }
+    const loss = (x) => cell(x == null ? 'n/a' : x.toFixed(6));
+    lines.push(
+      `${row.task.padEnd(12)}${loss(c.losses.attnbook)}${loss(c.losses.tfjs)}${loss(c.losses.torch)}` +
+        `${cell(`${c.maxAbsDiff.toExponential(1)} ${c.agrees ? 'ok' : 'MISMATCH'}`)}`,
+    );
   }
 
   lines.push(
@@ -411,6 +507,8 @@ export async function main({ load = loadAttention, argv = process.argv.slice(2) 
   const problems = [];
   for (const row of rows) {
     for (const [id, r] of Object.entries(row.results)) if (r.error) problems.push(`${id} on ${row.task}: ${r.error}`);
+    if (row.check.error) problems.push(`same-model check on ${row.task}: ${row.check.error}`);
+    if (row.check.available && !row.check.agrees) problems.push(`same-model check on ${row.task}: the losses differ`);
   }
   if (problems.length) {
     console.error(`\ntraining benchmark problems:\n  ${problems.join('\n  ')}`);
