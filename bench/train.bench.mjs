@@ -125,7 +125,7 @@ export function runTorch(task, plan = PLAN) {
   return {
     available: true,
     ...result,
-    config: { torch: out.torch, python: out.python, threads: out.threads, interpreter: PYTHON },
+    config: { torch: out.torch, python: out.python, threads: out.threads, blas: out.blas, interpreter: PYTHON },
   };
 }
 
@@ -413,6 +413,7 @@ export function report({ rows, converge, tasks, simd, scalar, tfjs }) {
   lines.push(
     `  ${'PyTorch'.padEnd(19)} ${torch ? `torch ${torch.config.torch}, Python ${torch.config.python} (${torch.config.interpreter}), ${torch.config.threads} thread` : torchWhy}`,
   );
+  if (torch) lines.push(`  ${''.padEnd(19)} BLAS it calls: ${torch.config.blas.join(', ') || 'none mapped'}`);
   for (const row of rows) {
     for (const c of COLUMNS) {
       const r = row.results[c.id];

@@ -31,6 +31,7 @@ same shapes and work as attnbook's batches, not the same numbers.
 
 import json
 import math
+import os
 import statistics
 import sys
 import time
@@ -245,6 +246,20 @@ def check_loss(check):
     return loss.item()
 
 
+def blas_libraries():
+    """The BLAS and LAPACK libraries this process has mapped, resolved to their files: Debian's
+    torch calls whichever libblas.so.3 the alternatives system points to (the reference netlib
+    BLAS of libblas3 unless OpenBLAS or another is installed)."""
+    torch.ones(2, 2) @ torch.ones(2, 2)
+    found = set()
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            path = line.split()[-1]
+            if "blas" in path or "lapack" in path:
+                found.add(os.path.realpath(path))
+    return sorted(found)
+
+
 def main():
     request = json.load(sys.stdin)
     torch.set_num_threads(1)
@@ -260,6 +275,7 @@ def main():
         "torch": torch.__version__,
         "python": sys.version.split()[0],
         "threads": torch.get_num_threads(),
+        "blas": blas_libraries(),
         "results": results,
     }, sys.stdout)
     print()
