@@ -27,7 +27,9 @@
 // Prints the tables and the ratios attnbook SIMD ÷ TF.js (target ≥ 3×), ÷ PyTorch (≥ 1×) and
 // ÷ scalar; writes bench/results/train.json.
 //
-//   node bench/train.bench.mjs [--tasks reverse,sort] [--no-converge]
+//   node bench/train.bench.mjs [--tasks reverse,sort] [--no-converge] [--torch-blas <dir>]
+// --torch-blas adds a column: PyTorch with LD_LIBRARY_PATH=<dir>, a folder holding another
+// libblas.so.3 (Debian's torch calls the reference netlib BLAS unless another is installed).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -68,6 +70,14 @@ const COLUMNS = [
   { id: 'tfjs', label: 'TF.js wasm' },
   { id: 'torch', label: 'PyTorch 1 thr' },
 ];
+/**
+ * --torch-blas <dir>: PyTorch once more with LD_LIBRARY_PATH=<dir> (a folder holding another
+ * libblas.so.3, e.g. OpenBLAS's, one thread), as an extra column without a target.
+ */
+const TORCH_BLAS = {
+  column: { id: 'torchBlas', label: 'PyTorch+BLAS' },
+  target: { versus: 'torchBlas', label: 'PyTorch, --torch-blas', atLeast: null },
+};
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -103,17 +113,21 @@ export function timeTrainer(trainer, plan = PLAN) {
 }
 
 /** The PyTorch peer for one task, in its own process; { available: false, reason } if it cannot run. */
-export function runTorch(task, plan = PLAN) {
+export function runTorch(task, { plan = PLAN, blasDir = null } = {}) {
   const request = {
     tasks: [task],
     timing: { warmupSteps: plan.warmupSteps, samples: plan.samples, stepsPerSample: plan.stepsPerSample },
     seed: 1,
     evalSamples: EVAL.samples,
   };
+  const env = blasDir
+    ? { ...process.env, LD_LIBRARY_PATH: blasDir, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1' }
+    : process.env;
   const child = spawnSync(PYTHON, [TORCH_SCRIPT], {
     input: JSON.stringify(request),
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
+    env,
   });
   if (child.error || child.status !== 0) {
     const why = child.error?.message ?? child.stderr.trim().split('\n').slice(-1)[0];
@@ -167,7 +181,7 @@ function tfjsRun(tfjs, task) {
 }
 
 /** Steps/s of every contender for one task, one after the other. */
-export function benchTask(task, { simd, scalar, tfjs }, log = console.log) {
+export function benchTask(task, { simd, scalar, tfjs, torchBlas = null }, log = console.log) {
   const results = {};
   log(`  ${task.id}: same model in all three (loss of attnbook's weights) ...`);
   const check = sameModelCheck(simd, tfjs, task);
@@ -179,7 +193,12 @@ export function benchTask(task, { simd, scalar, tfjs }, log = console.log) {
   results.tfjs = tfjsRun(tfjs, task);
   log(`  ${task.id}: PyTorch, one thread ...`);
   results.torch = runTorch(task);
-  const ratios = TARGETS.map((t) => {
+  if (torchBlas) {
+    log(`  ${task.id}: PyTorch, one thread, LD_LIBRARY_PATH=${torchBlas} ...`);
+    results.torchBlas = runTorch(task, { blasDir: torchBlas });
+  }
+  const targets = torchBlas ? [...TARGETS, TORCH_BLAS.target] : TARGETS;
+  const ratios = targets.map((t) => {
     const ours = results.simd;
     const other = results[t.versus];
     if (!ours.available || !other.available) return { ...t, ratio: null, met: null };
@@ -307,7 +326,9 @@ const fmtRate = (r) =>
 const fmtLoss = (x) => (x == null ? '—' : x < 0.01 ? x.toExponential(1) : x.toFixed(3));
 
 /** The report as text: steps/s and ratios, the learning check, time to 97 %, the contenders. */
-export function report({ rows, converge, tasks, simd, scalar, tfjs }) {
+export function report({ rows, converge, tasks, simd, scalar, tfjs, torchBlas = null }) {
+  const columns = torchBlas ? [...COLUMNS, TORCH_BLAS.column] : COLUMNS;
+  const targets = torchBlas ? [...TARGETS, TORCH_BLAS.target] : TARGETS;
   const lines = [];
   const w = 16;
   const cell = (text) => String(text).padStart(w);
@@ -316,8 +337,8 @@ export function report({ rows, converge, tasks, simd, scalar, tfjs }) {
       `${PLAN.stepsPerSample} steps after ${PLAN.warmupSteps} warm-up steps, one thread each`,
   );
   lines.push(
-    `${'task'.padEnd(12)}${'batch'.padStart(6)}${COLUMNS.map((c) => cell(c.label)).join('')}` +
-      `${TARGETS.map((t) => cell(`SIMD/${t.versus}`)).join('')}`,
+    `${'task'.padEnd(12)}${'batch'.padStart(6)}${columns.map((c) => cell(c.label)).join('')}` +
+      `${targets.map((t) => cell(`SIMD/${t.versus}`)).join('')}`,
   );
   for (const row of rows) {
     const ratios = row.ratios.map((r) =>
@@ -325,19 +346,20 @@ export function report({ rows, converge, tasks, simd, scalar, tfjs }) {
     );
     lines.push(
       `${row.task.padEnd(12)}${String(row.batchSize).padStart(6)}` +
-        `${COLUMNS.map((c) => cell(fmtRate(row.results[c.id]))).join('')}${ratios.join('')}`,
+        `${columns.map((c) => cell(fmtRate(row.results[c.id]))).join('')}${ratios.join('')}`,
     );
   }
   lines.push(
-    `targets: ${TARGETS.filter((t) => t.atLeast)
+    `targets: ${targets
+      .filter((t) => t.atLeast)
       .map((t) => `SIMD/${t.versus} ≥ ${t.atLeast}×`)
       .join(', ')}`,
   );
 
   lines.push('', 'learning check: loss of the first → last timed step; greedy answer-token accuracy afterwards');
-  lines.push(`${'task'.padEnd(12)}${COLUMNS.map((c) => cell(c.label).padStart(26)).join('')}`);
+  lines.push(`${'task'.padEnd(12)}${columns.map((c) => cell(c.label).padStart(26)).join('')}`);
   for (const row of rows) {
-    const cells = COLUMNS.map((c) => {
+    const cells = columns.map((c) => {
       const r = row.results[c.id];
       if (!r.available) return (r.error ? 'ERROR' : 'n/a').padStart(26);
       const acc = `${(100 * r.evaluation.accuracy).toFixed(1)} %`;
@@ -414,8 +436,15 @@ export function report({ rows, converge, tasks, simd, scalar, tfjs }) {
     `  ${'PyTorch'.padEnd(19)} ${torch ? `torch ${torch.config.torch}, Python ${torch.config.python} (${torch.config.interpreter}), ${torch.config.threads} thread` : torchWhy}`,
   );
   if (torch) lines.push(`  ${''.padEnd(19)} BLAS it calls: ${torch.config.blas.join(', ') || 'none mapped'}`);
+  const other = rows.map((r) => r.results.torchBlas).find((r) => r?.available);
+  if (torchBlas) {
+    lines.push(
+      `  ${'PyTorch+BLAS'.padEnd(19)} the same with LD_LIBRARY_PATH=${torchBlas}, OPENBLAS_NUM_THREADS=1; ` +
+        `BLAS it calls: ${other?.config.blas.join(', ') || 'n/a'}`,
+    );
+  }
   for (const row of rows) {
-    for (const c of COLUMNS) {
+    for (const c of columns) {
       const r = row.results[c.id];
       if (r.error) lines.push(`  ${c.label.padEnd(19)} ERROR on ${row.task}: ${r.error}`);
     }
@@ -448,6 +477,7 @@ export async function main({ load = loadAttention, argv = process.argv.slice(2) 
     );
   }
   const only = argv.includes('--tasks') ? argv[argv.indexOf('--tasks') + 1].split(',') : null;
+  const torchBlas = argv.includes('--torch-blas') ? path.resolve(argv[argv.indexOf('--torch-blas') + 1]) : null;
   const simd = await engine(load, true);
   const scalar = await engine(load, false);
   const tfjs = await loadTfjs();
@@ -455,7 +485,7 @@ export async function main({ load = loadAttention, argv = process.argv.slice(2) 
   const tasks = chooseTasks(simd, only);
 
   console.log('steps per second (warm-up, then samples) ...');
-  const rows = tasks.list.map((task) => benchTask(task, { simd, scalar, tfjs }));
+  const rows = tasks.list.map((task) => benchTask(task, { simd, scalar, tfjs, torchBlas }));
 
   let converge = null;
   if (!argv.includes('--no-converge')) {
@@ -469,7 +499,7 @@ export async function main({ load = loadAttention, argv = process.argv.slice(2) 
     }
   }
 
-  console.log(`\n${report({ rows, converge, tasks, simd, scalar, tfjs })}`);
+  console.log(`\n${report({ rows, converge, tasks, simd, scalar, tfjs, torchBlas })}`);
 
   const out = path.join(here, 'results', 'train.json');
   await mkdir(path.dirname(out), { recursive: true });
@@ -494,6 +524,7 @@ export async function main({ load = loadAttention, argv = process.argv.slice(2) 
           scalar: { available: scalar.available, reason: scalar.reason, simd: scalar.simd },
           tfjs: { available: tfjs.available, reason: tfjs.reason, ...tfjs.config },
           torch: { interpreter: PYTHON, script: path.relative(root, TORCH_SCRIPT) },
+          torchBlas: torchBlas ? { LD_LIBRARY_PATH: torchBlas, OPENBLAS_NUM_THREADS: 1 } : undefined,
         },
         rows,
         timeToAccuracy: converge,
