@@ -332,6 +332,9 @@ export function report({ rows, converge, tasks, simd, scalar, tfjs, torchBlas = 
   const lines = [];
   const w = 16;
   const cell = (text) => String(text).padStart(w);
+  if (rows.length === 0) {
+    return `training: nothing measured. Every contender takes its tasks from attn.trainingTasks(); tasks: ${tasks.source}`;
+  }
   lines.push(
     `training, each task's defaults: optimiser steps per second, median of ${PLAN.samples} samples × ` +
       `${PLAN.stepsPerSample} steps after ${PLAN.warmupSteps} warm-up steps, one thread each`,
@@ -431,7 +434,7 @@ export function report({ rows, converge, tasks, simd, scalar, tfjs, torchBlas = 
     lines.push(`  ${'TF.js wasm'.padEnd(19)} ${tfjs.reason}`);
   }
   const torch = rows.map((r) => r.results.torch).find((r) => r.available);
-  const torchWhy = rows.map((r) => r.results.torch).find((r) => !r.available)?.reason;
+  const torchWhy = rows.map((r) => r.results.torch).find((r) => !r.available)?.reason ?? 'not run';
   lines.push(
     `  ${'PyTorch'.padEnd(19)} ${torch ? `torch ${torch.config.torch}, Python ${torch.config.python} (${torch.config.interpreter}), ${torch.config.threads} thread` : torchWhy}`,
   );
@@ -454,7 +457,7 @@ export function report({ rows, converge, tasks, simd, scalar, tfjs, torchBlas = 
 
 /** Tasks from attn.trainingTasks(), which every contender then uses. */
 function chooseTasks(simd, only) {
-  if (!simd.available) return { list: [], source: `none: attnbook SIMD ${simd.reason}` };
+  if (!simd.available) return { list: [], source: `none (attnbook SIMD: ${simd.reason})` };
   const list = simd.attn.trainingTasks().filter((t) => !only || only.includes(t.id));
   return { list, source: `attn.trainingTasks() of the SIMD build: ${list.map((t) => t.id).join(', ')}` };
 }
