@@ -97,9 +97,10 @@ export function batchOf(task, examples) {
 }
 
 /**
- * A trainer for one task's default model: { step(count) → loss of the last step,
- * evaluate(samples, seed) → { loss, accuracy }, parameters, dispose() }. Weights
- * N(0, 1/fan_in) as attnbook's init_model (fan_in = D for the embeddings, M for W_out).
+ * A trainer for one task's default model, shaped like attnbook's: step(count) → { step, loss }
+ * (the last step's), evaluate({ samples, seed }) → { loss, accuracy }, dispose(); and for the
+ * same-model check weights(), setWeights(named) and loss(examples). Weights N(0, 1/fan_in) as
+ * attnbook's init_model (fan_in = D for the embeddings, M for W_out); gains 1, biases 0.
  */
 export function createTfTrainer(tf, task, { seed = 1 } = {}) {
   const d = task.defaults;

@@ -11,9 +11,9 @@
 //   PyTorch           bench/train_torch.py under /usr/bin/python3 (Debian's python3-torch),
 //                     torch.set_num_threads(1), torch.optim.AdamW
 // Each draws its own task data (same layouts and shapes, not the same numbers), inside the timed
-// step as attnbook's step does. Each runs the same work: WARMUP steps (V8 tiers wasm up late,
-// torch's first iterations are slow), then SAMPLES timed samples of STEPS_PER_SAMPLE steps; the
-// median steps/s is reported, with the loss of the first and last step and a greedy evaluation
+// step as attnbook's step does. Each runs the same work (PLAN): 100 warm-up steps (V8 tiers wasm
+// up late, torch's first iterations are slow), then 9 timed samples of 40 steps; the median
+// steps/s is reported, with the loss of the first and last step and a greedy evaluation
 // afterwards (so one sees that every peer learns, i.e. does the same work correctly).
 // Contenders run one after the other per task (never at the same time), side by side in one run.
 //
