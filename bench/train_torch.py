@@ -19,6 +19,10 @@ It prints one JSON document on stdout: per task the median steps/s of the timed 
 sample's steps/s, the loss of the first and the last step, and the teacher-forced loss and greedy
 answer-token accuracy on fresh examples after training (to show that it learns).
 
+A request {"check": {"task": ..., "weights": {name: {"shape", "data"}}, "examples": [{"input",
+"answer"}]}} instead prints {"loss": ...}: the loss of those weights on those examples, to check
+that this model is attnbook's (bench/train.bench.mjs compares it with attnbook's own loss).
+
 The model is attnbook's (core/include/attn/train/model.hpp): token and learned position
 embeddings; per layer [pre-LN] causal multi-head self-attention without biases (the heads' W_Q,
 W_K, W_V side by side as the column blocks of one (D, D) matrix each: the same weights and
@@ -149,6 +153,13 @@ class Transformer(torch.nn.Module):
         return f @ self.unembed
 
 
+def loss_of(model, tokens, targets):
+    """Mean cross-entropy over the positions with a target (the answer positions)."""
+    logits = model(tokens)
+    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1),
+                           ignore_index=-1)
+
+
 def make_trainer(task, seed):
     d = task["defaults"]
     torch.manual_seed(seed)
@@ -168,9 +179,7 @@ def make_trainer(task, seed):
 
     def step():
         tokens, targets = batch_of(task, *sample_task(task["id"], d["batchSize"], generator))
-        logits = model(tokens)
-        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1),
-                               ignore_index=-1)
+        loss = loss_of(model, tokens, targets)
         optimiser.zero_grad(set_to_none=True)
         loss.backward()
         optimiser.step()
@@ -185,9 +194,7 @@ def evaluate(model, task, samples, seed):
     generator = torch.Generator().manual_seed(seed)
     inputs, answer = sample_task(task["id"], samples, generator)
     tokens, targets = batch_of(task, inputs, answer)
-    logits = model(tokens)
-    loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1),
-                           ignore_index=-1)
+    loss = loss_of(model, tokens, targets)
     sequence = inputs
     for _ in range(task["answerLength"]):
         sequence = torch.cat([sequence, model(sequence)[:, -1].argmax(-1, keepdim=True)], 1)
@@ -240,10 +247,7 @@ def check_loss(check):
     answer = torch.tensor([e["answer"] for e in check["examples"]])
     tokens, targets = batch_of(task, inputs, answer)
     with torch.no_grad():
-        logits = model(tokens)
-        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1),
-                               ignore_index=-1)
-    return loss.item()
+        return loss_of(model, tokens, targets).item()
 
 
 def blas_libraries():
