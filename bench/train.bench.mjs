@@ -79,6 +79,8 @@ const TORCH_BLAS = {
   target: { versus: 'torchBlas', label: 'PyTorch, --torch-blas', atLeast: null },
 };
 
+const fmtSeconds = (s) => s.toFixed(s < 0.1 ? 3 : 2);
+
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -238,7 +240,7 @@ export function timeToAccuracy(attn, task, budget, log = console.log) {
     runs.push({ seed, reached, steps, trainSeconds: trainMs / 1000, wallSeconds: wallMs / 1000, accuracy });
     log(
       `  ${task.id} seed ${seed}: ${reached ? 'reached' : 'NOT reached'} ${(100 * accuracy).toFixed(1)} % ` +
-        `after ${steps} steps, ${(trainMs / 1000).toFixed(2)} s training`,
+        `after ${steps} steps, ${fmtSeconds(trainMs / 1000)} s training`,
     );
   }
   const done = runs.filter((r) => r.reached);
@@ -405,13 +407,13 @@ export function report({ rows, converge, tasks, simd, scalar, tfjs, torchBlas = 
       const seeds = c.runs.map((r) =>
         r.skipped
           ? `s${r.seed} skipped`
-          : `s${r.seed} ${r.reached ? '' : '>'}${r.trainSeconds.toFixed(2)} s/${r.steps}${r.reached ? '' : ` (${(100 * r.accuracy).toFixed(0)} %)`}`,
+          : `s${r.seed} ${r.reached ? '' : '>'}${fmtSeconds(r.trainSeconds)} s/${r.steps}${r.reached ? '' : ` (${(100 * r.accuracy).toFixed(0)} %)`}`,
       );
       const summary =
         c.medianTrainSeconds == null
           ? `${c.reached}/${c.runs.length} reached`
-          : `median ${c.medianTrainSeconds.toFixed(2)} s, max ${c.maxTrainSeconds.toFixed(2)} s`;
-      lines.push(`  ${c.task.padEnd(12)} ${summary.padEnd(28)} ${seeds.join('  ')}`);
+          : `median ${fmtSeconds(c.medianTrainSeconds)} s, max ${fmtSeconds(c.maxTrainSeconds)} s`;
+      lines.push(`  ${c.task.padEnd(12)} ${summary.padEnd(30)} ${seeds.join('  ')}`);
     }
     lines.push('  (each seed: training seconds / steps; the evaluations are not counted)');
   }
