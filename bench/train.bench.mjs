@@ -160,25 +160,27 @@ async function engine(load, simd) {
 
 function attnbookRun(eng, task) {
   if (!eng.available) return { available: false, reason: eng.reason };
-  const trainer = eng.attn.createTrainer({ task: task.id, seed: 1 });
+  let trainer;
   try {
+    trainer = eng.attn.createTrainer({ task: task.id, seed: 1 });
     return { ...timeTrainer(trainer), config: trainer.config };
   } catch (error) {
     return { available: false, error: error.message };
   } finally {
-    trainer.dispose();
+    trainer?.dispose();
   }
 }
 
 function tfjsRun(tfjs, task) {
   if (!tfjs.available) return { available: false, reason: tfjs.reason };
-  const trainer = createTfTrainer(tfjs.tf, task, { seed: 1 });
+  let trainer;
   try {
+    trainer = createTfTrainer(tfjs.tf, task, { seed: 1 });
     return { ...timeTrainer(trainer), parameters: trainer.parameters };
   } catch (error) {
     return { available: false, error: error.message };
   } finally {
-    trainer.dispose();
+    trainer?.dispose();
   }
 }
 
