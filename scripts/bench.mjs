@@ -6,6 +6,9 @@
 //   softmax-wasm.json      softmax: wasm SIMD, wasm scalar, plain JS
 //   attention.json         attention: wasm SIMD (fused, +weights), wasm scalar, plain JS,
 //                          TensorFlow.js wasm and the native medians, side by side
+//   train.json             training: optimiser steps/s of each task's default model, attnbook
+//                          wasm SIMD and scalar, TensorFlow.js wasm and PyTorch (one thread),
+//                          side by side; time to 97 % accuracy (bench/train.bench.mjs)
 //   browser.json           browser budgets in headless Chromium (bench/browser.bench.mjs): first
 //                          lesson interactive, input to updated figure, sizes of dist/
 import { execFile } from 'node:child_process';
@@ -63,6 +66,8 @@ try {
   await mustRun(process.execPath, [path.join('bench', 'softmax.bench.mjs')]);
   step('benchmark: attention, wasm builds, plain JS, TensorFlow.js wasm and native');
   await mustRun(process.execPath, [path.join('bench', 'attention.bench.mjs'), '--native', nativeAttentionJson]);
+  step('benchmark: training, wasm builds, TensorFlow.js wasm and PyTorch (one thread)');
+  await mustRun(process.execPath, [path.join('bench', 'train.bench.mjs')]);
   step('benchmark: browser budgets in headless Chromium (first lesson interactive, input to frame, sizes)');
   await mustRun(process.execPath, [path.join('bench', 'browser.bench.mjs')]);
   console.log(`\nnpm run bench: ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
