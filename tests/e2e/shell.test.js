@@ -121,7 +121,8 @@ for (const [name, base] of targets) {
       const { page, problems } = await open(base());
       await appSettled(page);
       await page.getByRole('link', { name: 'Softmax temperature' }).click();
-      await showFigure(page, 'attn-softmax-temperature');
+      // the lesson's lab: the home page, still on screen for a moment, has one of its own
+      await showFigure(page, '.lesson-body attn-softmax-temperature');
       await appSettled(page); // the route's title and focus are set once the lesson is drawn
       assert.ok(page.url().endsWith('#/softmax-temperature'));
       assert.equal(await page.title(), 'Softmax temperature — attnbook');
