@@ -92,7 +92,7 @@ for (const [name, url] of targets) {
       const knob = world.getByRole('slider', { name: /^Query q2/ });
       const from = await knob.boundingBox();
       const svg = await world.locator('.plane svg').boundingBox();
-      const to = await world.evaluate(() => [(28 + (6.5 / 12) * 304) / 360, (332 - (5 / 12) * 304) / 360]);
+      const to = await world.evaluate((el) => el._plane.toSvg([0.5, -1]).map((u) => u / 360)); // viewBox units → share
       await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
       await page.mouse.down();
       await page.mouse.move(svg.x + to[0] * svg.width, svg.y + to[1] * svg.height, { steps: 8 });
@@ -133,7 +133,7 @@ for (const [name, url] of targets) {
       for (const [texts, feedback] of [
         [{}, /W_Q = W_K = I/],
         [{ 'angle-q': '120', 'angle-k': '120' }, /turn by the same angle/],
-        [{ 'angle-q': '0', 'angle-k': '0', 'scale-q': '2.5', 'scale-k': '0.5' }, /lengths alone/],
+        [{ 'angle-q': '0', 'angle-k': '0', 'scale-q': '2', 'scale-k': '0.5' }, /lengths alone/],
         [{ 'angle-q': '60', 'scale-q': '1', 'scale-k': '1' }, /picks token 3, not token 4/],
       ]) {
         await setWorld(world, texts);

@@ -76,7 +76,7 @@ describe('the hand-set world', () => {
   test('the scores match x_i W_Q W_Kᵀ x_jᵀ for any turns and lengths', () => {
     for (const state of [
       { angleQ: 35, scaleQ: 1.5, angleK: -70, scaleK: 0.5 },
-      { angleQ: 180, scaleQ: 2.5, angleK: 90, scaleK: 2 },
+      { angleQ: 180, scaleQ: 2, angleK: 90, scaleK: 1.75 },
     ]) {
       const w = computeWorld(engine, state);
       const wq = projection(state.angleQ, state.scaleQ);
@@ -120,7 +120,7 @@ describe('the hand-set world', () => {
     const cases = [
       [IDENTITY, 'unchanged', /W_Q = W_K = I/],
       [{ ...IDENTITY, angleQ: 120, angleK: 120 }, 'same-rotation', /turn by the same angle/],
-      [{ ...IDENTITY, scaleQ: 2.5, scaleK: 0.25 }, 'scale-only', /lengths alone/],
+      [{ ...IDENTITY, scaleQ: 2, scaleK: 0.25 }, 'scale-only', /lengths alone/],
       [{ ...IDENTITY, angleQ: 60 }, 'other-key', /picks token \d, not token 4/],
     ];
     const messages = new Set();

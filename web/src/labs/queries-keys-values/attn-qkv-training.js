@@ -51,6 +51,9 @@ import {
 
 const SUB = '₀₁₂';
 
+/** A loss as a learner reads it: 0.253, or 3.1e-5 once it is tiny (not a flat 0). */
+const lossText = (loss) => (loss >= 0.001 ? fmt(loss, 3) : loss.toExponential(1).replace('-', '−'));
+
 export class AttnQkvTraining extends AttnLab {
   static stateFields = {
     seed: seedField(16),
@@ -81,6 +84,7 @@ export class AttnQkvTraining extends AttnLab {
       }
       .loss {
         margin-top: 0.5rem;
+        max-width: 36rem;
       }
     `,
   ];
@@ -196,6 +200,7 @@ export class AttnQkvTraining extends AttnLab {
         className: k.group === 'A' ? 'group-a' : 'group-b',
         shape: k.position === 0 ? 'circle' : 'square',
         size: 5,
+        labelOffset: k.position === 0 ? [-24, -6] : [8, 14], // the two positions' keys lie close together
       })),
       arrows: [
         { to: s.queries.A, label: 'q(A?)', className: 'query' },
@@ -262,8 +267,7 @@ export class AttnQkvTraining extends AttnLab {
           <p class="hint">
             A key is labelled token<sub>position</sub>: 1₀ is token 1 at position 0 (a circle), 1₁ at position 1 (a
             square). A dashed line joins each query to the key it scores highest.
-          </p>
-          <div class="loss"></div>`
+          </p> `
       : html`<p class="note">Loading the training core…</p>`;
     const done = s && s.step >= MAX_STEPS;
     const controls = html`<div class="controls run" role="group" aria-label="Training">
@@ -275,7 +279,7 @@ export class AttnQkvTraining extends AttnLab {
       ${
         s
           ? html`<p class="mono step" aria-live=${this._playing ? 'off' : 'polite'}>
-                step ${s.step}${s.loss === null ? '' : html`, loss ${fmt(s.loss, 3)}`}
+                step ${s.step}${s.loss === null ? '' : `, loss ${lossText(s.loss)}`}
               </p>
               <p class="retrieval ${solved(s) ? 'solved' : ''}" aria-live=${this._playing ? 'off' : 'polite'}>
                 ${retrievalSummary(s)}
@@ -290,6 +294,7 @@ export class AttnQkvTraining extends AttnLab {
     return this.renderLab({
       figure,
       controls,
+      after: s ? html`<div class="loss"></div>` : '', // under both columns: on a phone Train stays next to the plane
       checks: s ? checkCells(trainingChecks(s)) : '',
       code: html`<attn-code
         label="PyTorch: the same model and task"

@@ -17,7 +17,7 @@
  * key token 2's query picks.
  *
  * State (permalink): query (0–4), angle-q, scale-q, angle-k, scale-k (degrees −180…180, lengths
- * 0.25…2.5). Sets data-picks (each query's pick, comma-separated) and data-pick (the chosen
+ * 0.25…2). Sets data-picks (each query's pick, comma-separated) and data-pick (the chosen
  * query's). Export: the plane as SVG/PNG, every dot product and weight as CSV/JSON.
  */
 import { css, html } from 'lit';
@@ -46,7 +46,7 @@ import {
   wrapAngle,
 } from './qkv-world-model.js';
 
-const RADIUS = 6;
+const RADIUS = 4.5; // |x₁| · the longest stretch, 2.24 · 2, stays inside
 const ANGLE_Q = 'angle-q';
 const SCALE_Q = 'scale-q';
 const ANGLE_K = 'angle-k';
@@ -102,6 +102,11 @@ export class AttnQkvWorld extends AttnLab {
       }
       table {
         font-family: var(--font-mono, ui-monospace, monospace);
+        font-size: 0.8rem;
+      }
+      th,
+      td {
+        padding: 0.2rem 0.3rem;
       }
       td.top {
         font-weight: 700;
@@ -253,30 +258,30 @@ export class AttnQkvWorld extends AttnLab {
   }
 
   _table(w) {
-    return html`<div class="scroll" tabindex="0" role="region" aria-label="Every dot product q_i · k_j">
-      <table>
-        <caption class="note">
-          Dot products q<sub>i</sub>·k<sub>j</sub>; each query picks the key of its largest (underlined).
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">query</th>
-            ${w.keys.map((_, j) => html`<th scope="col">k${j}</th>`)}
-            <th scope="col">picks</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${w.dots.map(
-            (row, i) =>
-              html`<tr class=${i === this.query ? 'chosen' : ''}>
-                <th scope="row">q${i}</th>
-                ${row.map((d, j) => html`<td class=${w.picks[i] === j ? 'top' : ''}>${fmt(d)}</td>`)}
-                <td class="pick">k${w.picks[i]}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>`;
+    return html`<p class="note">
+        Dot products q<sub>i</sub>·k<sub>j</sub>; each query picks the key of its largest (underlined).
+      </p>
+      <div class="scroll" tabindex="0" role="region" aria-label="Every dot product q_i · k_j">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">query</th>
+              ${w.keys.map((_, j) => html`<th scope="col">k${j}</th>`)}
+              <th scope="col">picks</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${w.dots.map(
+              (row, i) =>
+                html`<tr class=${i === this.query ? 'chosen' : ''}>
+                  <th scope="row">q${i}</th>
+                  ${row.map((d, j) => html`<td class=${w.picks[i] === j ? 'top' : ''}>${fmt(d)}</td>`)}
+                  <td class="pick">k${w.picks[i]}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>`;
   }
 
   renderFigure() {

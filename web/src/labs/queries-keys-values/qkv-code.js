@@ -81,5 +81,5 @@ with torch.no_grad():
     on_right = weights[torch.arange(16), torch.tensor(right)]
 print(f"after {{steps}} steps: {int((logits.argmax(-1) == answers).sum())} of 16 inputs answered right")
 print(f"weight of the query on the right item: mean {on_right.mean():.3f}, least {on_right.min():.3f}")
-print("W_Q =", p['W_Q'].detach().numpy().round(2).tolist())
-print("W_K =", p['W_K'].detach().numpy().round(2).tolist())`;
+print("W_Q =", p['W_Q'].detach().double().numpy().round(2).tolist())
+print("W_K =", p['W_K'].detach().double().numpy().round(2).tolist())`;

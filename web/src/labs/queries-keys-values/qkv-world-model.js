@@ -25,7 +25,7 @@ export const CHALLENGE = { query: 2, key: 4 };
 /** One answer to the challenge: a half turn of W_Q against W_K, q₂ = −x₂. */
 export const SOLUTION = { angleQ: 180, angleK: 0 };
 export const ANGLE = { min: -180, max: 180, step: 5 };
-export const SCALE = { min: 0.25, max: 2.5, step: 0.05 };
+export const SCALE = { min: 0.25, max: 2, step: 0.05 };
 
 const rad = (deg) => (deg * Math.PI) / 180;
 const clean = (v) => (Math.abs(v) < 1e-12 ? 0 : v); // cos 90° is 6e-17: show 0
