@@ -19,6 +19,7 @@ const COURSE = [
   'causal-masking',
   'scaling-by-sqrt-dk',
   'attention-at-scale',
+  'queries-keys-values',
 ];
 
 const FILE = 'web/lessons/demo.md';
@@ -108,7 +109,7 @@ describe('compileLesson', () => {
     });
   }
 
-  test('the course: the ten lessons build, in order, each crediting the paper and a source notebook', async () => {
+  test('the course: the lessons build, in order, each crediting the paper and a source notebook', async () => {
     const dir = new URL('../../web/lessons/', import.meta.url);
     const metas = [];
     for (const name of (await readdir(dir)).filter((n) => n.endsWith('.md'))) {
