@@ -19,6 +19,7 @@ const COURSE = [
   'causal-masking',
   'scaling-by-sqrt-dk',
   'attention-at-scale',
+  'learning-to-attend',
 ];
 
 const FILE = 'web/lessons/demo.md';
