@@ -11,7 +11,7 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { axeViolations, settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 import { checkPredictFirst, solve } from './exercise-steps.js';
 
 const site = useBrowserAndSite();
@@ -145,6 +145,8 @@ test('the default model trains to ≥ 97 % in the worker; the page keeps drawing
   await knock.click();
   await settled(trainer);
   assert.equal(Number(await trainer.getAttribute('data-accuracy')), full, 'back on, the accuracy is back');
+  // the trained lab, its own input and its knock-out table: no accessibility violation
+  assert.deepEqual(await axeViolations(page, { minImpact: 'serious' }), []);
   assert.deepEqual(problems, []);
   await page.close();
 });

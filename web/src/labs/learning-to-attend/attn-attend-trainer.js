@@ -466,6 +466,8 @@ export class AttnAttendTrainer extends AttnLab {
     if (!file) return;
     try {
       const state = JSON.parse(await file.text());
+      if (state?.format !== 'attnbook-trainer')
+        throw new Error('it is not a model saved by this lab (attnbook-trainer JSON)');
       const { settings, error } = settingsOf(state?.config ?? {});
       if (error) throw new Error(error);
       this._controller?.abort();
@@ -598,6 +600,10 @@ export class AttnAttendTrainer extends AttnLab {
           }}
         />
       </div>
+      <p class="note limits">
+        Limits: 1 or 2 layers, 1, 2 or 4 heads each, width 16 to 64, seed 0 to 999, at most
+        ${MAX_STEPS.toLocaleString('en')} steps.
+      </p>
       <p class="note cost">
         ${cost.text}${this._gflops ? ' (timed on this machine)' : ' (estimated)'}. The defaults reach 97 % in about
         ${STEPS_TO_97[s.task]} steps.
