@@ -116,6 +116,10 @@ test('the default model trains to ≥ 97 % in the worker; the page keeps drawing
   );
   assert.ok(gaps.max < 250, `frames kept coming (longest gap ${gaps.max.toFixed(0)} ms)`);
   assert.ok(Number(await trained.getAttribute('data-accuracy')) >= 0.97);
+  for (const check of await trained.locator('attn-check').all()) {
+    assert.equal(await check.getAttribute('data-status'), 'pass', await check.getAttribute('label'));
+  }
+  assert.equal(await trained.locator('attn-check').count(), 2);
   const url = await page.evaluate(() => location.hash);
   assert.match(url, /trainer\.steps=\d+/, 'the permalink holds the step count');
 

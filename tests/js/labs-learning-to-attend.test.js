@@ -33,6 +33,7 @@ import {
   TASKS,
   tokenText,
   TORCH_STEPS,
+  trainerChecks,
   torchParams,
   TRAINER_TORCH,
   trainerOptions,
@@ -156,7 +157,7 @@ test("a trainer's config reads back as the lab's settings; others are refused wi
 
 test("a head's rows of predict's attention: causal, rows sum to 1; the strongest key; the head list", () => {
   const t = engine.createTrainer({ task: 'reverse', seed: 1, heads: 2 });
-  t.step(100);
+  t.step(300);
   const { output, attention } = t.predict(PROBES.reverse);
   assert.deepEqual(attention.shape, [1, 2, 12, 12]);
   for (const head of [0, 1]) {
@@ -170,10 +171,22 @@ test("a head's rows of predict's attention: causal, rows sum to 1; the strongest
       );
     });
   }
-  // trained for 100 steps, the model reverses the probe, and reading position 8 some head looks at 3
+  // trained for 300 steps, the model reverses the probe, and reading position 8 some head looks at 3
   assert.deepEqual(output, expectedAnswer('reverse', PROBES.reverse));
   const looks = [0, 1].map((h) => strongestKey(headRows(attention, 0, h), 8).col);
   assert.ok(looks.includes(3), `reading position 8 a head looks at position 3 (heads look at ${looks})`);
+  const checks = trainerChecks(attention);
+  assert.deepEqual(
+    checks.map((c) => c.name),
+    ['row-sums', 'causal'],
+  );
+  assert.ok(checks[0].value <= checks[0].threshold, `row sums within ${checks[0].value}`);
+  assert.equal(checks[1].value, 0);
+  // a weight put on a later position is caught
+  const broken = { data: Float32Array.from(attention.data), shape: attention.shape };
+  broken.data[1] = 0.5; // layer 0, head 0, row 0, column 1
+  assert.equal(trainerChecks(broken)[1].value, 0.5);
+  assert.ok(trainerChecks(broken)[0].value > 0.4);
   t.dispose();
   assert.deepEqual(
     headList(2, '2').map((h) => h.key),

@@ -20,7 +20,7 @@
  */
 import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
-import { AttnLab } from '../../cells/base/lab.js';
+import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { lineChartStyles } from '../../cells/base/styles.js';
 import { download, svgDocument, toJson } from '../../charts/export.js';
@@ -52,6 +52,7 @@ import {
   tokenText,
   torchParams,
   TRAINER_TORCH,
+  trainerChecks,
   trainerOptions,
   WIDTHS,
 } from './trainer-model.js';
@@ -120,12 +121,12 @@ export class AttnAttendTrainer extends AttnLab {
       }
       .curves {
         display: grid;
-        grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr));
+        grid-template-columns: repeat(auto-fit, minmax(min(22rem, 100%), 1fr));
         gap: 0.5rem;
       }
       .maps {
         display: grid;
-        grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr));
+        grid-template-columns: repeat(auto-fill, minmax(min(13rem, 100%), 1fr));
         gap: 0.5rem;
       }
       .maps attn-heatmap {
@@ -821,7 +822,16 @@ export class AttnAttendTrainer extends AttnLab {
       every machine with the SIMD build reaches the same weights. Knock-out accuracy uses 128 other examples. Token ids:
       ${s.task === 'lookup' ? 'keys a–h are 0–7, values 0–9 are 8–17, ? is 18' : `digits are 0–9, = is ${tokenText(s.task, 10)}`}.
     </p>`;
-    return this.renderLab({ figure, controls: this._controls(), after, code, hood, error: this.job.errorLine() });
+    const checks = result ? checkCells(trainerChecks(result.probe.attention)) : '';
+    return this.renderLab({
+      figure,
+      controls: this._controls(),
+      after,
+      checks,
+      code,
+      hood,
+      error: this.job.errorLine(),
+    });
   }
 }
 
