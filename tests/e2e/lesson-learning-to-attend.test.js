@@ -92,7 +92,7 @@ test('the default model trains to ≥ 97 % in the worker; the page keeps drawing
     requestAnimationFrame(tick);
   });
   const started = Date.now();
-  await trainer.getByRole('button', { name: 'Train' }).click();
+  await trainer.getByRole('button', { name: 'Train', exact: true }).click();
   await page.locator('#trainer[data-status="training"]').waitFor();
   // the heatmaps redraw while it trains
   await page.waitForFunction(() => Number(document.querySelector('#trainer').dataset.step) >= 50);
@@ -105,7 +105,7 @@ test('the default model trains to ≥ 97 % in the worker; the page keeps drawing
   });
   const ms = Date.now() - started;
   const step = Number(await trainer.getAttribute('data-step'));
-  await trainer.getByRole('button', { name: 'Pause' }).click();
+  await trainer.getByRole('button', { name: 'Pause', exact: true }).click();
   const trained = await lab(page, 'ready');
   const gaps = await page.evaluate(() => {
     window.__gaps.on = false;
@@ -120,8 +120,11 @@ test('the default model trains to ≥ 97 % in the worker; the page keeps drawing
     assert.equal(await check.getAttribute('data-status'), 'pass', await check.getAttribute('label'));
   }
   assert.equal(await trained.locator('attn-check').count(), 2);
-  const url = await page.evaluate(() => location.hash);
-  assert.match(url, /trainer\.steps=\d+/, 'the permalink holds the step count');
+  // the permalink follows (a quarter second after the last change) with the step count
+  await page.waitForFunction(
+    (n) => location.hash.includes(`trainer.steps=${n}`),
+    await trained.getAttribute('data-step'),
+  );
 
   // the trained model answers the learner's input right; the curves have points
   await field.fill('908172');
@@ -138,15 +141,24 @@ test('the default model trains to ≥ 97 % in the worker; the page keeps drawing
   const rows = trainer.locator('table.knockout tbody tr');
   assert.equal(await rows.count(), 2);
   const full = Number(await trainer.getAttribute('data-accuracy'));
+  const without = await rows.allInnerTexts();
+  console.log(`# accuracy ${full}; without each head: ${without.map((r) => r.replace(/\s+/g, ' ')).join('; ')}`);
   const knock = trainer.getByRole('button', { name: 'Knock out layer 0, head 0' });
   await knock.click();
   await settled(trainer);
   assert.equal(await knock.getAttribute('aria-pressed'), 'true');
-  const ablated = Number(await trainer.getAttribute('data-accuracy'));
-  assert.notEqual(ablated, full, `knocking out head 0 changes the accuracy (${full} → ${ablated})`);
-  assert.match(await trainer.locator('.ablated-accuracy').innerText(), /%/);
+  const one = Number(await trainer.getAttribute('data-accuracy'));
+  assert.ok(one <= full, `one head out: ${one}`);
   assert.match(await trainer.locator('attn-heatmap.probe-map[data-head="0"]').getAttribute('label'), /knocked out/);
+  assert.match(await trainer.locator('.ablated-accuracy').innerText(), /%/);
+  // with both heads out nothing reads the input any more: reverse fails
+  const other = trainer.getByRole('button', { name: 'Knock out layer 0, head 1' });
+  await other.click();
+  await settled(trainer);
+  const none = Number(await trainer.getAttribute('data-accuracy'));
+  assert.ok(none < 0.5, `both heads out, the accuracy falls (${full} → ${none})`);
   await knock.click();
+  await other.click();
   await settled(trainer);
   assert.equal(Number(await trainer.getAttribute('data-accuracy')), full, 'back on, the accuracy is back');
   // the trained lab, its own input and its knock-out table: no accessibility violation
@@ -158,9 +170,9 @@ test('the default model trains to ≥ 97 % in the worker; the page keeps drawing
 test('Step takes one step; Reset model goes back to step 0; a new setting makes a new model', async () => {
   const { page, problems } = await open(site.server.url);
   const trainer = await lab(page, 'idle');
-  await trainer.getByRole('button', { name: 'Step' }).click();
+  await trainer.getByRole('button', { name: 'Step', exact: true }).click();
   await page.locator('#trainer[data-step="1"][data-status="ready"][data-settled]').waitFor();
-  await trainer.getByRole('button', { name: 'Step' }).click();
+  await trainer.getByRole('button', { name: 'Step', exact: true }).click();
   await page.locator('#trainer[data-step="2"][data-status="ready"][data-settled]').waitFor();
   await trainer.getByRole('button', { name: 'Reset model' }).click();
   await page.locator('#trainer[data-step="0"][data-status="idle"][data-settled]').waitFor();
@@ -259,11 +271,11 @@ describe('dist/attnbook.html from file://', () => {
     await solve(page, GATE, '3');
     const trainer = await lab(page, 'idle');
     assert.equal(await trainer.getAttribute('data-computed-in'), 'worker');
-    await trainer.getByRole('button', { name: 'Train' }).click();
+    await trainer.getByRole('button', { name: 'Train', exact: true }).click();
     await page.waitForFunction(() => Number(document.querySelector('#trainer').dataset.step) >= 100, null, {
       timeout: TRAIN_TIMEOUT,
     });
-    await trainer.getByRole('button', { name: 'Pause' }).click();
+    await trainer.getByRole('button', { name: 'Pause', exact: true }).click();
     await lab(page, 'ready');
     assert.deepEqual(problems, []);
     await page.close();
