@@ -39,6 +39,7 @@ import {
   LAYERS,
   LAYOUTS,
   MAX_STEPS,
+  PACES,
   parseInput,
   percent,
   positionLabels,
@@ -57,8 +58,6 @@ import {
   WIDTHS,
 } from './trainer-model.js';
 
-/** Steps per block while training: the heatmaps and curves redraw after each. */
-const BLOCK = 25;
 /** Examples per accuracy measurement while training (256 when paused). */
 const EVAL_SAMPLES = { training: 128, still: 256 };
 
@@ -82,6 +81,7 @@ export class AttnAttendTrainer extends AttnLab {
     _own: { state: true },
     _ownDraft: { state: true },
     _fileNote: { state: true },
+    _pace: { state: true },
   };
 
   static styles = [
@@ -114,6 +114,14 @@ export class AttnAttendTrainer extends AttnLab {
       }
       .readout {
         font-variant-numeric: tabular-nums;
+        margin: 0.2rem 0;
+      }
+      .pace select {
+        min-height: 2.75rem;
+        max-width: 100%;
+      }
+      .run .buttons {
+        margin-top: 0;
       }
       progress {
         width: 100%;
@@ -217,6 +225,7 @@ export class AttnAttendTrainer extends AttnLab {
     this._own = null; // the learner's input (token ids) or null
     this._ownDraft = null; // { text, error } while the field holds something that is not an input
     this._fileNote = '';
+    this._pace = 'watch'; // view state: how fast Train goes (PACES)
     this._charts = {};
     this._gflops = null; // measured speed
     this._lastLoss = NaN;
@@ -354,7 +363,8 @@ export class AttnAttendTrainer extends AttnLab {
     try {
       await this._setHeads(t, []);
       while (!controller.signal.aborted && this._trainer === t && this._at < limit) {
-        const n = Math.min(BLOCK, limit - this._at);
+        const pace = PACES[this._pace];
+        const n = Math.min(pace.block, limit - this._at);
         const started = performance.now();
         const r = await t.step(n, { signal: controller.signal });
         if (this._trainer !== t) break;
@@ -368,6 +378,8 @@ export class AttnAttendTrainer extends AttnLab {
         this.job.value = this._result;
         this.requestUpdate();
         await new Promise((resolve) => requestAnimationFrame(resolve)); // draw this block first
+        const wait = pace.minMs - (performance.now() - started);
+        if (wait > 0 && !controller.signal.aborted) await new Promise((resolve) => setTimeout(resolve, wait));
       }
     } catch (error) {
       // a pause (Cancelled) or a model replaced under the loop is not an error
@@ -609,6 +621,15 @@ export class AttnAttendTrainer extends AttnLab {
         ${cost.text}${this._gflops ? ' (timed on this machine)' : ' (estimated)'}. The defaults reach 97 % in about
         ${STEPS_TO_97[s.task]} steps.
       </p>
+      <p class="note where">${this.job.where}</p>
+    `;
+  }
+
+  /** Train, Pause, Step, Reset model, the pace, the readout and the retraining progress: above the curves. */
+  _runControls() {
+    const p = this.job.progress;
+    const busy = Boolean(p);
+    return html`<div class="run" role="group" aria-label="Training">
       <div class="buttons">
         <button
           type="button"
@@ -642,8 +663,17 @@ export class AttnAttendTrainer extends AttnLab {
             </p>`
           : ''
       }
-      <p class="note where">${this.job.where}</p>
-    `;
+
+      <label class="pace"
+        >Pace
+        <select class="pace-select" @change=${(e) => (this._pace = e.target.value)}>
+          <option value="watch" ?selected=${this._pace === 'watch'}>
+            slow enough to watch (about 60 steps a second)
+          </option>
+          <option value="fast" ?selected=${this._pace === 'fast'}>as fast as it goes</option>
+        </select></label
+      >
+    </div>`;
   }
 
   _maps(result, which, { title }) {
@@ -788,7 +818,8 @@ export class AttnAttendTrainer extends AttnLab {
   renderFigure() {
     const result = this.job.value;
     const s = this.settings;
-    const figure = html`<div class="curves">
+    const figure = html`${this._runControls()}
+      <div class="curves">
         <div class="curve-loss"></div>
         <div class="curve-accuracy"></div>
       </div>
@@ -817,9 +848,10 @@ export class AttnAttendTrainer extends AttnLab {
       The model is the engine's trainer (web/src/engine/trainer.js): token and position embeddings, ${s.layers}
       layer${s.layers > 1 ? 's' : ''} of causal attention with ${s.heads} head${s.heads === '1' ? '' : 's'}
       ${LAYOUTS[s.task].mlp ? 'and an MLP' : ''}, AdamW on batches of 32 fresh examples. Accuracy counts answer tokens
-      right by greedy decoding on 256 examples of a fixed seed (128 while training). It runs in blocks of ${BLOCK}
-      steps; after each the page measures and redraws. A link with a step count retrains from the seed to that step, so
-      every machine with the SIMD build reaches the same weights. Knock-out accuracy uses 128 other examples. Token ids:
+      right by greedy decoding on 256 examples of a fixed seed (128 while training). It runs in blocks of 5 steps (at
+      most about 60 steps a second, so the maps can be followed) or, at full speed, 25 steps; after each the page
+      measures and redraws. A link with a step count retrains from the seed to that step, so every machine with the SIMD
+      build reaches the same weights. Knock-out accuracy uses 128 other examples. Token ids:
       ${s.task === 'lookup' ? 'keys a–h are 0–7, values 0–9 are 8–17, ? is 18' : `digits are 0–9, = is ${tokenText(s.task, 10)}`}.
     </p>`;
     const checks = result ? checkCells(trainerChecks(result.probe.attention)) : '';

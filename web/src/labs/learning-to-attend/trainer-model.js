@@ -177,8 +177,8 @@ export function flopsPerStep(settings) {
   return 6 * (parameterCount(settings) - embed) * tokens + 32 * settings.layers * 12 * T * T * D;
 }
 
-/** The speed the estimate assumes (wasm SIMD, one thread, measured on the default models). */
-export const ASSUMED_GFLOPS = 0.6;
+/** The speed the estimate assumes: wasm SIMD on one thread (about 1 ms a step for the default reverse model). */
+export const ASSUMED_GFLOPS = 10;
 
 /** Estimated milliseconds per step at `gflops` (measured on this machine, else ASSUMED_GFLOPS). */
 export const msPerStep = (settings, gflops = ASSUMED_GFLOPS) => flopsPerStep(settings) / (gflops * 1e6);
@@ -274,6 +274,12 @@ export function curveDomain(step) {
   while (max < step) max *= 2;
   return [0, max];
 }
+
+/**
+ * How training paces itself: 'watch' takes blocks of 5 steps and at least PACE_MS per block, so a
+ * learner can follow the maps (about 60 steps a second); 'fast' takes blocks of 25 steps, one per frame.
+ */
+export const PACES = { watch: { block: 5, minMs: 80 }, fast: { block: 25, minMs: 0 } };
 
 /** The curves as line-chart series: loss and accuracy against the step. */
 export const curveSeries = (history) => ({
