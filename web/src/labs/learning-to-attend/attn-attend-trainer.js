@@ -41,6 +41,8 @@ import {
   MAX_STEPS,
   PACES,
   parseInput,
+  seqLen,
+  expectedAnswer,
   percent,
   positionLabels,
   PROBES,
@@ -676,14 +678,38 @@ export class AttnAttendTrainer extends AttnLab {
     </div>`;
   }
 
+  /**
+   * Before the first measurement: the probe's maps, empty, so that every head's figure is on the
+   * page from the start (a reader scrolling past draws it; the weights arrive a moment later).
+   */
+  _placeholder() {
+    const { task, layers, heads } = this.settings;
+    const T = seqLen(task);
+    const input = PROBES[task];
+    const output = expectedAnswer(task, input).map(() => input[0]);
+    return {
+      task,
+      off: [],
+      waiting: true,
+      probe: {
+        input,
+        output,
+        attention: { shape: [layers, Number(heads), T, T], data: new Float32Array(layers * Number(heads) * T * T) },
+      },
+    };
+  }
+
   _maps(result, which, { title }) {
     if (!result?.[which]) return '';
     const { input, output, attention } = result[which];
     const task = result.task; // the drawing's own task and heads, until the next one is measured
-    const labels = positionLabels(task, input, output);
+    const labels = result.waiting
+      ? Array.from({ length: seqLen(task) }, (_, i) => String(i))
+      : positionLabels(task, input, output);
     const answer = judgeAnswer(task, input, output);
     return html`<h3>${title}</h3>
-      <p class="note">
+      ${result.waiting ? html`<p class="note">Loading the model…</p>` : ''}
+      <p class="note" ?hidden=${Boolean(result.waiting)}>
         Input <span class="mono">${inputText(task, input)}</span>; answer
         <span class="mono probe-answer">${answer.map((a) => a.text).join(' ')}</span>
         ${answer.every((a) => a.ok) ? '(right)' : `(right answer: ${answer.map((a) => a.right).join(' ')})`}. Rows: the
@@ -824,7 +850,7 @@ export class AttnAttendTrainer extends AttnLab {
         <div class="curve-accuracy"></div>
       </div>
       ${this._history.length ? '' : html`<p class="note">Press Train: the curves fill in as the model learns.</p>`}
-      ${this._maps(result, 'probe', { title: 'Every head’s attention on the probe' })}`;
+      ${this._maps(result ?? this._placeholder(), 'probe', { title: 'Every head’s attention on the probe' })}`;
     const after = html`${this._ownSection(result)} ${this._ablation(result)}
       <section aria-labelledby="file-title">
         <h3 id="file-title">Keep the trained model</h3>
