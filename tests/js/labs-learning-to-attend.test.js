@@ -33,6 +33,7 @@ import {
   TASKS,
   tokenText,
   TORCH_STEPS,
+  torchSteps,
   trainerChecks,
   torchParams,
   TRAINER_TORCH,
@@ -231,4 +232,10 @@ test('curves, the text alternative and the PyTorch parameters', () => {
     steps: TORCH_STEPS.sort,
   });
   for (const name of Object.keys(params)) assert.ok(TRAINER_TORCH.includes(`{{${name}}}`), name);
+  // the defaults train for the full count; the largest models for fewer steps, never under 100
+  for (const task of TASKS) {
+    assert.equal(torchSteps({ ...DEFAULTS, task, layers: LAYOUTS[task].layers }), TORCH_STEPS[task], task);
+  }
+  assert.equal(torchSteps({ ...DEFAULTS, task: 'sort', layers: 2, heads: '4', dModel: '64' }), 100);
+  assert.equal(torchSteps({ ...DEFAULTS, task: 'lookup', layers: 2, heads: '4', dModel: '64' }), 400);
 });

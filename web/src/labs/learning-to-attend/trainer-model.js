@@ -316,6 +316,19 @@ export function describeTrainer({ settings, step, loss, accuracy, probe }) {
 /** Steps the PyTorch cell trains for: enough for the default model of each task. */
 export const TORCH_STEPS = { reverse: 300, sort: 400, lookup: 800 };
 
+/**
+ * Floating-point work the PyTorch cell may do (about 30 GFLOP, some 12 s of one core with Debian's
+ * generic BLAS): larger models train for fewer steps, in multiples of 50, at least 100, so that the
+ * cell finishes in well under 30 s whatever the settings.
+ */
+export const TORCH_BUDGET_FLOP = 31e9;
+
+/** Steps the PyTorch cell trains for with these settings. */
+export function torchSteps(settings) {
+  const affordable = Math.floor(TORCH_BUDGET_FLOP / flopsPerStep(settings) / 50) * 50;
+  return Math.max(100, Math.min(TORCH_STEPS[settings.task], affordable));
+}
+
 /** The PyTorch cell's parameters for the lab's settings. */
 export const torchParams = (settings) => ({
   task: settings.task,
@@ -325,7 +338,7 @@ export const torchParams = (settings) => ({
   mlp: LAYOUTS[settings.task].mlp,
   lr: Number(settings.learningRate),
   seed: settings.seed,
-  steps: TORCH_STEPS[settings.task],
+  steps: torchSteps(settings),
 });
 
 /** The same tiny model and training loop in PyTorch ({{…}} filled in by attn-code). */
@@ -334,6 +347,7 @@ import torch
 import torch.nn.functional as F
 
 torch.set_num_threads(1)
+torch.set_flush_denormal(True)  # tiny gradients late in training would otherwise run slowly
 torch.manual_seed({{seed}})
 task, layers, heads, d_model, mlp = {{task}}, {{layers}}, {{heads}}, {{d_model}}, {{mlp}}
 lr, steps, batch = {{lr}}, {{steps}}, 32
@@ -371,7 +385,7 @@ D, dh = d_model, d_model // heads
 W = {'tok': param(vocab, D, scale=0.1), 'pos': param(T, D, scale=0.1), 'out': param(D, vocab, scale=D ** -0.5)}
 for l in range(layers):
     for name in ('Q', 'K', 'V'):
-        W[f'{l}.{name}'] = param(heads, D, dh, scale=D ** -0.5)
+        W[f'{l}.{name}'] = param(D, heads * dh, scale=D ** -0.5)  # the heads' (D, dh) blocks side by side
     W[f'{l}.O'] = param(D, D, scale=D ** -0.5)
     if mlp:
         W[f'{l}.in'], W[f'{l}.b_in'] = param(D, 4 * D, scale=D ** -0.5), param(4 * D, scale=0.0)
@@ -382,9 +396,9 @@ def forward(x, enabled=None):
     h = W['tok'][x] + W['pos'][: x.shape[1]]                  # (B, T, D)
     maps = []
     for l in range(layers):
-        q, k, v = (torch.einsum('btd,hde->bhte', h, W[f'{l}.{n}']) for n in 'QKV')
+        B, n = x.shape
+        q, k, v = ((h @ W[f'{l}.{m}']).view(B, n, heads, dh).transpose(1, 2) for m in 'QKV')
         scores = q @ k.transpose(-2, -1) / math.sqrt(dh)    # (B, H, T, T)
-        n = x.shape[1]
         a = F.softmax(scores.masked_fill(~causal[:n, :n], float('-inf')), dim=-1)
         o = a @ v                                           # (B, H, T, dh)
         if enabled is not None:
