@@ -315,7 +315,11 @@ export class AttnAttendTrainer extends AttnLab {
 
   /** This machine's speed, from a run of `steps` steps that took `ms`, for the cost line. */
   _measured(steps, ms) {
-    if (steps >= 20 && ms > 0) this._gflops = (flopsPerStep(this.settings) * steps) / (ms * 1e6);
+    const key = configKey(this.settings);
+    if (this._timing?.key !== key) this._timing = { key, work: 0, ms: 0 };
+    this._timing.work += flopsPerStep(this.settings) * steps;
+    this._timing.ms += ms;
+    if (this._timing.ms >= 20) this._gflops = this._timing.work / (this._timing.ms * 1e6);
   }
 
   /** Accuracy, the probe and the learner's input (and, when still, accuracy without each head). */
@@ -620,7 +624,7 @@ export class AttnAttendTrainer extends AttnLab {
         ${MAX_STEPS.toLocaleString('en')} steps.
       </p>
       <p class="note cost">
-        ${cost.text}${this._gflops ? ' (timed on this machine)' : ' (estimated)'}. The defaults reach 97 % in about
+        ${cost.text}${this._gflops ? ' (timed on this machine)' : ' (estimated)'}. The defaults reach 97 % in
         ${STEPS_TO_97[s.task]} steps.
       </p>
       <p class="note where">${this.job.where}</p>

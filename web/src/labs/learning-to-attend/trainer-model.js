@@ -28,7 +28,7 @@ export const LAYOUTS = {
 };
 
 /** About how many steps the default model of each task takes to reach 97 % (tasks.hpp's table). */
-export const STEPS_TO_97 = { reverse: '100', sort: '100–200', lookup: '300–500' };
+export const STEPS_TO_97 = { reverse: 'fewer than 100', sort: '100 to 200', lookup: '300 to 500' };
 
 /** Attention positions: the input and every answer token but the last. */
 export const seqLen = (task) => LAYOUTS[task].inputLength + LAYOUTS[task].answerLength - 1;
