@@ -265,6 +265,27 @@ test('predict first: both exercises hold their figures back; each likely slip ge
   await page.close();
 });
 
+test('with no Web Worker the same model trains on the main thread, in short chunks, and says so', async () => {
+  const page = await site.browser.context.newPage();
+  const { problems } = watch(page);
+  await page.addInitScript((key) => {
+    delete window.Worker; // a host page whose policy forbids workers: runtime.js falls back
+    localStorage.setItem(key, JSON.stringify({ status: 'attempted', attempts: 1, score: 0 }));
+  }, `attnbook:exercise:${LESSON}/${GATE}`);
+  await page.goto(`${site.server.url}#/${LESSON}`);
+  const trainer = await lab(page, 'idle');
+  assert.equal(await trainer.getAttribute('data-computed-in'), 'main-thread');
+  await trainer.getByText('computed on the main thread (this browser has no Web Workers)').waitFor();
+  await trainer.getByRole('button', { name: 'Train', exact: true }).click();
+  await page.waitForFunction(() => Number(document.querySelector('#trainer').dataset.accuracy) >= 0.97, null, {
+    timeout: TRAIN_TIMEOUT,
+  });
+  await trainer.getByRole('button', { name: 'Pause', exact: true }).click();
+  await lab(page, 'ready');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 describe('dist/attnbook.html from file://', () => {
   test('the lab trains in a worker from the single file', async () => {
     const { page, problems } = await open(singleFileUrl);
