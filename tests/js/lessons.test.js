@@ -20,6 +20,7 @@ const COURSE = [
   'scaling-by-sqrt-dk',
   'attention-at-scale',
   'queries-keys-values',
+  'learning-to-attend',
 ];
 
 const FILE = 'web/lessons/demo.md';

@@ -1,0 +1,900 @@
+/**
+ * <attn-attend-trainer task="reverse" layers="1" heads="2" width="32" rate="0.01" seed="1" steps="0">
+ *
+ * Watch attention learn: a small decoder-only transformer (engine/trainer.js) trained in the page's
+ * Web Worker (runtime.js getWorkerEngine; where no worker may start, its main-thread stand-in runs
+ * the same steps in short chunks). Beside the figure: the task, layers, heads, width, learning rate
+ * and seed, each configuration's size, training memory and estimated time; Train, Pause, Step and
+ * Reset. The figure: loss and accuracy curves, and every head's attention on a fixed probe
+ * sequence, redrawn after each block of steps (about ten times a second at most). Below: the
+ * learner's own input (typed or clicked) with the model's answer token by token, wrong tokens
+ * marked, and each head's attention for it; knocking heads out (ablation) with the accuracy
+ * without each head; saving and loading the trained state as JSON; the PyTorch code.
+ *
+ * State (permalink): task, layers (1–2), heads (1, 2, 4), width (dModel: 16, 32, 64), rate (0.001–0.03),
+ * seed (0–999), steps (0–5000). A state with steps > 0 is reached by training a fresh model for that
+ * many steps (a progress bar shows it), so a link reopens to the same weights. Knock-outs and the
+ * learner's input are view state. Training with Train or Step turns every head back on.
+ * Sets on itself: data-status (idle | training | restoring | ready), data-step, data-loss,
+ * data-accuracy, data-computed-in.
+ */
+import { css, html } from 'lit';
+import { live } from 'lit/directives/live.js';
+import { AttnLab, checkCells } from '../../cells/base/lab.js';
+import { LabTask } from '../../cells/base/lab-task.js';
+import { lineChartStyles } from '../../cells/base/styles.js';
+import { download, svgDocument, toJson } from '../../charts/export.js';
+import { createLineChart } from '../../charts/line-chart.js';
+import {
+  costSummary,
+  curveDomain,
+  curveSeries,
+  describeTrainer,
+  flopsPerStep,
+  headList,
+  headRows,
+  HEADS,
+  inputText,
+  judgeAnswer,
+  LAYERS,
+  LAYOUTS,
+  MAX_STEPS,
+  PACES,
+  parseInput,
+  seqLen,
+  expectedAnswer,
+  percent,
+  positionLabels,
+  PROBES,
+  RATES,
+  SEEDS,
+  settingsOf,
+  STEPS_TO_97,
+  TASK_TITLES,
+  TASKS,
+  tokenText,
+  torchParams,
+  TRAINER_TORCH,
+  trainerChecks,
+  trainerOptions,
+  WIDTHS,
+} from './trainer-model.js';
+
+/** Examples per accuracy measurement while training (256 when paused). */
+const EVAL_SAMPLES = { training: 128, still: 256 };
+
+const configKey = (s) => JSON.stringify(trainerOptions(s));
+
+export class AttnAttendTrainer extends AttnLab {
+  static stateFields = {
+    task: { type: 'enum', default: 'reverse', values: TASKS },
+    layers: { type: 'integer', default: 1, min: LAYERS.min, max: LAYERS.max },
+    heads: { type: 'enum', default: '2', values: HEADS },
+    width: { type: 'enum', default: '32', values: WIDTHS },
+    rate: { type: 'enum', default: '0.01', values: RATES },
+    seed: { type: 'integer', default: 1, min: SEEDS.min, max: SEEDS.max },
+    steps: { type: 'integer', default: 0, min: 0, max: MAX_STEPS },
+  };
+
+  static properties = {
+    ...super.properties,
+    _training: { state: true },
+    _off: { state: true },
+    _own: { state: true },
+    _ownDraft: { state: true },
+    _fileNote: { state: true },
+    _pace: { state: true },
+  };
+
+  static styles = [
+    AttnLab.labStyles,
+    lineChartStyles,
+    css`
+      .settings {
+        display: grid;
+        grid-template-columns: auto 1fr;
+        gap: 0.4rem 0.6rem;
+        align-items: center;
+      }
+      .settings select,
+      .settings input {
+        min-height: 2.75rem;
+        min-width: 0;
+      }
+      .buttons {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.5rem;
+        margin: 0.6rem 0;
+      }
+      .buttons button,
+      .keys button,
+      .heads-off button,
+      .own button {
+        min-height: 2.75rem;
+        min-width: 2.75rem;
+      }
+      .readout {
+        font-variant-numeric: tabular-nums;
+        margin: 0.2rem 0;
+      }
+      .pace select {
+        min-height: 2.75rem;
+        max-width: 100%;
+      }
+      .run .buttons {
+        margin-top: 0;
+      }
+      progress {
+        width: 100%;
+        accent-color: var(--accent, #3b5bdb);
+      }
+      .curves {
+        display: grid;
+        grid-template-columns: repeat(auto-fit, minmax(min(22rem, 100%), 1fr));
+        gap: 0.5rem;
+      }
+      .maps {
+        display: grid;
+        grid-template-columns: repeat(auto-fill, minmax(min(13rem, 100%), 1fr));
+        gap: 0.5rem;
+      }
+      .maps attn-heatmap {
+        margin: 0;
+      }
+      .maps figure,
+      .map {
+        margin: 0;
+      }
+      .map.off {
+        outline: 2px dashed var(--muted, #555d6b);
+        outline-offset: 2px;
+        border-radius: 8px;
+      }
+      .answer {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.3rem;
+        list-style: none;
+        padding: 0;
+        margin: 0.4rem 0;
+      }
+      .answer li {
+        min-width: 2.2rem;
+        padding: 0.2rem 0.4rem;
+        border: 2px solid var(--border, #d0d4dc);
+        border-radius: 6px;
+        text-align: center;
+        font: 1rem/1.4 var(--font-mono, ui-monospace, monospace);
+      }
+      .answer li.ok {
+        border-color: var(--good, #2b8a3e);
+      }
+      .answer li.wrong {
+        border-color: var(--bad, #c92a2a);
+        border-style: dashed;
+      }
+      .keys {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.25rem;
+        margin: 0.4rem 0;
+      }
+      .own input {
+        min-height: 2.75rem;
+        font: 1rem var(--font-mono, ui-monospace, monospace);
+        max-width: 100%;
+      }
+      .heads-off {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.4rem;
+      }
+      .heads-off button[aria-pressed='true'] {
+        text-decoration: line-through;
+        border-style: dashed;
+      }
+      table.knockout {
+        border-collapse: collapse;
+        margin: 0.4rem 0;
+      }
+      table.knockout th,
+      table.knockout td {
+        padding: 0.2rem 0.6rem;
+        border-bottom: 1px solid var(--border, #d0d4dc);
+        text-align: left;
+        font-variant-numeric: tabular-nums;
+      }
+      h3 {
+        font-size: 1rem;
+        margin: 1rem 0 0.3rem;
+      }
+    `,
+  ];
+
+  defaultLabel = 'Watch attention learn: a small transformer trained in the page';
+
+  constructor() {
+    super();
+    this._trainer = null; // the handle (worker or main-thread stand-in)
+    this._key = null; // its config key
+    this._at = 0; // its step, as last reported
+    this._history = []; // [{ step, loss, accuracy }]
+    this._result = null; // the latest refresh: { probe, own, accuracy, loss, knockouts }
+    this._training = false;
+    this._controller = null;
+    this._off = []; // knocked-out heads, "layer.head"
+    this._own = null; // the learner's input (token ids) or null
+    this._ownDraft = null; // { text, error } while the field holds something that is not an input
+    this._fileNote = '';
+    this._pace = 'watch'; // view state: how fast Train goes (PACES)
+    this._charts = {};
+    this._gflops = null; // measured speed
+    this._lastLoss = NaN;
+    this.job = new LabTask(this, {
+      engine: 'worker',
+      args: () => [
+        configKey(this.settings),
+        this.steps,
+        this._training,
+        this._off.join(','),
+        this._own ? this._own.join(',') : '',
+      ],
+      run: (args, context) => this._sync(args, context),
+      explain: (error) => `Training stopped: ${error.message}`,
+    });
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    this.dataset.status ??= 'idle';
+    if (this.hasUpdated) this.job.retry(); // back after a disconnect, which disposed the trainer
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this._controller?.abort();
+    this._training = false;
+    this._trainer?.dispose().catch(() => {});
+    this._trainer = null;
+    this._key = null;
+  }
+
+  get settings() {
+    const { task, layers, heads, width, rate, seed } = this;
+    return { task, layers, heads, dModel: width, learningRate: rate, seed };
+  }
+
+  /**
+   * Brings the trainer to the state's configuration and step (a new model, trained to `steps`
+   * with progress when it is behind), applies the knock-outs, then measures: accuracy, the
+   * probe's answer and attention, the learner's own input.
+   */
+  async _sync([key, steps, training], { engine, progress }) {
+    const settings = this.settings;
+    if (this._key !== key || (!training && this._at > steps)) {
+      await this._trainer?.dispose().catch(() => {});
+      this._trainer = null;
+      this._trainer = await engine.createTrainer(trainerOptions(settings));
+      this._key = key;
+      this._at = 0;
+      this._history = [];
+      this._lastLoss = NaN;
+      this._off = this._off.filter((k) => headList(settings.layers, settings.heads).some((h) => h.key === k));
+    }
+    const t = this._trainer;
+    if (!training && this._at < steps) {
+      this.dataset.status = 'restoring';
+      const from = this._at;
+      await this._setHeads(t, []); // the link's weights were trained with every head on
+      progress({ done: 0, count: steps - from, step: from });
+      const started = performance.now();
+      const r = await t.step(steps - from, {
+        onProgress: (p) => {
+          this._at = p.step;
+          progress(p);
+        },
+      });
+      this._measured(steps - from, performance.now() - started);
+      this._at = r.step;
+      this._lastLoss = r.loss;
+      this._history = [];
+    }
+    if (training) return this._result; // the training loop measures after each block
+    await this._setHeads(t, this._off);
+    const result = await this._measure(t, { samples: EVAL_SAMPLES.still, knockouts: true });
+    this.dataset.status = this._at > 0 ? 'ready' : 'idle';
+    return result;
+  }
+
+  async _setHeads(t, off) {
+    for (const { layer, head, key } of headList(this.layers, this.heads)) {
+      await t.setHeadEnabled(layer, head, !off.includes(key));
+    }
+  }
+
+  /** This machine's speed, from a run of `steps` steps that took `ms`, for the cost line. */
+  _measured(steps, ms) {
+    const key = configKey(this.settings);
+    if (this._timing?.key !== key) this._timing = { key, work: 0, ms: 0 };
+    this._timing.work += flopsPerStep(this.settings) * steps;
+    this._timing.ms += ms;
+    if (this._timing.ms >= 20) this._gflops = this._timing.work / (this._timing.ms * 1e6);
+  }
+
+  /** Accuracy, the probe and the learner's input (and, when still, accuracy without each head). */
+  async _measure(t, { samples, knockouts }) {
+    const task = this.settings.task;
+    const { loss, accuracy } = await t.evaluate({ samples, seed: 12345 });
+    const probeInput = PROBES[task];
+    const probe = { input: probeInput, ...(await t.predict(probeInput)) };
+    const own =
+      this._own && this._own.length === LAYOUTS[task].inputLength
+        ? { input: this._own, ...(await t.predict(this._own)) }
+        : null;
+    let without = null;
+    if (knockouts && this._at > 0) {
+      without = [];
+      for (const h of headList(this.layers, this.heads)) {
+        if (this._off.includes(h.key)) continue;
+        await t.setHeadEnabled(h.layer, h.head, false);
+        without.push({ ...h, accuracy: (await t.evaluate({ samples: 128, seed: 777 })).accuracy });
+        await t.setHeadEnabled(h.layer, h.head, true);
+      }
+    }
+    const last = this._history.at(-1);
+    if ((!last || last.step !== this._at) && this._off.length === 0) {
+      this._history = [
+        ...this._history,
+        { step: this._at, loss: Number.isFinite(this._lastLoss) ? this._lastLoss : loss, accuracy },
+      ];
+    }
+    this._result = { task, probe, own, accuracy, loss, without, step: this._at, off: [...this._off] };
+    this.dataset.step = String(this._at);
+    this.dataset.accuracy = String(accuracy);
+    this.dataset.loss = String(Number.isFinite(this._lastLoss) ? this._lastLoss : loss);
+    return this._result;
+  }
+
+  /** Train: blocks of steps until Pause, `limit` or MAX_STEPS; each block is drawn before the next. */
+  async _train(limit = MAX_STEPS) {
+    if (this._training || !this._trainer || this.job.progress) return;
+    this.beginEdit();
+    const controller = new AbortController();
+    this._controller = controller;
+    this._off = [];
+    this._training = true;
+    this.dataset.status = 'training';
+    const t = this._trainer;
+    try {
+      await this._setHeads(t, []);
+      while (!controller.signal.aborted && this._trainer === t && this._at < limit) {
+        const pace = PACES[this._pace];
+        const n = Math.min(pace.block, limit - this._at);
+        const started = performance.now();
+        const r = await t.step(n, { signal: controller.signal });
+        if (this._trainer !== t) break;
+        this._measured(n, performance.now() - started);
+        this._at = r.step;
+        this._lastLoss = r.loss;
+        await this._measure(t, { samples: EVAL_SAMPLES.training, knockouts: false });
+        if (this._trainer !== t) break;
+        this.steps = this._at;
+        this.stateChanged();
+        this.job.value = this._result;
+        this.requestUpdate();
+        await new Promise((resolve) => requestAnimationFrame(resolve)); // draw this block first
+        const wait = pace.minMs - (performance.now() - started);
+        if (wait > 0 && !controller.signal.aborted) await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    } catch (error) {
+      // a pause (Cancelled) or a model replaced under the loop is not an error
+      if (error.kind !== 'Cancelled' && this._trainer === t) this.job.error = `Training stopped: ${error.message}`;
+    } finally {
+      if (this._controller === controller) this._controller = null;
+      if (this._trainer === t) this.steps = this._at;
+      this._training = false;
+      this.stateChanged();
+    }
+  }
+
+  _pause() {
+    this._controller?.abort();
+  }
+
+  _stepOnce() {
+    this._train(this._at + 1);
+  }
+
+  _reset() {
+    this._controller?.abort();
+    this._key = null; // a fresh model at step 0
+    this.beginEdit();
+    this.steps = 0;
+    this._history = [];
+    this.stateChanged();
+    this.job.retry(); // even when the settings are unchanged
+  }
+
+  /** The figure's Reset: every head back on, no input of the learner's. */
+  resetView() {
+    this._off = [];
+    this._own = null;
+    this._ownDraft = null;
+  }
+
+  /** A learner's change of a setting: a new model, at step 0. */
+  _set(name, value) {
+    if (Object.is(this[name], value)) return;
+    this._controller?.abort();
+    this.beginEdit();
+    this[name] = value;
+    this.steps = 0;
+    if (name === 'task') {
+      this._own = null;
+      this._ownDraft = null;
+    }
+    this.stateChanged();
+  }
+
+  _toggleHead(key) {
+    this._off = this._off.includes(key) ? this._off.filter((k) => k !== key) : [...this._off, key];
+  }
+
+  _onOwnInput(event) {
+    const text = event.target.value;
+    const parsed = parseInput(this.task, text);
+    if (parsed.error) {
+      this._ownDraft = { text, error: parsed.error };
+      return;
+    }
+    this._ownDraft = null;
+    this._own = parsed.input;
+  }
+
+  /** A click on a token key: appends it to the input being typed (or starts a new one). */
+  _typeKey(token) {
+    const complete = !this._ownDraft && this._own;
+    const text = complete ? token : (this._ownDraft?.text ?? '') + token;
+    this._onOwnInput({ target: { value: text } });
+  }
+
+  _clearOwn() {
+    this._own = null;
+    this._ownDraft = { text: '', error: '' };
+  }
+
+  async _randomOwn() {
+    if (!this._trainer) return;
+    const seed = 1 + Math.floor(Math.random() * 1e6);
+    const { input } = await this._trainer.sample(seed);
+    this._ownDraft = null;
+    this._own = input;
+  }
+
+  async _save() {
+    if (!this._trainer) return;
+    const state = await this._trainer.exportState();
+    download(toJson(state), `attnbook-trainer-${this.task}-step${state.step}.json`, 'application/json');
+    this._fileNote = `Saved the model at step ${state.step}.`;
+  }
+
+  async _load(event) {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    try {
+      const state = JSON.parse(await file.text());
+      if (state?.format !== 'attnbook-trainer')
+        throw new Error('it is not a model saved by this lab (attnbook-trainer JSON)');
+      const { settings, error } = settingsOf(state?.config ?? {});
+      if (error) throw new Error(error);
+      this._controller?.abort();
+      const engine = this.job.engine;
+      const t = await engine.loadTrainer(state);
+      await this._trainer?.dispose().catch(() => {});
+      this.beginEdit();
+      const { dModel, learningRate, ...rest } = settings;
+      Object.assign(this, rest, { width: dModel, rate: learningRate });
+      this._trainer = t;
+      this._key = configKey(settings);
+      this._at = state.step;
+      this.steps = state.step;
+      this._history = [];
+      this._lastLoss = state.lastLoss ?? NaN;
+      this._off = headList(settings.layers, settings.heads)
+        .filter((_, i) => state.headEnabled[i] === false)
+        .map((h) => h.key);
+      this._fileNote = `Loaded a model of ${TASK_TITLES[settings.task].toLowerCase()} at step ${state.step}.`;
+      this.stateChanged();
+    } catch (error) {
+      this._fileNote = `Could not load ${file.name}: ${error.message}`;
+    }
+  }
+
+  /** The trained state (for tests and the page): the worker's exportState(). */
+  trainerState() {
+    return this._trainer?.exportState();
+  }
+
+  updated() {
+    this._drawCurves();
+  }
+
+  _drawCurves() {
+    const boxes = {
+      loss: this.renderRoot.querySelector('.curve-loss'),
+      accuracy: this.renderRoot.querySelector('.curve-accuracy'),
+    };
+    if (!boxes.loss) return;
+    const domain = curveDomain(this._history.at(-1)?.step ?? 0);
+    const series = curveSeries(this._history);
+    for (const [name, box] of Object.entries(boxes)) {
+      const key = `${domain[1]}`;
+      let entry = this._charts[name];
+      if (!entry || entry.key !== key || !box.contains(entry.chart.svg)) {
+        box.replaceChildren();
+        entry = {
+          key,
+          chart: createLineChart(box, {
+            title: name === 'loss' ? 'Loss against training steps' : 'Accuracy against training steps',
+            xLabel: 'step',
+            yLabel: name === 'loss' ? 'loss (cross-entropy)' : 'accuracy',
+            xDomain: domain,
+            yDomain: name === 'loss' ? [0, 3] : [0, 1],
+            series: [
+              {
+                name: name === 'loss' ? 'training loss' : 'answer-token accuracy',
+                className: name === 'loss' ? 'series-0' : 'series-1',
+                points: false,
+              },
+            ],
+            format: (v) => (name === 'accuracy' ? `${Math.round(v * 100)}%` : String(Number(v.toFixed(2)))),
+          }),
+        };
+        this._charts[name] = entry;
+      }
+      entry.chart.update(series[name]);
+    }
+  }
+
+  describe() {
+    const r = this.job.value;
+    return describeTrainer({
+      settings: this.settings,
+      step: this._at,
+      loss: this._lastLoss,
+      accuracy: r?.accuracy,
+      probe: r?.probe,
+    });
+  }
+
+  exportSvgText() {
+    if (!this._charts.accuracy) throw new Error('nothing drawn yet');
+    return svgDocument(this._charts.accuracy.chart.svg);
+  }
+
+  exportRows() {
+    return [['step', 'loss', 'accuracy'], ...this._history.map((h) => [h.step, h.loss, h.accuracy])];
+  }
+
+  exportObject() {
+    return { settings: this.settings, step: this._at, history: this._history, probe: this.job.value?.probe ?? null };
+  }
+
+  _select(name, label, values, format = (v) => v) {
+    return html`<label for=${name}>${label}</label>
+      <select
+        id=${name}
+        ?disabled=${Boolean(this.job.progress)}
+        @change=${(e) => this._set(name, name === 'layers' ? Number(e.target.value) : e.target.value)}
+      >
+        ${values.map((v) => html`<option value=${v} ?selected=${String(v) === String(this[name])}>${format(v)}</option>`)}
+      </select>`;
+  }
+
+  _controls() {
+    const s = this.settings;
+    const cost = costSummary(s, this._gflops ?? undefined);
+    const p = this.job.progress;
+    const busy = Boolean(p);
+    return html`
+      <div class="settings">
+        ${this._select('task', 'Task', TASKS, (v) => TASK_TITLES[v])} ${this._select('layers', 'Layers', [1, 2])}
+        ${this._select('heads', 'Heads per layer', HEADS)} ${this._select('width', 'Model width', WIDTHS)}
+        ${this._select('rate', 'Learning rate', RATES)}
+        <label for="seed">Seed</label>
+        <input
+          id="seed"
+          type="number"
+          min=${SEEDS.min}
+          max=${SEEDS.max}
+          step="1"
+          ?disabled=${busy}
+          .value=${live(String(this.seed))}
+          @change=${(e) => {
+            const v = Math.round(Number(e.target.value));
+            if (Number.isFinite(v) && v >= SEEDS.min && v <= SEEDS.max) this._set('seed', v);
+            else e.target.value = String(this.seed);
+          }}
+        />
+      </div>
+      <p class="note limits">
+        Limits: 1 or 2 layers, 1, 2 or 4 heads each, width 16 to 64, seed 0 to 999, at most
+        ${MAX_STEPS.toLocaleString('en')} steps.
+      </p>
+      <p class="note cost">
+        ${cost.text}${this._gflops ? ' (timed on this machine)' : ' (estimated)'}. The defaults reach 97 % in
+        ${STEPS_TO_97[s.task]} steps.
+      </p>
+      <p class="note where">${this.job.where}</p>
+    `;
+  }
+
+  /** Train, Pause, Step, Reset model, the pace, the readout and the retraining progress: above the curves. */
+  _runControls() {
+    const p = this.job.progress;
+    const busy = Boolean(p);
+    return html`<div class="run" role="group" aria-label="Training">
+      <div class="buttons">
+        <button
+          type="button"
+          class="train"
+          ?disabled=${!this._trainer || this._training || busy || this._at >= MAX_STEPS}
+          @click=${() => this._train()}
+        >
+          Train
+        </button>
+        <button type="button" class="pause" ?disabled=${!this._training} @click=${() => this._pause()}>Pause</button>
+        <button
+          type="button"
+          class="step"
+          ?disabled=${!this._trainer || this._training || busy || this._at >= MAX_STEPS}
+          @click=${() => this._stepOnce()}
+        >
+          Step
+        </button>
+        <button type="button" class="reset-model" ?disabled=${busy} @click=${() => this._reset()}>Reset model</button>
+      </div>
+      <p class="readout" aria-live="off">
+        Step <span class="step-count">${this._at}</span> of at most ${MAX_STEPS.toLocaleString('en')} · loss
+        <span class="loss">${Number.isFinite(this._lastLoss) ? this._lastLoss.toFixed(3) : '—'}</span> · accuracy
+        <span class="accuracy">${this.job.value ? percent(this.job.value.accuracy) : '—'}</span>
+      </p>
+      ${
+        p
+          ? html`<p>
+              <label for="progress">Retraining to step ${this.steps}: ${p.done} of ${p.count} steps</label>
+              <progress id="progress" max=${p.count} .value=${p.done}></progress>
+            </p>`
+          : ''
+      }
+
+      <label class="pace"
+        >Pace
+        <select class="pace-select" @change=${(e) => (this._pace = e.target.value)}>
+          <option value="watch" ?selected=${this._pace === 'watch'}>
+            slow enough to watch (about 60 steps a second)
+          </option>
+          <option value="fast" ?selected=${this._pace === 'fast'}>as fast as it goes</option>
+        </select></label
+      >
+    </div>`;
+  }
+
+  /**
+   * Before the first measurement: the probe's maps, empty, so that every head's figure is on the
+   * page from the start (a reader scrolling past draws it; the weights arrive a moment later).
+   */
+  _placeholder() {
+    const { task, layers, heads } = this.settings;
+    const T = seqLen(task);
+    const input = PROBES[task];
+    const output = expectedAnswer(task, input).map(() => input[0]);
+    return {
+      task,
+      off: [],
+      waiting: true,
+      probe: {
+        input,
+        output,
+        attention: { shape: [layers, Number(heads), T, T], data: new Float32Array(layers * Number(heads) * T * T) },
+      },
+    };
+  }
+
+  _maps(result, which, { title }) {
+    if (!result?.[which]) return '';
+    const { input, output, attention } = result[which];
+    const task = result.task; // the drawing's own task and heads, until the next one is measured
+    const labels = result.waiting
+      ? Array.from({ length: seqLen(task) }, (_, i) => String(i))
+      : positionLabels(task, input, output);
+    const answer = judgeAnswer(task, input, output);
+    return html`<h3>${title}</h3>
+      ${result.waiting ? html`<p class="note">Loading the model…</p>` : ''}
+      <p class="note" ?hidden=${Boolean(result.waiting)}>
+        Input <span class="mono">${inputText(task, input)}</span>; answer
+        <span class="mono probe-answer">${answer.map((a) => a.text).join(' ')}</span>
+        ${answer.every((a) => a.ok) ? '(right)' : `(right answer: ${answer.map((a) => a.right).join(' ')})`}. Rows: the
+        position reading; columns: the position read; dark is weight 0, bright is 1.
+      </p>
+      <div class="maps">
+        ${headList(attention.shape[0], attention.shape[1]).map(
+          (h) =>
+            html`<div class="map ${result.off.includes(h.key) ? 'off' : ''}">
+              <attn-heatmap
+                compact
+                class=${`${which}-map`}
+                data-layer=${h.layer}
+                data-head=${h.head}
+                label=${`${which === 'probe' ? 'Probe' : 'Your input'}: ${h.name}${result.off.includes(h.key) ? ' (knocked out)' : ''}`}
+                caption=${`Layer ${h.layer}, head ${h.head}${result.off.includes(h.key) ? ', knocked out' : ''}. Row: the position reading; column: the position it attends to.`}
+                min="0"
+                max="1"
+                .rowLabels=${labels}
+                .colLabels=${labels}
+                .values=${headRows(attention, h.layer, h.head)}
+              ></attn-heatmap>
+            </div>`,
+        )}
+      </div>`;
+  }
+
+  _ownSection(result) {
+    const s = this.settings;
+    const keys = s.task === 'lookup' ? [...'abcdefgh', ...'0123456789', '?'] : [...'0123456789'];
+    const draft = this._ownDraft;
+    const own = result?.own;
+    const answer = own ? judgeAnswer(result.task, own.input, own.output) : null;
+    return html`<section class="own" aria-labelledby="own-title">
+      <h3 id="own-title">Your own input</h3>
+      <label for="own-input"
+        >${s.task === 'lookup' ? 'Four key–digit pairs, ?, a key (a3 c7 f1 h5 ? c)' : 'Six digits'}</label
+      >
+      <input
+        id="own-input"
+        type="text"
+        autocomplete="off"
+        spellcheck="false"
+        aria-invalid=${draft?.error ? 'true' : 'false'}
+        aria-describedby=${draft?.error ? 'own-error' : ''}
+        .value=${live(draft ? draft.text : this._own ? inputText(s.task, this._own) : '')}
+        @input=${(e) => this._onOwnInput(e)}
+      />
+      <div class="keys" role="group" aria-label="Type by clicking">
+        ${keys.map((k) => html`<button type="button" @click=${() => this._typeKey(k)}>${k}</button>`)}
+        <button type="button" class="clear-own" @click=${() => this._clearOwn()}>Clear</button>
+        <button type="button" class="random-own" @click=${() => this._randomOwn()}>Random example</button>
+      </div>
+      ${draft?.error ? html`<p class="field-error" id="own-error">${draft.error}</p>` : ''}
+      ${
+        answer
+          ? html`<p>The model answers, token by token:</p>
+              <ol class="answer" aria-label="The model's answer">
+                ${answer.map(
+                  (a, i) =>
+                    html`<li class=${a.ok ? 'ok' : 'wrong'} data-ok=${a.ok ? 'true' : 'false'}>
+                      ${a.text}<span class="sr-only">${a.ok ? ', right' : `, wrong: the answer is ${a.right}`}</span>
+                      ${a.ok ? '' : html`<span aria-hidden="true" title=${`answer ${i}: should be ${a.right}`}>✗</span>`}
+                    </li>`,
+                )}
+              </ol>
+              <p class="note own-verdict">
+                ${answer.every((a) => a.ok) ? 'All right.' : `${answer.filter((a) => !a.ok).length} of ${answer.length} wrong (dashed); the right answer is ${answer.map((a) => a.right).join(' ')}.`}
+              </p>
+              ${this._maps(result, 'own', { title: 'Each head’s attention for your input' })}`
+          : html`<p class="note">Type an input or press Random example to see the model’s answer.</p>`
+      }
+    </section>`;
+  }
+
+  _ablation(result) {
+    const s = this.settings;
+    const heads = headList(s.layers, s.heads);
+    return html`<section aria-labelledby="ablation-title">
+      <h3 id="ablation-title">Knock a head out</h3>
+      <p class="note">A knocked-out head still computes its weights, but its output is set to zero.</p>
+      <div class="heads-off" role="group" aria-label="Knock out heads">
+        ${heads.map(
+          (h) =>
+            html`<button
+              type="button"
+              data-head-key=${h.key}
+              aria-pressed=${this._off.includes(h.key) ? 'true' : 'false'}
+              ?disabled=${this._training || Boolean(this.job.progress)}
+              @click=${() => this._toggleHead(h.key)}
+            >
+              Knock out ${h.name}
+            </button>`,
+        )}
+      </div>
+      ${
+        result
+          ? html`<p class="readout">
+              Accuracy
+              ${result.off.length ? `with ${result.off.length} head${result.off.length > 1 ? 's' : ''} knocked out` : 'with every head'}:
+              <span class="ablated-accuracy">${percent(result.accuracy)}</span>
+            </p>`
+          : ''
+      }
+      ${
+        result?.without?.length
+          ? html`<table class="knockout">
+              <caption class="sr-only">
+                Accuracy without each head
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">head</th>
+                  <th scope="col">accuracy without it</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${result.without.map(
+                  (w) =>
+                    html`<tr data-head-key=${w.key}>
+                      <td>${w.name}</td>
+                      <td>${percent(w.accuracy)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+          : ''
+      }
+    </section>`;
+  }
+
+  renderFigure() {
+    const result = this.job.value;
+    const s = this.settings;
+    const figure = html`${this._runControls()}
+      <div class="curves">
+        <div class="curve-loss"></div>
+        <div class="curve-accuracy"></div>
+      </div>
+      ${this._history.length ? '' : html`<p class="note">Press Train: the curves fill in as the model learns.</p>`}
+      ${this._maps(result ?? this._placeholder(), 'probe', { title: 'Every head’s attention on the probe' })}`;
+    const after = html`${this._ownSection(result)} ${this._ablation(result)}
+      <section aria-labelledby="file-title">
+        <h3 id="file-title">Keep the trained model</h3>
+        <div class="buttons">
+          <button type="button" class="save-state" ?disabled=${this._training} @click=${() => this._save()}>
+            Save as JSON
+          </button>
+          <label class="file-label"
+            >Load a saved model
+            <input type="file" accept="application/json,.json" class="load-state" @change=${(e) => this._load(e)}
+          /></label>
+        </div>
+        <p class="note file-note" role="status">${this._fileNote}</p>
+      </section>`;
+    const code = html`<attn-code
+      label="PyTorch: the same tiny model and training loop"
+      .template=${TRAINER_TORCH}
+      .params=${torchParams(s)}
+    ></attn-code>`;
+    const hood = html`<p>
+      The model is the engine's trainer (web/src/engine/trainer.js): token and position embeddings, ${s.layers}
+      layer${s.layers > 1 ? 's' : ''} of causal attention with ${s.heads} head${s.heads === '1' ? '' : 's'}
+      ${LAYOUTS[s.task].mlp ? 'and an MLP' : ''}, AdamW on batches of 32 fresh examples. Accuracy counts answer tokens
+      right by greedy decoding on 256 examples of a fixed seed (128 while training). It runs in blocks of 5 steps (at
+      most about 60 steps a second, so the maps can be followed) or, at full speed, 25 steps; after each the page
+      measures and redraws. A link with a step count retrains from the seed to that step, so every machine with the SIMD
+      build reaches the same weights. Knock-out accuracy uses 128 other examples. Token ids:
+      ${s.task === 'lookup' ? 'keys a–h are 0–7, values 0–9 are 8–17, ? is 18' : `digits are 0–9, = is ${tokenText(s.task, 10)}`}.
+    </p>`;
+    const checks = result ? checkCells(trainerChecks(result.probe.attention)) : '';
+    return this.renderLab({
+      figure,
+      controls: this._controls(),
+      after,
+      checks,
+      code,
+      hood,
+      error: this.job.errorLine(),
+    });
+  }
+}
+
+customElements.define('attn-attend-trainer', AttnAttendTrainer);
