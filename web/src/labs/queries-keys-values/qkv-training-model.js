@@ -15,6 +15,7 @@
  * k = x W_K and queries q = x W_Q are the core's products (engine.scores with scale 1). No DOM;
  * unit-tested in Node (tests/js/labs-queries-keys-values.test.js).
  */
+import { fmt, matrixText, vec } from './qkv-world-model.js';
 export const TASK = 'retrieval2d';
 export const QUERY_A = 4;
 export const QUERY_B = 5;
@@ -154,14 +155,8 @@ export function planeRadius(s) {
 /** Whether the run has found the solution: every input answered by retrieving the right item. */
 export const solved = (s) => s.correct === ALL_INPUTS.length && s.retrieved === ALL_INPUTS.length;
 
-const fmt = (v, digits = 2) => {
-  const t = Number(v.toFixed(digits)).toString();
-  return (t === '-0' ? '0' : t).replace(/^-/, '−');
-};
-export const vec = (v, digits = 2) => `(${v.map((x) => fmt(x, digits)).join(', ')})`;
-export const matrixText = (m, digits = 2) =>
-  `[${m.map((row) => `[${row.map((x) => fmt(x, digits)).join(', ')}]`).join(', ')}]`;
-export { fmt };
+// the number formatting is the world lab's model's
+export { fmt, vec, matrixText };
 
 /** The lab's checks (checkCells data): they hold at every step, trained or not. */
 export const trainingChecks = (s) => [
