@@ -12,12 +12,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { axeViolations, settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { loadAttention } from '../../web/src/engine/index.js';
+import { headList } from '../../web/src/labs/learning-to-attend/trainer-model.js';
 import { checkPredictFirst, solve } from './exercise-steps.js';
 
 const site = useBrowserAndSite();
 const LESSON = 'learning-to-attend';
 const GATE = 'attend-position';
 const TRAIN_TIMEOUT = 120000; // a busy 2-core machine
+const engine = await loadAttention();
 
 /** Opens the lesson at `query`, with Exercise 1 already attempted (its lab shown) unless `fresh`. */
 async function open(base, query = '', { fresh = false } = {}) {
@@ -235,6 +238,89 @@ test('a permalink (sort, seed 3, 800 steps) retrains with progress and reopens t
     assert.deepEqual(run.problems, []);
     await run.page.close();
   }
+});
+
+/** Presses an exercise's Check by keyboard and returns its verdict once shown. */
+async function check(exercise) {
+  const button = exercise.getByRole('button', { name: 'Check' });
+  await button.focus();
+  await button.press('Enter');
+  await settled(exercise);
+  return (await exercise.locator('.verdict').innerText()).trim();
+}
+
+test('Exercise 3: the fewest heads, checked live on the trained model against every subset of its heads', async () => {
+  const { page, problems } = await open(site.server.url, '?trainer.layers=2&trainer.seed=2&trainer.steps=150');
+  const trainer = await lab(page, 'ready');
+  // the truth, found independently: the page's trained state, loaded into this process's engine,
+  // every one of the 16 subsets of its 4 heads measured as the lab measures accuracy
+  const t = engine.loadTrainer(await trainer.evaluate((el) => el.trainerState()));
+  const heads = headList(2, '2');
+  const accuracy = new Map();
+  for (let mask = 0; mask < 16; mask++) {
+    const kept = heads.flatMap((_, i) => (mask & (1 << i) ? [i] : []));
+    heads.forEach((h, i) => t.setHeadEnabled(h.layer, h.head, kept.includes(i)));
+    accuracy.set(kept.join(','), t.evaluate({ samples: 256, seed: 12345 }).accuracy);
+  }
+  t.dispose();
+  const solving = [...accuracy].filter(([, a]) => a >= 0.97).map(([k]) => (k ? k.split(',').map(Number) : []));
+  assert.ok(accuracy.get('0,1,2,3') >= 0.97, `the link's model is trained (${accuracy.get('0,1,2,3')})`);
+  const fewest = Math.min(...solving.map((k) => k.length));
+  const best = solving.find((k) => k.length === fewest);
+  const failing = [...accuracy].find(([k, a]) => a < 0.97 && k !== '');
+  console.log(`# fewest heads: ${fewest} of 4 (${solving.filter((k) => k.length === fewest).length} such sets)`);
+  assert.ok(fewest < 4 && failing, 'this model makes a real search: some heads can go, some subsets fail');
+
+  const exercise = page.locator('attn-exercise#fewest-heads');
+  await exercise.scrollIntoViewIfNeeded();
+  await settled(exercise);
+  const toggles = exercise.locator('attn-fewest-heads .toggles button');
+  assert.equal(await toggles.count(), 4);
+  const setKept = async (kept) => {
+    for (const [i, h] of heads.entries()) {
+      const button = exercise.getByRole('button', { name: h.name, exact: true });
+      if ((await button.getAttribute('aria-pressed')) !== String(kept.includes(i))) await button.click();
+      await settled(trainer);
+    }
+    await settled(exercise);
+    // the lab's own knock-out buttons are the same switches
+    for (const [i, h] of heads.entries()) {
+      const own = trainer.getByRole('button', { name: `Knock out ${h.name}` });
+      assert.equal(await own.getAttribute('aria-pressed'), String(!kept.includes(i)), h.name);
+    }
+    const shown = await exercise.locator('.kept-accuracy').innerText();
+    assert.equal(shown, `${(100 * accuracy.get(kept.join(','))).toFixed(1)} %`, `kept ${kept}: the readout`);
+  };
+
+  // every head on: it solves the task, but fewer heads can
+  assert.match(await check(exercise), /^Not yet — 4 heads left on still solve it .*but fewer can/);
+  // a subset that does not reach 97 %
+  const [failingKey, failingAccuracy] = failing;
+  const failingKept = failingKey.split(',').map(Number);
+  await setKept(failingKept);
+  const verdict = await check(exercise);
+  assert.match(verdict, /^Not yet — with .* left on, the model gets .*: under 97 %/);
+  assert.ok(verdict.includes(`${(100 * failingAccuracy).toFixed(1)} %`), verdict);
+  // one of the smallest sets that work: right, and the verdict says how many subsets were tried
+  await setKept(best);
+  const right = await check(exercise);
+  assert.match(right, new RegExp(`^Correct — ${fewest} heads? \\(.*\\) (is|are) the fewest`));
+  const smaller = [...accuracy.keys()].filter((k) => (k ? k.split(',').length : 0) < fewest).length;
+  assert.ok(right.includes(`all ${smaller} subset`), right);
+  assert.equal(await exercise.getAttribute('data-progress'), 'solved');
+  // Reset: every head back on, in the lab too
+  await exercise.getByRole('button', { name: /^Reset/ }).click();
+  await settled(trainer);
+  await settled(exercise);
+  for (const h of heads) {
+    assert.equal(
+      await trainer.getByRole('button', { name: `Knock out ${h.name}` }).getAttribute('aria-pressed'),
+      'false',
+    );
+  }
+  assert.deepEqual(await axeViolations(page, { minImpact: 'serious' }), []);
+  assert.deepEqual(problems, []);
+  await page.close();
 });
 
 test('predict first: both exercises hold their figures back; each likely slip gets its own feedback', async () => {

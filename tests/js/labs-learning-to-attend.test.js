@@ -2,7 +2,9 @@
 // Node, against the real engine where it describes the engine's trainer: the layouts and token
 // texts, the probes and their answers, the learner's input read and judged, the size and memory of
 // every configuration the lab offers (against trainer.parameters()), a config read back into the
-// lab's settings, one head's rows of predict's attention, the curves and the PyTorch parameters.
+// lab's settings, one head's rows of predict's attention, the curves and the PyTorch parameters;
+// the fewest-heads search (fewest-heads-model.js) against trying every subset, on tables and on a
+// model the engine trained, and its verdicts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../web/src/engine/index.js';
@@ -40,6 +42,14 @@ import {
   trainerOptions,
   WIDTHS,
 } from '../../web/src/labs/learning-to-attend/trainer-model.js';
+import {
+  judgeFewest,
+  MAX_SEARCH_HEADS,
+  searchFewestHeads,
+  SOLVED,
+  subsetsOfSize,
+  subsetsUpTo,
+} from '../../web/src/labs/learning-to-attend/fewest-heads-model.js';
 
 const engine = await loadAttention();
 const DEFAULTS = { layers: 1, heads: '2', dModel: '32', learningRate: '0.01', seed: 1 };
@@ -238,4 +248,158 @@ test('curves, the text alternative and the PyTorch parameters', () => {
   }
   assert.equal(torchSteps({ ...DEFAULTS, task: 'sort', layers: 2, heads: '4', dModel: '64' }), 100);
   assert.equal(torchSteps({ ...DEFAULTS, task: 'lookup', layers: 2, heads: '4', dModel: '64' }), 400);
+});
+
+/** Every subset of 0..n-1 (as sorted index arrays), by brute force over bit masks. */
+const everySubset = (n) =>
+  Array.from({ length: 2 ** n }, (_, mask) => Array.from({ length: n }, (_, i) => i).filter((i) => mask & (1 << i)));
+
+/** The true minimum by trying all 2^n subsets: { size, solutions } (size null when none solves). */
+function bruteMinimum(n, accuracyOf) {
+  const solving = everySubset(n).filter((kept) => accuracyOf(kept) >= SOLVED);
+  if (!solving.length) return { size: null, solutions: [] };
+  const size = Math.min(...solving.map((k) => k.length));
+  return {
+    size,
+    solutions: solving
+      .filter((k) => k.length === size)
+      .map((k) => k.join(','))
+      .sort(),
+  };
+}
+
+test('subsets of each size, in order; the counts add up to 2^n', () => {
+  assert.deepEqual(
+    [...subsetsOfSize(4, 2)],
+    [
+      [0, 1],
+      [0, 2],
+      [0, 3],
+      [1, 2],
+      [1, 3],
+      [2, 3],
+    ],
+  );
+  assert.deepEqual([...subsetsOfSize(3, 0)], [[]]);
+  assert.deepEqual([...subsetsOfSize(3, 3)], [[0, 1, 2]]);
+  assert.deepEqual([...subsetsOfSize(2, 3)], []);
+  for (let n = 1; n <= MAX_SEARCH_HEADS; n += 1) {
+    const all = Array.from({ length: n + 1 }, (_, k) => [...subsetsOfSize(n, k)]).flat();
+    assert.equal(all.length, 2 ** n, `n = ${n}`);
+    assert.equal(new Set(all.map((k) => k.join(','))).size, 2 ** n, `n = ${n}: no subset twice`);
+    assert.equal(subsetsUpTo(n, n), 2 ** n);
+  }
+  assert.equal(subsetsUpTo(8, 2), 1 + 8 + 28);
+});
+
+test('the fewest-heads search finds the true minimum, also where knocking a head out helps', async () => {
+  // three heads: each pair but {1, 2} fails, {1, 2} solves, and all three together solve too;
+  // greedy removal from all three (drop the head that costs least) would keep head 0 and fail
+  const table = { '': 0.1, 0: 0.6, 1: 0.3, 2: 0.2, '0,1': 0.9, '0,2': 0.9, '1,2': 0.98, '0,1,2': 0.99 };
+  const progress = [];
+  const found = await searchFewestHeads(3, (kept) => table[kept.join(',')], { onProgress: (p) => progress.push(p) });
+  assert.deepEqual(found, { size: 2, solutions: [[1, 2]], tried: 7, total: 8 });
+  assert.deepEqual(
+    progress.map((p) => p.tried),
+    [1, 2, 3, 4, 5, 6, 7],
+  );
+  // random accuracy tables (seeded), against trying all 2^n subsets; some where nothing solves
+  let seed = 12345;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  for (let trial = 0; trial < 60; trial += 1) {
+    const n = 1 + (trial % MAX_SEARCH_HEADS);
+    const accuracy = new Map(
+      everySubset(n).map((k) => [k.join(','), random() < 0.25 ? 0.97 + 0.03 * random() : random() * 0.97]),
+    );
+    const accuracyOf = (kept) => accuracy.get(kept.join(','));
+    const found = await searchFewestHeads(n, async (kept) => accuracyOf(kept));
+    const truth = bruteMinimum(n, accuracyOf);
+    assert.equal(found.size, truth.size, `trial ${trial}`);
+    assert.deepEqual(found.solutions.map((k) => k.join(',')).sort(), truth.solutions, `trial ${trial}`);
+    assert.equal(found.tried, truth.size === null ? 2 ** n : subsetsUpTo(n, truth.size), `trial ${trial}`);
+  }
+  await assert.rejects(
+    searchFewestHeads(9, () => 1),
+    /the model has 9 heads; trying every subset is offered up to 8/,
+  );
+  await assert.rejects(
+    searchFewestHeads(0, () => 1),
+    /the model has 0 heads/,
+  );
+});
+
+for (const config of [
+  { task: 'reverse', layers: 1, heads: 2, dModel: 32, seed: 1 },
+  { task: 'reverse', layers: 2, heads: 2, dModel: 32, seed: 2 },
+]) {
+  test(`the fewest heads of a model the engine trained (${config.layers} × ${config.heads} heads): the search agrees with every subset tried`, async () => {
+    const t = engine.createTrainer(config);
+    try {
+      for (let steps = 0; steps < 400 && t.evaluate({ samples: 256, seed: 12345 }).accuracy < 0.99; steps += 50)
+        t.step(50);
+      const heads = headList(config.layers, String(config.heads));
+      const accuracyOf = (kept) => {
+        heads.forEach((h, i) => t.setHeadEnabled(h.layer, h.head, kept.includes(i)));
+        return t.evaluate({ samples: 256, seed: 12345 }).accuracy;
+      };
+      const full = accuracyOf(heads.map((_, i) => i));
+      assert.ok(full >= SOLVED, `trained: ${full}`);
+      const found = await searchFewestHeads(heads.length, accuracyOf);
+      const truth = bruteMinimum(heads.length, accuracyOf);
+      assert.equal(found.size, truth.size);
+      assert.deepEqual(found.solutions.map((k) => k.join(',')).sort(), truth.solutions);
+      assert.ok(accuracyOf([]) < SOLVED, 'with no head the model cannot copy the digits');
+      // the verdicts on this model's heads: every subset, judged as the exercise judges it
+      for (const kept of everySubset(heads.length)) {
+        const v = judgeFewest({ heads, kept, full, keptAccuracy: accuracyOf(kept), search: found });
+        const solves = accuracyOf(kept) >= SOLVED;
+        assert.equal(v.correct, solves && kept.length === found.size, `kept ${kept}: ${v.message}`);
+        assert.equal(v.mistake, v.correct ? null : solves ? 'not-fewest' : 'not-solved', `kept ${kept}`);
+      }
+    } finally {
+      t.dispose();
+    }
+  });
+}
+
+test('the fewest-heads verdicts say what is wrong, in words', () => {
+  const heads = headList(2, '2');
+  const search = {
+    size: 2,
+    solutions: [
+      [0, 3],
+      [1, 3],
+    ],
+    tried: 11,
+    total: 16,
+  };
+  const untrained = judgeFewest({ heads, kept: [0, 1, 2, 3], full: 0.62, keptAccuracy: 0.62, search });
+  assert.equal(untrained.correct, false);
+  assert.equal(untrained.mistake, 'untrained');
+  assert.match(untrained.message, /with every head on, the model gets 62\.0 %, under 97 %/);
+  const notSolved = judgeFewest({ heads, kept: [3], full: 0.99, keptAccuracy: 0.41, search });
+  assert.equal(notSolved.mistake, 'not-solved');
+  assert.match(
+    notSolved.message,
+    /with layer 1, head 1 left on, the model gets 41\.0 %: under 97 %, so that head does not/,
+  );
+  const none = judgeFewest({ heads, kept: [], full: 0.99, keptAccuracy: 0.1, search });
+  assert.match(none.message, /no head at all/);
+  const more = judgeFewest({ heads, kept: [0, 1, 3], full: 0.99, keptAccuracy: 0.985, search });
+  assert.equal(more.mistake, 'not-fewest');
+  assert.match(more.message, /3 heads left on still solve it \(98\.5 %\), but fewer can/);
+  const right = judgeFewest({ heads, kept: [1, 3], full: 0.99, keptAccuracy: 0.975, search });
+  assert.equal(right.correct, true);
+  assert.equal(right.mistake, null);
+  assert.match(
+    right.message,
+    /^2 heads \(layer 0, head 1; layer 1, head 1\) are the fewest: with them the model gets 97\.5 %/,
+  );
+  assert.match(
+    right.message,
+    /all 5 subsets of fewer heads stay under 97 % \(11 of the 16 subsets tried\)\. One other set of 2 heads also works\./,
+  );
 });

@@ -88,7 +88,8 @@ export function heatmapLayout({ rows, cols, rowLabels = null, colLabels = null, 
  * @param {Element} container
  * @param {{ rows: number, cols: number, rowLabels?: string[], colLabels?: string[], title?: string,
  *   format?: (v: number) => string, onCell?: (row: number, col: number, how: 'hover' | 'focus' | 'touch') => void,
- *   legend?: boolean }} options  legend: false leaves out the colour legend (small multiples sharing one scale)
+ *   legend?: boolean, note?: boolean }} options  legend: false leaves out the colour legend (small multiples
+ *   sharing one scale); note: false never shows the "Numbers hidden" note (a grid whose host says it once)
  */
 export function createHeatmap(container, options) {
   const { rows, cols, title = 'Heatmap', format = (v) => formatDecimals(v, 2) } = options;
@@ -97,6 +98,7 @@ export function createHeatmap(container, options) {
   const colLabels = options.colLabels ?? null;
   const onCell = options.onCell ?? (() => {});
   const showLegend = options.legend !== false;
+  const showNote = options.note !== false; // false: a grid of maps whose host says it once
   const layoutFor = (width) => heatmapLayout({ rows, cols, rowLabels, colLabels, legend: showLegend, width });
 
   const wrap = document.createElement('div');
@@ -242,7 +244,7 @@ export function createHeatmap(container, options) {
         });
       }
       notes.setAttribute('display', g.annotated ? 'inline' : 'none');
-      note.hidden = g.annotated;
+      note.hidden = g.annotated || !showNote;
     } else {
       setAttributes(frame, { x: left, y: top, width: plotW, height: plotH });
       layer.place(g);

@@ -35,21 +35,25 @@ export function createLineChart(container, options) {
   const svg = svgElement('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', class: 'line-chart' });
   svg.setAttribute('aria-label', title);
   svgElement('title', {}, svg).textContent = title;
-  const [left, right, top, bottom] = [MARGIN.left, WIDTH - MARGIN.right, MARGIN.top, HEIGHT - MARGIN.bottom];
+  const yDomain = options.yDomain ?? [0, 1];
+  const yTicks = yLog ? powersOf(10, ...yDomain) : niceTicks(...yDomain, 5);
+  // room for the y tick labels beside the axis title: about 9 units a character beyond three, so
+  // that labels like "100%" clear the title also when a narrow screen scales the text up
+  const longest = Math.max(0, ...yTicks.map((t) => format(t).length));
+  const left = MARGIN.left + 9 * Math.max(0, longest - 3);
+  const [right, top, bottom] = [WIDTH - MARGIN.right, MARGIN.top, HEIGHT - MARGIN.bottom];
   const fx = xLog ? Math.log2 : (v) => v;
   const fy = yLog ? Math.log10 : (v) => v;
   const x = (
     (s) => (v) =>
       s(fx(v))
   )(linearScale(options.xDomain.map(fx), [left, right]));
-  const yDomain = options.yDomain ?? [0, 1];
   const y = (
     (s) => (v) =>
       s(fy(v))
   )(linearScale(yDomain.map(fy), [bottom, top]));
 
   const xTicks = options.xTicks ?? (xLog ? powersOf(2, ...options.xDomain) : niceTicks(...options.xDomain, 6));
-  const yTicks = yLog ? powersOf(10, ...yDomain) : niceTicks(...yDomain, 5);
   for (const t of yTicks) {
     svgElement('line', { x1: left, x2: right, y1: y(t), y2: y(t), class: 'grid' }, svg);
     svgElement('text', { x: left - 6, y: y(t) + 4, class: 'tick', 'text-anchor': 'end' }, svg).textContent = format(t);

@@ -20,7 +20,9 @@
  * SVG mode only); compact (boolean: no Reset/export toolbar and no colour
  * legend, for small multiples that share one scale, such as a grid of heads;
  * the readout, data table and text alternative stay); bare (boolean: no Reset/export
- * toolbar, the legend kept, for a heatmap inside a lab that has its own toolbar).
+ * toolbar, the legend kept, for a heatmap inside a lab that has its own toolbar); no-note (boolean: no
+ * "Numbers hidden" note when the cells are too small for numbers, for a grid of maps whose host
+ * says it once).
  * The `values` property also takes a { data, shape: [rows, cols] } tensor or
  * rows of typed arrays, for matrices too large for an attribute.
  * data-mode="svg" or "canvas"; data-settled (AttnCell) once drawn.
@@ -93,6 +95,7 @@ export class AttnHeatmap extends AttnFigure {
     highlightRow: { attribute: 'highlight-row', type: Number },
     compact: { type: Boolean, reflect: true },
     bare: { type: Boolean, reflect: true },
+    noNote: { attribute: 'no-note', type: Boolean },
     _table: { state: true },
     _cell: { state: true },
     _error: { state: true },
@@ -208,6 +211,7 @@ export class AttnHeatmap extends AttnFigure {
     this.highlightRow = -1;
     this.compact = false;
     this.bare = false;
+    this.noNote = false;
     this._table = false;
     this._cell = null;
     this._error = '';
@@ -243,7 +247,7 @@ export class AttnHeatmap extends AttnFigure {
     const { rows, cols, data } = this._view;
     const rowLabels = this.rowLabels?.length === rows ? this.rowLabels : null;
     const colLabels = this.colLabels?.length === cols ? this.colLabels : null;
-    const key = JSON.stringify([rows, cols, rowLabels, colLabels, this.accessibleName, this.compact]);
+    const key = JSON.stringify([rows, cols, rowLabels, colLabels, this.accessibleName, this.compact, this.noNote]);
     if (!this._chart || key !== this._chartKey) {
       const container = this.renderRoot.querySelector('.chart');
       this._chart?.disconnect();
@@ -255,6 +259,7 @@ export class AttnHeatmap extends AttnFigure {
         colLabels,
         title: this.accessibleName,
         legend: !this.compact,
+        note: !this.noNote,
         onCell: (row, col) => {
           this._cell = [row, col];
           this.dispatchEvent(new CustomEvent('cell-focus', { detail: { row, col }, bubbles: true, composed: true }));

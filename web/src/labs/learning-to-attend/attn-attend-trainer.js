@@ -22,6 +22,7 @@ import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { searchFewestHeads } from './fewest-heads-model.js';
 import { lineChartStyles } from '../../cells/base/styles.js';
 import { download, svgDocument, toJson } from '../../charts/export.js';
 import { createLineChart } from '../../charts/line-chart.js';
@@ -84,6 +85,7 @@ export class AttnAttendTrainer extends AttnLab {
     _ownDraft: { state: true },
     _fileNote: { state: true },
     _pace: { state: true },
+    _searching: { state: true },
   };
 
   static styles = [
@@ -209,6 +211,13 @@ export class AttnAttendTrainer extends AttnLab {
         font-size: 1rem;
         margin: 1rem 0 0.3rem;
       }
+      /* stacked (a phone, a narrow column): the settings come first, then Train and the figure,
+         which is tall (curves and a map per head), so that the choices are not below it */
+      @container not (min-width: 40rem) {
+        .lab.split > .lab-side {
+          order: -1;
+        }
+      }
     `,
   ];
 
@@ -231,6 +240,9 @@ export class AttnAttendTrainer extends AttnLab {
     this._charts = {};
     this._gflops = null; // measured speed
     this._lastLoss = NaN;
+    this._searching = false; // fewestHeads() is trying subsets of heads
+    this._queue = Promise.resolve(); // work that sets the heads runs one piece at a time (_locked)
+    this._subsets = null; // { id, accuracy: Map } the accuracy of each subset tried, per model and step
     this.job = new LabTask(this, {
       engine: 'worker',
       args: () => [
@@ -240,7 +252,7 @@ export class AttnAttendTrainer extends AttnLab {
         this._off.join(','),
         this._own ? this._own.join(',') : '',
       ],
-      run: (args, context) => this._sync(args, context),
+      run: (args, context) => this._locked(() => this._sync(args, context)),
       explain: (error) => `Training stopped: ${error.message}`,
     });
   }
@@ -289,22 +301,31 @@ export class AttnAttendTrainer extends AttnLab {
       await this._setHeads(t, []); // the link's weights were trained with every head on
       progress({ done: 0, count: steps - from, step: from });
       const started = performance.now();
+      const losses = []; // the loss curve of the retraining (its accuracy is measured at the end)
       const r = await t.step(steps - from, {
         onProgress: (p) => {
           this._at = p.step;
+          if (p.step < steps) losses.push({ step: p.step, loss: p.loss, accuracy: NaN });
           progress(p);
         },
       });
       this._measured(steps - from, performance.now() - started);
       this._at = r.step;
       this._lastLoss = r.loss;
-      this._history = [];
+      this._history = from === 0 ? losses : [];
     }
     if (training) return this._result; // the training loop measures after each block
     await this._setHeads(t, this._off);
     const result = await this._measure(t, { samples: EVAL_SAMPLES.still, knockouts: true });
     this.dataset.status = this._at > 0 ? 'ready' : 'idle';
     return result;
+  }
+
+  /** Runs `work` after the work queued before it (both set heads on the one trainer). */
+  _locked(work) {
+    const run = this._queue.then(work, work);
+    this._queue = run.catch(() => {});
+    return run;
   }
 
   async _setHeads(t, off) {
@@ -358,7 +379,7 @@ export class AttnAttendTrainer extends AttnLab {
 
   /** Train: blocks of steps until Pause, `limit` or MAX_STEPS; each block is drawn before the next. */
   async _train(limit = MAX_STEPS) {
-    if (this._training || !this._trainer || this.job.progress) return;
+    if (this._training || this._searching || !this._trainer || this.job.progress) return;
     this.beginEdit();
     const controller = new AbortController();
     this._controller = controller;
@@ -396,6 +417,76 @@ export class AttnAttendTrainer extends AttnLab {
       this._training = false;
       this.stateChanged();
     }
+  }
+
+  /**
+   * For the fewest-heads exercise (attn-fewest-heads.js): the heads, which are knocked out, the
+   * accuracy shown for them (null until measured for exactly these), the step and whether the
+   * lab is busy (training, retraining from a link, or searching).
+   */
+  headStatus() {
+    const heads = headList(this.layers, this.heads);
+    const r = this.job.value;
+    const current = r && !r.waiting && r.step === this._at && r.off.join(',') === this._off.join(',');
+    return {
+      heads,
+      off: [...this._off],
+      step: this._at,
+      accuracy: current ? r.accuracy : null,
+      training: this._training,
+      busy: this._training || this._searching || Boolean(this.job.progress) || !this._trainer,
+    };
+  }
+
+  /** Knocks out exactly the heads `keys` ("layer.head"), as the lab's own buttons do. */
+  setKnockedOut(keys) {
+    const known = headList(this.layers, this.heads).map((h) => h.key);
+    if (this._training || this._searching) return;
+    this._off = known.filter((k) => keys.includes(k));
+  }
+
+  /**
+   * The fewest heads that still solve the task, on the model as trained now: tries every subset of
+   * heads in order of size (searchFewestHeads), each measured like the lab's accuracy readout (256
+   * examples of the fixed seed). Accuracies are remembered per model and step, so a second check
+   * is quick. Resolves to { heads, full, kept, keptAccuracy, search }: `kept` the indices the lab
+   * has on now. Refuses while training. onProgress({ tried, total }).
+   */
+  fewestHeads({ onProgress } = {}) {
+    if (this._training) return Promise.reject(new Error('the model is training; press Pause first'));
+    if (this.job.progress) return Promise.reject(new Error('the model is still retraining from the link'));
+    return this._locked(async () => {
+      const t = this._trainer;
+      if (!t) throw new Error('the model is not loaded yet');
+      const heads = headList(this.layers, this.heads);
+      const id = `${this._key}@${this._at}`;
+      if (this._subsets?.id !== id) this._subsets = { id, accuracy: new Map() };
+      const memo = this._subsets.accuracy;
+      const on = heads.map(() => null); // what the trainer has now, as far as this search set it
+      const accuracyOf = async (kept) => {
+        const name = kept.join(',');
+        if (memo.has(name)) return memo.get(name);
+        for (const [i, h] of heads.entries()) {
+          const enabled = kept.includes(i);
+          if (on[i] !== enabled) await t.setHeadEnabled(h.layer, h.head, enabled);
+          on[i] = enabled;
+        }
+        const { accuracy } = await t.evaluate({ samples: EVAL_SAMPLES.still, seed: 12345 });
+        memo.set(name, accuracy);
+        return accuracy;
+      };
+      this._searching = true;
+      try {
+        const kept = heads.flatMap((h, i) => (this._off.includes(h.key) ? [] : [i]));
+        const full = await accuracyOf(heads.map((_, i) => i));
+        const keptAccuracy = await accuracyOf(kept);
+        const search = await searchFewestHeads(heads.length, accuracyOf, { onProgress });
+        return { heads, full, kept, keptAccuracy, search };
+      } finally {
+        await this._setHeads(t, this._off);
+        this._searching = false;
+      }
+    });
   }
 
   _pause() {
@@ -519,6 +610,8 @@ export class AttnAttendTrainer extends AttnLab {
 
   updated() {
     this._drawCurves();
+    // for the fewest-heads exercise: the step, the knock-outs or the accuracy may have changed
+    this.dispatchEvent(new CustomEvent('attn-trainer-change', { bubbles: true, composed: true }));
   }
 
   _drawCurves() {
@@ -586,7 +679,7 @@ export class AttnAttendTrainer extends AttnLab {
     return html`<label for=${name}>${label}</label>
       <select
         id=${name}
-        ?disabled=${Boolean(this.job.progress)}
+        ?disabled=${Boolean(this.job.progress) || this._searching}
         @change=${(e) => this._set(name, name === 'layers' ? Number(e.target.value) : e.target.value)}
       >
         ${values.map((v) => html`<option value=${v} ?selected=${String(v) === String(this[name])}>${format(v)}</option>`)}
@@ -597,7 +690,7 @@ export class AttnAttendTrainer extends AttnLab {
     const s = this.settings;
     const cost = costSummary(s, this._gflops ?? undefined);
     const p = this.job.progress;
-    const busy = Boolean(p);
+    const busy = Boolean(p) || this._searching; // retraining from a link, or trying subsets of heads
     return html`
       <div class="settings">
         ${this._select('task', 'Task', TASKS, (v) => TASK_TITLES[v])} ${this._select('layers', 'Layers', [1, 2])}
@@ -634,7 +727,7 @@ export class AttnAttendTrainer extends AttnLab {
   /** Train, Pause, Step, Reset model, the pace, the readout and the retraining progress: above the curves. */
   _runControls() {
     const p = this.job.progress;
-    const busy = Boolean(p);
+    const busy = Boolean(p) || this._searching; // retraining from a link, or trying subsets of heads
     return html`<div class="run" role="group" aria-label="Training">
       <div class="buttons">
         <button
@@ -673,10 +766,8 @@ export class AttnAttendTrainer extends AttnLab {
       <label class="pace"
         >Pace
         <select class="pace-select" @change=${(e) => (this._pace = e.target.value)}>
-          <option value="watch" ?selected=${this._pace === 'watch'}>
-            slow enough to watch (about 60 steps a second)
-          </option>
-          <option value="fast" ?selected=${this._pace === 'fast'}>as fast as it goes</option>
+          <option value="watch" ?selected=${this._pace === 'watch'}>slow: about 60 steps a second</option>
+          <option value="fast" ?selected=${this._pace === 'fast'}>fast: as fast as it goes</option>
         </select></label
       >
     </div>`;
@@ -717,7 +808,8 @@ export class AttnAttendTrainer extends AttnLab {
         Input <span class="mono">${inputText(task, input)}</span>; answer
         <span class="mono probe-answer">${answer.map((a) => a.text).join(' ')}</span>
         ${answer.every((a) => a.ok) ? '(right)' : `(right answer: ${answer.map((a) => a.right).join(' ')})`}. Rows: the
-        position reading; columns: the position read; dark is weight 0, bright is 1.
+        position reading; columns: the position read; dark is weight 0, bright is 1. Hover over or focus a cell for its
+        weight.
       </p>
       <div class="maps">
         ${headList(attention.shape[0], attention.shape[1]).map(
@@ -725,6 +817,7 @@ export class AttnAttendTrainer extends AttnLab {
             html`<div class="map ${result.off.includes(h.key) ? 'off' : ''}">
               <attn-heatmap
                 compact
+                no-note
                 class=${`${which}-map`}
                 data-layer=${h.layer}
                 data-head=${h.head}
@@ -802,7 +895,7 @@ export class AttnAttendTrainer extends AttnLab {
               type="button"
               data-head-key=${h.key}
               aria-pressed=${this._off.includes(h.key) ? 'true' : 'false'}
-              ?disabled=${this._training || Boolean(this.job.progress)}
+              ?disabled=${this._training || this._searching || Boolean(this.job.progress)}
               @click=${() => this._toggleHead(h.key)}
             >
               Knock out ${h.name}

@@ -281,10 +281,10 @@ export function curveDomain(step) {
  */
 export const PACES = { watch: { block: 5, minMs: 80 }, fast: { block: 25, minMs: 0 } };
 
-/** The curves as line-chart series: loss and accuracy against the step. */
+/** The curves as line-chart series: loss and accuracy against the step (points without one left out). */
 export const curveSeries = (history) => ({
-  loss: [history.map((h) => [h.step, h.loss])],
-  accuracy: [history.map((h) => [h.step, h.accuracy])],
+  loss: [history.filter((h) => Number.isFinite(h.loss)).map((h) => [h.step, h.loss])],
+  accuracy: [history.filter((h) => Number.isFinite(h.accuracy)).map((h) => [h.step, h.accuracy])],
 });
 
 export const percent = (x) => `${(100 * x).toFixed(1)} %`;
