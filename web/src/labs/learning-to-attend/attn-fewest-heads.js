@@ -18,6 +18,7 @@
 import { css, html } from 'lit';
 import { AttnCell } from '../../cells/base/attn-cell.js';
 import { cellStyles } from '../../cells/base/cell-support.js';
+import { textStyles } from '../../cells/base/styles.js';
 import { judgeFewest } from './fewest-heads-model.js';
 import { percent } from './trainer-model.js';
 
@@ -32,6 +33,7 @@ export class AttnFewestHeads extends AttnCell {
   static styles = [
     AttnCell.baseStyles,
     cellStyles,
+    textStyles,
     css`
       :host {
         margin: 0.5rem 0;
@@ -176,7 +178,7 @@ export class AttnFewestHeads extends AttnCell {
             </button>`,
         )}
       </div>
-      <p class="readout" aria-live="polite">
+      <p class="readout">
         ${on.length} of ${s.heads.length} head${s.heads.length === 1 ? '' : 's'} on · accuracy
         <span class="kept-accuracy">${s.accuracy === null ? '…' : percent(s.accuracy)}</span> at step ${s.step}
         ${s.training ? ' (training: press Pause to check)' : ''}
