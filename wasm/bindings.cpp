@@ -64,7 +64,8 @@ Mask mask_from_js(const val& options) {
   return Mask::none();
 }
 
-// The options object the engine builds for scores: {scale (NaN = 1/sqrt(E)), mask fields}.
+// The options object the engine builds for scores: {scale (NaN = 1/sqrt(E)), rowOffset, mask
+// fields}.
 AttentionOptions scale_and_mask_from_js(const val& options) {
   AttentionOptions o;
   const double scale = options["scale"].as<double>();
@@ -72,6 +73,9 @@ AttentionOptions scale_and_mask_from_js(const val& options) {
     o.scale = scale;
   }
   o.mask = mask_from_js(options);
+  // rowOffset: a whole number below 2^32 (the engine checks it), the first query row's index
+  const val row_offset = options["rowOffset"];
+  o.row_offset = row_offset.isUndefined() ? 0 : static_cast<std::size_t>(row_offset.as<double>());
   return o;
 }
 

@@ -114,6 +114,7 @@ struct Problem {
   double scale = 1;
   double v_max_abs = 0; // max |v|: decides whether the fused accumulator may overflow
   const Mask* mask = nullptr;
+  std::size_t row_offset = 0; // query row i is row i + row_offset of the whole (positional masks)
 
   Shape with(std::size_t a, std::size_t b) const {
     Shape s = batch;
@@ -132,13 +133,15 @@ struct Problem {
     return off;
   }
 
-  // May query i attend to key j (positional and boolean masks)?
+  // May query i attend to key j (positional and boolean masks)? Positional masks count the
+  // query from row_offset; a boolean mask is indexed by the row of this call.
   bool allowed(std::size_t moff, std::size_t i, std::size_t j) const {
+    const std::size_t at = i + row_offset;
     switch (mask->kind) {
     case Mask::Kind::causal:
-      return j <= i;
+      return j <= at;
     case Mask::Kind::window:
-      return (i > j ? i - j : j - i) <= mask->window && (!mask->causal || j <= i);
+      return (at > j ? at - j : j - at) <= mask->window && (!mask->causal || j <= at);
     case Mask::Kind::boolean:
       return mask->allowed.data()[moff + i * mask_strides[batch.size()] +
                                   j * mask_strides[batch.size() + 1]] != 0;
@@ -156,6 +159,8 @@ struct Problem {
 
   // Keys [lo, hi) that any of query rows [i0, i1) may attend to (positional masks).
   std::pair<std::size_t, std::size_t> key_range(std::size_t i0, std::size_t i1) const {
+    i0 += row_offset;
+    i1 += row_offset;
     std::size_t lo = 0;
     std::size_t hi = S;
     if (mask->kind == Mask::Kind::causal || (mask->kind == Mask::Kind::window && mask->causal)) {
@@ -238,6 +243,7 @@ Problem validate(const char* who, const Tensor& q, const Tensor& k, const Tensor
   }
 
   p.mask = &options.mask;
+  p.row_offset = options.row_offset;
   const Shape full = p.with(p.L, p.S);
   if (options.mask.kind == Mask::Kind::boolean || options.mask.kind == Mask::Kind::additive) {
     const bool boolean = options.mask.kind == Mask::Kind::boolean;

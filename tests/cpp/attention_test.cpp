@@ -428,3 +428,68 @@ TEST(attention, large_problem_matches_reference_within_1e_5_relative) {
 }
 
 } // namespace
+
+// The rows [r0, r1) of q with row_offset = r0: the positional masks count from r0.
+Tensor rows_of(const Tensor& q, std::size_t r0, std::size_t r1) {
+  const Shape s = attn::shape_of(q);
+  const std::size_t L = s[s.size() - 2], E = s.back(), batches = q.size() / (L * E);
+  Shape part = s;
+  part[part.size() - 2] = r1 - r0;
+  Tensor out = Tensor::from_shape(part);
+  for (std::size_t b = 0; b < batches; ++b) {
+    std::copy(q.data() + (b * L + r0) * E, q.data() + (b * L + r1) * E,
+              out.data() + b * (r1 - r0) * E);
+  }
+  return out;
+}
+
+// Computing the query rows in parts (row_offset), as the engine's worker pool does, gives exactly
+// the rows of the whole call, bit for bit, when the parts start at multiples of the kernels' block
+// of rows; every mask kind, L = S and L != S, fused and two-pass, every kernel set.
+TEST(attention, query_rows_in_parts_with_row_offset_equal_the_whole_bit_for_bit) {
+  const std::size_t S = 300, E = 16;
+  for (const std::size_t L : {std::size_t{300}, std::size_t{157}}) {
+    const Tensor q = random_tensor({2, L, E}, 7u), k = random_tensor({2, S, E}, 8u),
+                 v = random_tensor({2, S, 12}, 9u);
+    for (const Mask& mask : {Mask::none(), Mask::causal_mask(), Mask::local(40, false),
+                             Mask::local(40, true), Mask::local(1000, true)}) {
+      for (const auto* ks : attn::kernels::available()) {
+        for (const bool weights : {false, true}) {
+          AttentionOptions whole;
+          whole.mask = mask;
+          whole.return_weights = weights;
+          const attn::AttentionResult all = attn::detail::attention_with(*ks, q, k, v, whole);
+          const std::string where = std::string(ks->name) + " L=" + std::to_string(L) +
+                                    " mask kind " + std::to_string(static_cast<int>(mask.kind)) +
+                                    (weights ? " two-pass" : " fused");
+          std::size_t masked = 0;
+          for (const std::size_t r0 : {std::size_t{0}, std::size_t{64}, std::size_t{148}}) {
+            const std::size_t r1 = r0 == 0 ? 64 : r0 == 64 ? 148 : L;
+            AttentionOptions part = whole;
+            part.row_offset = r0;
+            const attn::AttentionResult got =
+                attn::detail::attention_with(*ks, rows_of(q, r0, r1), k, v, part);
+            masked += got.fully_masked_rows;
+            EXPECT_TRUE(std::equal(got.output.begin(), got.output.end(),
+                                   rows_of(all.output, r0, r1).begin()))
+                << where << " rows " << r0 << ".." << r1;
+          }
+          EXPECT_EQ(masked, all.fully_masked_rows) << where;
+        }
+      }
+    }
+  }
+  // any offset: the part agrees with the reference of the whole's rows
+  const Tensor q = random_tensor({1, 9, 8}, 1u), k = random_tensor({1, 9, 8}, 2u),
+               v = random_tensor({1, 9, 8}, 3u);
+  AttentionOptions whole;
+  whole.mask = Mask::causal_mask();
+  const attn::AttentionResult64 ref = attn::scaled_dot_product_attention_reference(q, k, v, whole);
+  AttentionOptions part = whole;
+  part.row_offset = 5;
+  const attn::AttentionResult64 got =
+      attn::scaled_dot_product_attention_reference(rows_of(q, 5, 9), k, v, part);
+  for (std::size_t i = 0; i < 4 * 8; ++i) {
+    EXPECT_EQ(got.output.data()[i], ref.output.data()[5 * 8 + i]) << i;
+  }
+}

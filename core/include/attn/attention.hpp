@@ -53,6 +53,10 @@ struct AttentionOptions {
   Mask mask;
   bool return_weights = false; ///< keep the (..., L, S) weights (costs L·S memory)
   bool return_logits = false;  ///< keep the (..., L, S) masked, scaled logits
+  /// The index of q's first row in the whole sequence: the positional masks (causal, window)
+  /// compare key j with query i + row_offset. With it, the query rows of one problem can be
+  /// computed in parts, each giving exactly the rows of the whole (the engine's worker pool).
+  std::size_t row_offset = 0;
 };
 
 struct AttentionResult {
