@@ -74,9 +74,18 @@ const asciiOnly = {
     },
   },
 };
+// The engine's worker bundle does not start workers of its own: the pool's way of starting them
+// (#pool-workers, engine/pool.js) is a stub there, so the worker does not bundle itself again.
+const noPoolInWorker = {
+  name: 'attnbook-no-pool-in-worker',
+  enforce: 'pre',
+  resolveId(id) {
+    return id === '#pool-workers' ? new URL('./web/src/engine/pool-workers-none.js', import.meta.url).pathname : null;
+  },
+};
 const classicWorker = {
   format: 'iife',
-  plugins: () => [wasmFromPage],
+  plugins: () => [wasmFromPage, noPoolInWorker],
   rolldownOptions: { output: { codeSplitting: false } },
 };
 
@@ -121,7 +130,7 @@ export default defineConfig(({ mode }) => {
       ...(single ? [viteSingleFile({ removeViteModuleLoader: true }), inlineIcon, asciiOnly] : []),
       ...offline,
     ],
-    worker: single ? classicWorker : { format: 'es' },
+    worker: single ? classicWorker : { format: 'es', plugins: () => [noPoolInWorker] },
     resolve: { alias: single ? [gzippedWasm, inlineWorker] : [] },
     build: {
       outDir: single ? '../dist/.single' : '../dist/site',

@@ -6,6 +6,8 @@
 //   softmax-wasm.json      softmax: wasm SIMD, wasm scalar, plain JS
 //   attention.json         attention: wasm SIMD (fused, +weights), wasm scalar, plain JS,
 //                          TensorFlow.js wasm and the native medians, side by side
+//   pool.json              attention across cores: the worker pool with 1, 2, … threads against the
+//                          single-thread call and two concurrent calls (the machine's ceiling)
 //   train.json             training: optimiser steps/s of each task's default model, attnbook
 //                          wasm SIMD and scalar, TensorFlow.js wasm and PyTorch (one thread),
 //                          side by side; time to 97 % accuracy (bench/train.bench.mjs)
@@ -66,6 +68,8 @@ try {
   await mustRun(process.execPath, [path.join('bench', 'softmax.bench.mjs')]);
   step('benchmark: attention, wasm builds, plain JS, TensorFlow.js wasm and native');
   await mustRun(process.execPath, [path.join('bench', 'attention.bench.mjs'), '--native', nativeAttentionJson]);
+  step('benchmark: attention across cores, the worker pool against the single-thread call');
+  await mustRun(process.execPath, [path.join('bench', 'pool.bench.mjs')]);
   step('benchmark: training, wasm builds, TensorFlow.js wasm and PyTorch (one thread)');
   await mustRun(process.execPath, [path.join('bench', 'train.bench.mjs')]);
   step('benchmark: browser budgets in headless Chromium (first lesson interactive, input to frame, sizes)');

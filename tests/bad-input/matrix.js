@@ -1849,6 +1849,54 @@ for (const fn of ['entropy', 'effectivePositions']) {
   );
 }
 
+// ---- attn.createPool({ threads, minPartFlop }) (async: the promise rejects, before any worker starts) ----
+{
+  const p = (cls, what, args, kind, message) => row('createPool', cls, what, args, kind, message);
+  p(
+    'out of range',
+    'threads = 0',
+    () => [{ threads: 0 }],
+    'ValueError',
+    /createPool: threads must be 'auto' or a whole number from 1 to 64, got number 0/,
+  );
+  p(
+    'out of range',
+    'threads = 1.5',
+    () => [{ threads: 1.5 }],
+    'ValueError',
+    /createPool: threads must be .*got number 1.5/,
+  );
+  p(
+    'out of range',
+    'threads = 1000',
+    () => [{ threads: 1000 }],
+    'ValueError',
+    /createPool: threads must be .*got number 1000/,
+  );
+  p('NaN', 'threads = NaN', () => [{ threads: NaN }], 'ValueError', /createPool: threads must be .*got number NaN/);
+  p(
+    'non-numeric',
+    'threads as a string',
+    () => [{ threads: 'many' }],
+    'TypeError',
+    /createPool: threads must be .*got the string "many"/,
+  );
+  p(
+    'NaN',
+    'minPartFlop = NaN',
+    () => [{ minPartFlop: NaN }],
+    'ValueError',
+    /createPool: minPartFlop must be a number >= 1, got number NaN/,
+  );
+  p(
+    'wrong argument type',
+    'a string for options',
+    () => ['auto'],
+    'TypeError',
+    /createPool: options must be an object such as \{ threads: 'auto' \}, got the string "auto"/,
+  );
+}
+
 export const API_ROWS = rows;
 
 /**
@@ -2005,6 +2053,12 @@ export const VALID_CALLS = {
       return [step];
     },
     expected: [3],
+  },
+  createPool: {
+    args: () => [[1, 2]],
+    result: (r) => r.data,
+    expected: [1 / (1 + Math.E), Math.E / (1 + Math.E)],
+    via: 'softmax',
   },
   loadAttention: {
     args: () => [[1, 2]],

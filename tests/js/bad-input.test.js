@@ -73,6 +73,8 @@ for (const simd of [true, false]) {
       test(`${row.fn}: ${row.cls} (${row.what})`, async () => {
         if (row.fn === 'loadAttention') {
           await assert.rejects(loadAttention(...row.args()), (error) => expectError(row, error));
+        } else if (row.fn === 'createPool') {
+          await assert.rejects(attn.createPool(...row.args(attn)), (error) => expectError(row, error));
         } else {
           assert.throws(
             () => attn[row.fn](...row.args(attn)),

@@ -1,5 +1,5 @@
 // Trainers away from the caller: createTrainer / loadTrainer of the worker client, driving the real
-// engine/worker.js in a Node worker thread (node-worker.js), and of runtime.js's main-thread
+// engine/worker.js in a Node worker thread (engine/pool-workers-node.js), and of runtime.js's main-thread
 // stand-in (trainer-jobs.js localTrainers), which must answer alike. step(count) runs in chunks
 // with progress { done, count, step, loss }, is cancelled by an AbortSignal or handle.cancel()
 // (kind 'Cancelled', the trainer left at the last completed step), and two trainers never cancel
@@ -10,7 +10,7 @@ import { AttentionError, loadAttention } from 'attnbook';
 import { localTrainers } from '../../web/src/engine/trainer-jobs.js';
 import { TRAINER_HANDLE_MEMBERS } from '../../web/src/engine/trainer-handle.js';
 import { createWorkerEngine } from '../../web/src/engine/worker-client.js';
-import { nodeWorker } from './node-worker.js';
+import { startWorker as nodeWorker } from '../../web/src/engine/pool-workers-node.js';
 
 let attn; // the engine on this thread: the reference results
 before(async () => {

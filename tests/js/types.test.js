@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { Attention, Trainer, loadAttention } from 'attnbook';
 import { JOBS } from '../../web/src/engine/jobs.js';
-import { JOB_METHODS, METHODS } from '../../web/src/engine/methods.js';
+import { JOB_METHODS, METHODS, PAGE_METHODS } from '../../web/src/engine/methods.js';
 import { TRAINER_HANDLE_MEMBERS } from '../../web/src/engine/trainer-handle.js';
 import { localTrainers } from '../../web/src/engine/trainer-jobs.js';
 import { createWorkerEngine } from '../../web/src/engine/worker-client.js';
@@ -49,13 +49,13 @@ function fakeWorker() {
 
 test('methods.js lists exactly the methods of the Attention class and the jobs of jobs.js', () => {
   const methods = Object.getOwnPropertyNames(Attention.prototype).filter((n) => n !== 'constructor');
-  assert.deepEqual([...METHODS].sort(), methods.sort());
+  assert.deepEqual([...METHODS, ...PAGE_METHODS].sort(), methods.sort());
   assert.deepEqual([...JOB_METHODS].sort(), Object.keys(JOBS).sort());
 });
 
 test('index.d.ts declares the methods of methods.js, in its order, and the simd flag', async () => {
   const declared = declaredMembers(await readFile(new URL('index.d.ts', engineDir), 'utf8'), 'Attention');
-  assert.deepEqual([...declared], ['simd', ...METHODS]);
+  assert.deepEqual([...declared], ['simd', ...METHODS, ...PAGE_METHODS]);
 });
 
 test('index.d.ts declares exactly the members an engine from loadAttention() has', async () => {
@@ -71,7 +71,7 @@ test('worker-client.d.ts and index.d.ts declare exactly what createWorkerEngine(
   const attention = declaredMembers(await readFile(new URL('index.d.ts', engineDir), 'utf8'), 'Attention');
   const worker = declaredMembers(await readFile(new URL('worker-client.d.ts', engineDir), 'utf8'), 'WorkerEngine');
   // WorkerEngine extends Promised<Omit<Attention, 'simd'>> and declares simd itself.
-  const declared = new Set([...attention, ...worker]);
+  const declared = new Set([...[...attention].filter((m) => !PAGE_METHODS.includes(m)), ...worker]);
   assert.deepEqual([...declared].sort(), Object.keys(engine).sort());
   for (const method of [...METHODS, ...JOB_METHODS]) assert.equal(typeof engine[method], 'function', method);
 });

@@ -1,6 +1,6 @@
 // The "check this browser" page: the engine on the main thread and in a Web
-// Worker, each against known answers, and trainers in the worker (progress, cancel, two trainers
-// independent). Each row gets data-status pass or fail.
+// Worker, each against known answers, trainers in the worker (progress, cancel, two trainers
+// independent), and a pool of two workers (engine/pool.js). Each row gets data-status pass or fail.
 import { loadAttention, simdSupported } from './engine/index.js';
 import { createWorkerEngine } from './engine/worker-client.js';
 
@@ -94,6 +94,25 @@ await check('trainers in a Web Worker', async () => {
     ];
   } finally {
     engine.terminate();
+  }
+});
+await check('a pool of two Web Workers', async () => {
+  const attn = await loadAttention();
+  const pool = await attn.createPool({ threads: 2 });
+  try {
+    const q = attn.randn([1024, 64], 7);
+    const [k, v] = [attn.randn([1024, 64], 8), attn.randn([1024, 64], 9)];
+    const want = attn.attention(q, k, v, { mask: 'causal' });
+    const got = await pool.attention(q, k, v, { mask: 'causal' });
+    const same = got.output.data.every((x, i) => Object.is(x, want.output.data[i]));
+    let rejected = '';
+    await pool.attention([[1, NaN]], [[1, 2]], [[1, 2]]).catch((error) => (rejected = error.message));
+    return [
+      pool.threads === 2 && same && got.fullyMaskedRows === 0 && rejected === 'attention: q[0, 1] is NaN',
+      `${pool.threads} workers; causal attention at L = S = 1024 ${same ? 'bitwise equal to' : 'DIFFERS from'} the main thread's; bad input: ${rejected}`,
+    ];
+  } finally {
+    pool.dispose();
   }
 });
 document.body.dataset.done = 'true';

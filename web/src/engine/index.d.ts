@@ -35,6 +35,8 @@ export interface ScoresOptions {
   /** Default 1/sqrt(E). */
   scale?: number;
   mask?: Mask;
+  /** The index of q's first row in the whole sequence: causal and window masks count from it. Default 0. */
+  rowOffset?: number;
 }
 
 export interface AttentionOptions extends ScoresOptions {
@@ -123,6 +125,23 @@ export interface Attention {
   loadTrainer(state: TrainerState): Trainer;
   /** Wasm memory size and bytes malloc'd now. */
   memory(): { heapBytes: number; inUseBytes: number };
+  /**
+   * A pool of workers (Web Workers, or worker threads in Node), each with its own copy of this build:
+   * threads 'auto' (default) is one per core. Only on the caller's own engine, not in its worker.
+   */
+  createPool(options?: { threads?: 'auto' | number; minPartFlop?: number }): Promise<Pool>;
+}
+
+/** attention() across cores (engine/pool.js): results bit for bit those of attention() in the same build. */
+export interface Pool {
+  /** How many workers it runs. */
+  readonly threads: number;
+  /** attention()'s contract, split by query rows across the workers. */
+  attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): Promise<AttentionResult>;
+  /** Ends worker i at once: its calls reject, a fresh worker takes its place. */
+  terminateWorker(i: number): void;
+  /** Ends every worker; calls after it reject. */
+  dispose(): void;
 }
 
 /** A task's default model and optimiser (trainingTasks()). */

@@ -99,10 +99,11 @@ export class Attention {
    */
   scores(q, k, options) {
     return named('scores', () => {
-      const { scale, mask = null } = optionsObject(options, 'scores', "{ mask: 'causal' }");
+      const { scale, mask = null, rowOffset = 0 } = optionsObject(options, 'scores', "{ mask: 'causal' }");
       const [tq, tk] = [toTensor(q, 'q'), toTensor(k, 'k')];
       checkScale(scale);
-      const fields = { scale: scale ?? NaN, ...toMaskFields(mask) };
+      checkRowOffset(rowOffset);
+      const fields = { scale: scale ?? NaN, rowOffset, ...toMaskFields(mask) };
       return unwrap(this.#module.scores(tq.data, tq.shape, tk.data, tk.shape, fields));
     });
   }
@@ -114,8 +115,9 @@ export class Attention {
    * @param {TensorLike} q (..., L, E)
    * @param {TensorLike} k (..., S, E)
    * @param {TensorLike} v (..., S, Ev)
-   * @param {{ scale?: number, temperature?: number, mask?: null | 'causal' | { window: number, causal?: boolean } | TensorLike | { additive: TensorLike }, returnWeights?: boolean, returnLogits?: boolean }} [options]
-   *   scale defaults to 1/sqrt(E); mask tensors use 1 = may attend
+   * @param {{ scale?: number, temperature?: number, mask?: null | 'causal' | { window: number, causal?: boolean } | TensorLike | { additive: TensorLike }, returnWeights?: boolean, returnLogits?: boolean, rowOffset?: number }} [options]
+   *   scale defaults to 1/sqrt(E); mask tensors use 1 = may attend; rowOffset (default 0) is the index
+   *   of q's first row in the whole sequence, which causal and window masks count from
    * @returns {{ output: Tensor, weights?: Tensor, logits?: Tensor, fullyMaskedRows: number, scratchBytes: number }}
    *   output (..., L, Ev); weights and logits (..., L, S); rows with no allowed key are zeros and counted;
    *   scratchBytes: the working memory the call allocated besides its inputs and result
@@ -127,6 +129,21 @@ export class Attention {
       const fields = attentionFields(opts);
       return unwrap(this.#module.attention(tq.data, tq.shape, tk.data, tk.shape, tv.data, tv.shape, fields));
     });
+  }
+
+  /**
+   * A pool of workers, each with its own copy of this engine's build, to use every core
+   * (pool.js): pool.attention(q, k, v, options) has attention()'s contract and results (bitwise
+   * equal), split by query rows; pool.threads; pool.dispose() ends the workers.
+   * Web Workers in a browser, worker threads in Node; no SharedArrayBuffer needed.
+   * @param {{ threads?: 'auto' | number, minPartFlop?: number }} [options] threads 'auto' (the default):
+   *   one worker per core; minPartFlop: the least work a part of a split call keeps (pool.js)
+   * @returns {Promise<import('./pool.js').Pool>}
+   */
+  async createPool(options) {
+    const { threads = 'auto', minPartFlop } = optionsObject(options, 'createPool', "{ threads: 'auto' }");
+    const { createPool } = await import('./pool.js');
+    return createPool({ threads, minPartFlop, simd: this.simd, local: this });
   }
 
   /**
@@ -351,17 +368,30 @@ function attentionOptions(options, name, keep) {
     mask = null,
     returnWeights = keep,
     returnLogits = keep,
+    rowOffset = 0,
   } = optionsObject(options, name, "{ mask: 'causal' }");
-  return { scale, temperature, mask, returnWeights, returnLogits };
+  return { scale, temperature, mask, returnWeights, returnLogits, rowOffset };
 }
 
 /** Those options checked, as the fields the bindings take. */
-function attentionFields({ scale, temperature, mask, returnWeights, returnLogits }) {
+function attentionFields({ scale, temperature, mask, returnWeights, returnLogits, rowOffset }) {
   checkScale(scale);
   checkNumber(temperature, 'temperature');
   checkBoolean(returnWeights, 'returnWeights');
   checkBoolean(returnLogits, 'returnLogits');
-  return { scale: scale ?? NaN, temperature, returnWeights, returnLogits, ...toMaskFields(mask) };
+  checkRowOffset(rowOffset);
+  return { scale: scale ?? NaN, temperature, returnWeights, returnLogits, rowOffset, ...toMaskFields(mask) };
+}
+
+/** rowOffset: the index of q's first row in the whole sequence, a whole number in [0, 2^32). */
+function checkRowOffset(rowOffset) {
+  checkNumber(rowOffset, 'rowOffset');
+  if (!Number.isInteger(rowOffset) || rowOffset < 0 || rowOffset >= 2 ** 32) {
+    throw new AttentionError(
+      `rowOffset is ${describe(rowOffset)}; it must be a whole number from 0 (the index of q's first row)`,
+      { kind: 'ValueError' },
+    );
+  }
 }
 
 // undefined scale means 1/sqrt(E); the bindings take NaN for that, so a NaN given here must not pass as it.

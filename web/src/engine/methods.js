@@ -30,5 +30,12 @@ export const METHODS = Object.freeze([
   'memory',
 ]);
 
+/**
+ * Methods of the Attention class that only the caller's own engine has, not the worker: createPool
+ * (async) starts workers, which the engine's worker does not do (a pool is made by the page, or by
+ * Node's main thread). index.d.ts declares them after METHODS.
+ */
+export const PAGE_METHODS = Object.freeze(['createPool']);
+
 /** The long jobs (jobs.js JOBS): they take (options, { onProgress }) and can be cancelled. */
 export const JOB_METHODS = Object.freeze(['benchmark', 'fusedAttention']);

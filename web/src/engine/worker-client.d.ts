@@ -5,8 +5,8 @@ type Promised<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never;
 };
 
-/** The engine methods worker.js answers as they are (all of Attention's but its `simd` flag and the trainers). */
-type EngineMethods = Omit<Attention, 'simd' | 'createTrainer' | 'loadTrainer'>;
+/** The engine methods worker.js answers as they are (all of Attention's but its `simd` flag, the trainers and createPool, which only the caller's own engine has). */
+type EngineMethods = Omit<Attention, 'simd' | 'createTrainer' | 'loadTrainer' | 'createPool'>;
 
 /** What a trainer's step reports after each chunk of steps. */
 export interface TrainerProgress {

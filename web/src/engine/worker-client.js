@@ -37,8 +37,11 @@ export async function createWorkerEngine(worker, options = {}) {
       return;
     }
     pending.delete(data.id);
-    if (data.error) call.reject(new AttentionError(data.error.message, { kind: data.error.kind }));
-    else call.resolve(data.result);
+    if (data.error) {
+      const error = new AttentionError(data.error.message, { kind: data.error.kind });
+      if (data.error.trapped) error.trapped = true; // the worker's wasm failed: the pool replaces it
+      call.reject(error);
+    } else call.resolve(data.result);
   });
   worker.addEventListener('error', (event) => {
     const error = new AttentionError(`the engine worker failed: ${event.message ?? 'unknown error'}`);

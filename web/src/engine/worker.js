@@ -7,7 +7,8 @@
  *                 -> { trainer: its id, config, task }
  *               { id, method: 'trainer', trainer, op, args }   a method of that trainer (op: step,
  *                 evaluate, sample, predict, setHeadEnabled, parameters, exportState, dispose)
- * Messages out: { id, result } or { id, error: { message, kind } },
+ * Messages out: { id, result } or { id, error: { message, kind, trapped } } (trapped: the wasm
+ *               raised a RuntimeError),
  *               and for jobs (jobs.js: benchmark, fusedAttention) { id, progress } after every step,
  *               for a trainer's step { id, progress: { done, count, step, loss } } after every chunk.
  * A job started while an older job of the same method runs supersedes it: the
@@ -104,6 +105,8 @@ self.addEventListener('message', async ({ data }) => {
     const result = (await getEngine())[method](...args);
     self.postMessage({ id, result }, transferables(result));
   } catch (error) {
-    self.postMessage({ id, error: { message: error.message, kind: error.kind ?? 'Error' } });
+    // trapped: the wasm itself failed (a RuntimeError), so this worker's engine is not to be trusted
+    const trapped = typeof WebAssembly === 'object' && error instanceof WebAssembly.RuntimeError;
+    self.postMessage({ id, error: { message: error.message, kind: error.kind ?? 'Error', trapped } });
   }
 });

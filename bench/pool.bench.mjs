@@ -1,0 +1,156 @@
+// Attention across cores: the worker pool (web/src/engine/pool.js) against the single-thread call,
+// fused, one head, no mask, L = S = 1024, 4096 and 16384, E = Ev = 64, measured side by side in
+// one run on worker threads:
+//   single thread        attn.attention(q, k, v) on this thread (the call the pool must beat)
+//   pool, n threads      pool.attention(q, k, v) with n = 1, 2, … up to the machine's cores
+//                        (1: what the pool's copies and messages cost)
+//   2 concurrent calls   two whole calls at once on two workers (a pool that never splits):
+//                        the machine's own parallel ceiling, 2 × one call's time ÷ both calls' time
+//   plain JS             the loop of engine/plain-attention.js, at L = S = 1024 only
+// Each figure is the median of several rounds after warm-up calls (1.5 s or more of each), each round one call of every
+// contender in turn (so the machine's changing load falls on all alike); every pool output is
+// checked bit for bit against the single-thread call's. Prints the table and the speed-ups and writes
+// bench/results/pool.json.
+//
+//   node bench/pool.bench.mjs
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadAttention } from 'attnbook';
+import { plainAttention } from '../web/src/engine/plain-attention.js';
+import { lcgTensor } from './attention.bench.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SIZES = [1024, 4096, 16384];
+const E = 64;
+const SAMPLES = { 1024: 15, 4096: 7, 16384: 3 };
+const WARMUP = 2;
+const WARMUP_MS = 1500;
+const NEVER_SPLIT = 1e18; // a pool with this minPartFlop runs every call whole on one worker
+
+/**
+ * Times the async contenders side by side: warm-up calls of each, then `samples` rounds, each round
+ * one call of every contender in turn (so a change in the machine's load falls on all of them
+ * alike). Per contender: the median ms, the fastest, the slowest, and its last result.
+ */
+async function interleaved(contenders, samples) {
+  const names = Object.keys(contenders);
+  const times = Object.fromEntries(names.map((n) => [n, []]));
+  const results = {};
+  // warm-up: each worker's V8 tiers its own wasm up, so each contender runs until it has spent
+  // WARMUP_MS and made at least WARMUP calls
+  for (const n of names) {
+    const t0 = performance.now();
+    for (let i = 0; i < WARMUP || performance.now() - t0 < WARMUP_MS; i++) results[n] = await contenders[n]();
+  }
+  for (let i = 0; i < samples; i++) {
+    for (const n of names) {
+      const t = performance.now();
+      results[n] = await contenders[n]();
+      times[n].push(performance.now() - t);
+    }
+  }
+  return Object.fromEntries(
+    names.map((n) => {
+      const sorted = times[n].sort((a, b) => a - b);
+      return [
+        n,
+        { ms: sorted[sorted.length >> 1], minMs: sorted[0], maxMs: sorted.at(-1), samples, result: results[n] },
+      ];
+    }),
+  );
+}
+
+const bitwise = (a, b) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+const gflops = (n, ms) => (2 * n * n * (E + E)) / (ms * 1e6);
+const round = (x, d = 2) => Number(x.toFixed(d));
+
+async function main() {
+  const attn = await loadAttention({ simd: true });
+  const cores = os.availableParallelism();
+  const counts = [...new Set([1, 2, cores])].filter((n) => n <= Math.max(2, cores));
+  const pools = Object.fromEntries(
+    await Promise.all(counts.map(async (n) => [n, await attn.createPool({ threads: n })])),
+  );
+  const whole = await attn.createPool({ threads: 2, minPartFlop: NEVER_SPLIT });
+  const rows = [];
+  try {
+    for (const n of SIZES) {
+      const [q, k, v] = [lcgTensor(n, E, 1), lcgTensor(n, E, 2), lcgTensor(n, E, 3)];
+      const samples = SAMPLES[n];
+      const t = await interleaved(
+        {
+          single: async () => attn.attention(q, k, v),
+          ...Object.fromEntries(counts.map((c) => [`pool${c}`, () => pools[c].attention(q, k, v)])),
+          oneWorker: () => whole.attention(q, k, v),
+          twoCalls: () => Promise.all([whole.attention(q, k, v), whole.attention(q, k, v)]),
+        },
+        samples,
+      );
+      const single = t.single;
+      const row = { n, single: { ms: round(single.ms), gflops: round(gflops(n, single.ms), 1) }, pool: {} };
+      for (const c of counts) {
+        const r = t[`pool${c}`];
+        if (!bitwise(r.result.output.data, single.result.output.data))
+          throw new Error(`pool of ${c} at ${n}: not bitwise equal`);
+        row.pool[c] = { ms: round(r.ms), gflops: round(gflops(n, r.ms), 1), speedup: round(single.ms / r.ms) };
+      }
+      row.concurrent = {
+        oneCallMs: round(t.oneWorker.ms),
+        twoCallsMs: round(t.twoCalls.ms),
+        ceiling: round((2 * t.oneWorker.ms) / t.twoCalls.ms),
+      };
+      if (n === 1024) {
+        const { js } = await interleaved({ js: async () => plainAttention(q, k, v) }, 3);
+        row.plainJs = { ms: round(js.ms), gflops: round(gflops(n, js.ms), 1) };
+      }
+      rows.push(row);
+      console.log(`  L = S = ${n}: done`);
+    }
+  } finally {
+    for (const p of Object.values(pools)) p.dispose();
+    whole.dispose();
+  }
+  report(rows, counts, cores);
+  await mkdir(path.join(here, 'results'), { recursive: true });
+  await writeFile(
+    path.join(here, 'results', 'pool.json'),
+    JSON.stringify({ date: new Date().toISOString(), cores, node: process.version, e: E, rows }, null, 2),
+  );
+  console.log('wrote bench/results/pool.json');
+}
+
+function report(rows, counts, cores) {
+  console.log(`\nAttention across cores (fused, E = Ev = 64, wasm SIMD, worker threads; this machine: ${cores} cores)`);
+  const header = [
+    'L = S',
+    'single thread',
+    ...counts.map((t) => `pool, ${t} thread${t > 1 ? 's' : ''}`),
+    '2 concurrent calls',
+  ];
+  const lines = rows.map((r) => [
+    String(r.n),
+    `${r.single.ms} ms (${r.single.gflops} GFLOP/s)`,
+    ...counts.map((t) => `${r.pool[t].ms} ms, ${r.pool[t].speedup}×`),
+    `${r.concurrent.twoCallsMs} ms for two of ${r.concurrent.oneCallMs} ms: ceiling ${r.concurrent.ceiling}×`,
+  ]);
+  const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c].length)));
+  for (const line of [header, widths.map((w) => '-'.repeat(w)), ...lines]) {
+    console.log(`  ${line.map((cell, c) => cell.padEnd(widths[c])).join('  ')}`);
+  }
+  const at = rows.find((r) => r.n === 1024);
+  const best = Math.max(...counts);
+  if (at?.plainJs) {
+    console.log(
+      `  plain JS at 1024: ${at.plainJs.ms} ms (${at.plainJs.gflops} GFLOP/s); the pool of ${best} is ${round(at.plainJs.ms / at.pool[best].ms, 1)}× it`,
+    );
+  }
+  for (const r of rows) {
+    console.log(
+      `  L = S = ${r.n}: pool of ${best} ÷ single thread = ${r.pool[best].speedup}×, against the machine's ceiling of ${r.concurrent.ceiling}×`,
+    );
+  }
+}
+
+await main();

@@ -1,0 +1,382 @@
+/**
+ * A pool of engine workers, each with its own wasm instance (Web Workers in a browser,
+ * worker_threads in Node: #pool-workers), so that one call can use every core without
+ * SharedArrayBuffer, which needs a cross-origin isolation that file://, course sites and iframes
+ * cannot give.
+ *
+ *   const pool = await attn.createPool({ threads: 'auto' }); // or a number; 'auto' = the cores
+ *   pool.threads;                                          // how many workers it runs
+ *   const { output } = await pool.attention(q, k, v, { mask: 'causal' });
+ *   pool.dispose();
+ *
+ * pool.attention has attention()'s contract and result. A large call is split by query rows into
+ * up to PARTS_PER_THREAD parts per worker, each worker taking the next part when it is done (parts start at multiples of the kernels' block of 4 rows, and causal and
+ * window masks are told where their rows start with rowOffset), so each row is computed exactly as
+ * the single-thread call of the same build computes it: the output, weights and logits are bitwise
+ * equal, and fullyMaskedRows is the sum over the parts. Each worker gets a copy of its rows of q
+ * (and of a mask's rows) and of the whole k and v; the caller's arrays are never transferred.
+ * The parts get about equal work (a causal mask makes later rows dearer), and a call is split only
+ * while each part keeps at least MIN_PART_FLOP of work (about a millisecond on one core, several
+ * times what sending k and v costs); smaller calls run whole on one worker.
+ * Scratch bytes are the sum over the parts (each worker allocates its own buffers).
+ *
+ * Errors are attention()'s: a call whose part fails is run again whole on one worker, so the
+ * message names indices of the whole problem. A worker that fails (an error outside a call, its
+ * wasm trapping, the thread exiting) or that terminateWorker() ends is replaced by a fresh one;
+ * the calls it held reject with an AttentionError saying so, and the next call works. dispose()
+ * ends every worker; calls after it reject.
+ */
+import { AttentionError, describe } from './errors.js';
+import { toMaskFields } from './mask.js';
+import { toTensor } from './tensor.js';
+import { createWorkerEngine } from './worker-client.js';
+import { cores, startWorker, workerOptions } from '#pool-workers';
+
+/** The kernels' block of query rows: parts start at multiples of it (core/src/kernels/kernels.hpp kBlockRows). */
+export const ROW_BLOCK = 4;
+
+/** Parts per worker a large call is cut into, handed out as workers come free. */
+export const PARTS_PER_THREAD = 2;
+
+/** Flops a part must keep for the call to be split: 2 · rows · S · (E + Ev) ≥ this (about 1 ms on one core). */
+export const MIN_PART_FLOP = 3e7;
+
+/** Calls whose q, output or weights hold more elements than this run whole (and meet the core's limits there). */
+const MAX_SPLIT_ELEMENTS = 2 ** 28;
+
+/** Float32 elements no 32-bit wasm heap can hold in one tensor (2 GiB). */
+const HEAP_ELEMENTS = 2 ** 29;
+
+/** The most workers a pool runs. */
+export const MAX_THREADS = 64;
+
+/**
+ * How many threads `threads` asks for: 'auto' (the device's cores) or a whole number from 1 to MAX_THREADS.
+ * @param {unknown} threads @returns {number}
+ */
+export function threadCount(threads) {
+  if (threads === 'auto' || threads === undefined) return Math.max(1, Math.min(MAX_THREADS, cores()));
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
+    throw new AttentionError(
+      `createPool: threads must be 'auto' or a whole number from 1 to ${MAX_THREADS}, got ${describe(threads)}`,
+      { kind: threads !== undefined && typeof threads !== 'number' ? 'TypeError' : 'ValueError' },
+    );
+  }
+  return threads;
+}
+
+/**
+ * How a call of L query rows is split: [r0, r1) per part, at most `threads` parts, each starting at
+ * a multiple of ROW_BLOCK, with about equal work (the flops of row i are rowFlop(i): a causal mask
+ * makes later rows dearer) and at least minPartFlop each. One part (the whole) when the call is
+ * too small to split.
+ * @param {number} L @param {(i: number) => number} rowFlop @param {number} threads @returns {Array<[number, number]>}
+ */
+export function splitRows(L, rowFlop, threads, minPartFlop = MIN_PART_FLOP) {
+  const blocks = [];
+  for (let r0 = 0; r0 < L; r0 += ROW_BLOCK) {
+    let flop = 0;
+    for (let i = r0; i < Math.min(L, r0 + ROW_BLOCK); i++) flop += rowFlop(i);
+    blocks.push(flop);
+  }
+  const total = blocks.reduce((a, b) => a + b, 0);
+  const parts = Math.max(1, Math.min(threads, blocks.length, Math.floor(total / minPartFlop)));
+  const ranges = [];
+  let start = 0;
+  let done = 0;
+  blocks.forEach((flop, b) => {
+    done += flop;
+    const last = b === blocks.length - 1;
+    if (last || (ranges.length < parts - 1 && done >= (total * (ranges.length + 1)) / parts)) {
+      ranges.push([start * ROW_BLOCK, Math.min(L, (b + 1) * ROW_BLOCK)]);
+      start = b + 1;
+    }
+  });
+  return ranges;
+}
+
+/**
+ * The keys query row i may attend to under the mask fields (toMaskFields), with S keys and the
+ * call's rowOffset: what its work is proportional to.
+ */
+export function keysOfRow(fields, S, rowOffset) {
+  return (i) => {
+    const at = i + rowOffset;
+    if (fields.mask === 'causal') return Math.min(S, at + 1);
+    if (fields.mask === 'window') {
+      const hi = Math.min(S, at + 1 + (fields.causal ? 0 : fields.window));
+      return Math.max(0, hi - Math.max(0, at - fields.window));
+    }
+    return S;
+  };
+}
+
+const product = (shape) => shape.reduce((a, b) => a * b, 1);
+
+/** Rows [r0, r1) of axis −2 of a row-major tensor (…, L, C), every leading index: a new tensor. */
+export function sliceRows({ data, shape }, r0, r1) {
+  const [L, C] = shape.slice(-2);
+  const lead = data.length / (L * C);
+  const out = new data.constructor(lead * (r1 - r0) * C);
+  for (let b = 0; b < lead; b++) out.set(data.subarray((b * L + r0) * C, (b * L + r1) * C), b * (r1 - r0) * C);
+  return { data: out, shape: [...shape.slice(0, -2), r1 - r0, C] };
+}
+
+/** The parts' tensors (…, r1 − r0, C), in row order, put together as (…, L, C). */
+function joinRows(parts, ranges, L) {
+  const [first] = parts;
+  const C = first.shape.at(-1);
+  const lead = product(first.shape.slice(0, -2));
+  const data = new first.data.constructor(lead * L * C);
+  parts.forEach((part, p) => {
+    const [r0, r1] = ranges[p];
+    for (let b = 0; b < lead; b++) {
+      data.set(part.data.subarray(b * (r1 - r0) * C, (b + 1) * (r1 - r0) * C), (b * L + r0) * C);
+    }
+  });
+  return { data, shape: [...first.shape.slice(0, -2), L, C] };
+}
+
+/**
+ * Each part's options: the caller's, with rowOffset moved to the part's first row and a mask
+ * tensor cut to the part's rows (when it has one per query row; a mask broadcast over the rows is
+ * sent whole). Returns null when the options are not ones a split can carry (the whole call then
+ * runs on one worker, which reports whatever is wrong with them exactly as attention() does).
+ */
+function readOptions(options) {
+  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) return null;
+  const { mask = null, rowOffset = 0, ...rest } = options ?? {};
+  if (!Number.isInteger(rowOffset) || rowOffset < 0) return null;
+  try {
+    return { mask, rowOffset, rest, fields: toMaskFields(mask) };
+  } catch {
+    return null;
+  }
+}
+
+function partOptions({ mask, rowOffset, rest, fields }, L, ranges) {
+  const perRow = fields.maskShape && fields.maskShape.length >= 2 && fields.maskShape.at(-2) === L && L > 1;
+  return ranges.map(([r0, r1]) => {
+    let partMask = mask;
+    if (perRow) {
+      const rows = sliceRows({ data: Float32Array.from(fields.maskData), shape: fields.maskShape }, r0, r1);
+      partMask = fields.mask === 'additive' ? { additive: rows } : rows;
+    }
+    return { ...rest, mask: partMask, rowOffset: rowOffset + r0 };
+  });
+}
+
+/** A pool of engine workers: create it with attn.createPool() (index.js) or createPool(). */
+export class Pool {
+  #slots = [];
+  #simd;
+  #disposed = false;
+
+  #minPartFlop;
+  #local;
+
+  /**
+   * @param {number} threads @param {boolean} simd the build every worker loads (the caller's)
+   * @param {number} minPartFlop the least work a part of a split call keeps (MIN_PART_FLOP)
+   * @param {object} [local] the caller's engine, which refuses tensors too large for any worker
+   */
+  constructor(threads, simd, minPartFlop = MIN_PART_FLOP, local = null) {
+    /** How many workers the pool runs. */
+    this.threads = threads;
+    this.#simd = simd;
+    this.#minPartFlop = minPartFlop;
+    this.#local = local;
+  }
+
+  /** Starts the workers; resolves once every one has loaded its engine. */
+  async start() {
+    this.#slots = Array.from({ length: this.threads }, () => null);
+    try {
+      await Promise.all(this.#slots.map((_, i) => this.#launch(i)));
+    } catch (error) {
+      this.dispose();
+      throw new AttentionError(`createPool: a worker could not start: ${error.message}`);
+    }
+    return this;
+  }
+
+  /** Worker i, started afresh (its slot holds the promise of it while it loads). */
+  #launch(i) {
+    const worker = startWorker();
+    const slot = { worker, engine: null, busy: 0, calls: new Set(), dead: false };
+    // before the client's own listener, so the calls reject with the pool's message
+    worker.addEventListener('error', (event) => this.#lost(slot, `it failed (${event.message ?? 'unknown error'})`));
+    slot.ready = createWorkerEngine(worker, { ...workerOptions, simd: this.#simd }).then((engine) => {
+      slot.engine = engine;
+      return slot;
+    });
+    this.#slots[i] = slot;
+    return slot.ready;
+  }
+
+  /** A worker is gone: its calls reject, a fresh worker takes its slot. */
+  #lost(slot, why) {
+    if (slot.dead) return;
+    slot.dead = true;
+    const i = this.#slots.indexOf(slot);
+    const error = new AttentionError(
+      `attention: pool worker ${i} stopped during the call: ${why}; a new worker replaces it, so the next call can run`,
+    );
+    for (const call of slot.calls) call.reject(error);
+    slot.calls.clear();
+    try {
+      slot.worker.terminate();
+    } catch {
+      // already gone
+    }
+    if (!this.#disposed && i >= 0) this.#launch(i).catch(() => {});
+  }
+
+  /** Runs `run(engine)` on the least busy live worker; rejects if that worker is lost meanwhile. */
+  async #on(run, exclude = new Set()) {
+    if (this.#disposed) throw new AttentionError('attention: this pool was disposed');
+    const live = this.#slots.filter((s) => !s.dead && !exclude.has(s));
+    const slot = (live.length ? live : this.#slots.filter((s) => !s.dead)).reduce((a, b) => (b.busy < a.busy ? b : a));
+    exclude.add(slot);
+    slot.busy++;
+    try {
+      return await new Promise((resolve, reject) => {
+        const call = { resolve, reject };
+        slot.calls.add(call); // from now on, losing the worker rejects this call
+        const settle = (done) => (value) => slot.calls.delete(call) && done(value);
+        slot.ready.then(() => {
+          if (!slot.calls.has(call)) return; // lost while it loaded: rejected already
+          run(slot.engine).then(settle(resolve), (error) => {
+            if (error?.trapped) this.#lost(slot, `its wasm trapped (${error.message})`);
+            settle(reject)(error);
+          });
+        }, settle(reject));
+      });
+    } finally {
+      slot.busy--;
+    }
+  }
+
+  /**
+   * attention(q, k, v, options), split by query rows across the workers (see the file's comment).
+   * @returns {Promise<{ output: object, weights?: object, logits?: object, fullyMaskedRows: number, scratchBytes: number }>}
+   */
+  async attention(q, k, v, options) {
+    const whole = () => this.#on((engine) => engine.attention(q, k, v, options));
+    let tq, tk, tv;
+    try {
+      [tq, tk, tv] = [toTensor(q, 'q'), toTensor(k, 'k'), toTensor(v, 'v')];
+    } catch {
+      return whole(); // the worker reports it, as attention() does
+    }
+    // a tensor no 32-bit wasm heap can hold: the caller's own engine refuses it at once, rather
+    // than copying gigabytes to a worker to hear the same MemoryError
+    if (this.#local && Math.max(tq.data.length, tk.data.length, tv.data.length) >= HEAP_ELEMENTS) {
+      return this.#local.attention(q, k, v, options);
+    }
+    if (tq.shape.length < 2 || tk.shape.length < 2 || tv.shape.length < 2) return whole();
+    const [L, E] = tq.shape.slice(-2);
+    const S = tk.shape.at(-2);
+    const Ev = tv.shape.at(-1);
+    const batches = Math.max(
+      product(tq.shape.slice(0, -2)),
+      product(tk.shape.slice(0, -2)),
+      product(tv.shape.slice(0, -2)),
+    );
+    const read = readOptions(options);
+    if (!read) return whole();
+    // beyond what one call may hold (the workers' wasm heaps are 32-bit): the worker says so
+    const rows = read.rest.returnWeights || read.rest.returnLogits ? Math.max(E, Ev, S) : Math.max(E, Ev);
+    if (batches * L * rows > MAX_SPLIT_ELEMENTS) return whole();
+    const keys = keysOfRow(read.fields, S, read.rowOffset);
+    const threads = this.#slots.length;
+    if (threads === 1) return whole();
+    const ranges = splitRows(L, (i) => 2 * batches * keys(i) * (E + Ev), threads * PARTS_PER_THREAD, this.#minPartFlop);
+    if (ranges.length < 2) return whole();
+    const opts = partOptions(read, L, ranges);
+    // one runner per worker takes the next part whenever its last one is done, so a core that is
+    // slowed down (by other programs) does less of the call instead of holding it up
+    const parts = new Array(ranges.length);
+    let next = 0;
+    const used = new Set();
+    const runner = async () => {
+      while (next < ranges.length) {
+        const p = next++;
+        const [r0, r1] = ranges[p];
+        parts[p] = await this.#on((engine) => engine.attention(sliceRows(tq, r0, r1), tk, tv, opts[p]), used);
+        used.clear(); // after the first round, any idle worker
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(threads, ranges.length) }, runner));
+    } catch (error) {
+      if (error?.trapped || /^attention: (pool worker|this pool)/.test(error?.message)) throw error;
+      return whole(); // the same error, naming the whole problem's indices
+    }
+    const result = {
+      output: joinRows(
+        parts.map((r) => r.output),
+        ranges,
+        L,
+      ),
+      fullyMaskedRows: parts.reduce((n, r) => n + r.fullyMaskedRows, 0),
+      scratchBytes: parts.reduce((n, r) => n + r.scratchBytes, 0),
+    };
+    for (const name of ['weights', 'logits']) {
+      if (parts[0][name])
+        result[name] = joinRows(
+          parts.map((r) => r[name]),
+          ranges,
+          L,
+        );
+    }
+    return result;
+  }
+
+  /**
+   * Ends worker i at once (a runaway call, or a test of what a crash does): the calls it held
+   * reject with an AttentionError, and a fresh worker takes its place.
+   * @param {number} i
+   */
+  terminateWorker(i) {
+    const slot = this.#slots[i];
+    if (!slot)
+      throw new AttentionError(
+        `terminateWorker: the pool has workers 0 to ${this.#slots.length - 1}, not ${describe(i)}`,
+      );
+    this.#lost(slot, 'it was terminated');
+  }
+
+  /** Ends every worker; calls after it reject. */
+  dispose() {
+    this.#disposed = true;
+    for (const slot of this.#slots) {
+      if (!slot) continue;
+      slot.dead = true;
+      const error = new AttentionError('attention: this pool was disposed during the call');
+      for (const call of slot.calls) call.reject(error);
+      slot.calls.clear();
+      try {
+        slot.worker.terminate();
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+/**
+ * A pool of `threads` workers running the given build. minPartFlop (default MIN_PART_FLOP, at
+ * least 1) is the least work a part of a split call keeps: tests lower it to split small calls;
+ * local, the caller's engine (attn.createPool passes itself), refuses tensors too large for any heap.
+ * @param {{ threads?: 'auto' | number, simd?: boolean, minPartFlop?: number, local?: object }} [options]
+ * @returns {Promise<Pool>}
+ */
+export async function createPool({ threads = 'auto', simd, minPartFlop = MIN_PART_FLOP, local = null } = {}) {
+  if (typeof minPartFlop !== 'number' || !(minPartFlop >= 1)) {
+    throw new AttentionError(`createPool: minPartFlop must be a number >= 1, got ${describe(minPartFlop)}`, {
+      kind: 'ValueError',
+    });
+  }
+  return new Pool(threadCount(threads), simd, minPartFlop, local).start();
+}
