@@ -101,12 +101,26 @@ for (const [name, url] of targets) {
       const rows = await bench
         .locator('tr[data-contender]')
         .evaluateAll((trs) => trs.map((tr) => ({ ...tr.dataset, diff: tr.cells[5].textContent })));
-      assert.equal(rows.length, 4 * 3, 'T = 32, 64, 128, 256 × three contenders');
+      assert.equal(rows.length, 4 * 4, 'T = 32, 64, 128, 256 × four contenders');
       for (const row of rows) {
         assert.ok(Number(row.ms) > 0 && Number(row.gflops) > 0, JSON.stringify(row));
         assert.ok(Number(row.diff) <= 1e-4, `max |diff| vs plain JS: ${JSON.stringify(row)}`);
       }
-      assert.equal(await bench.locator('.chart .point').count(), 12);
+      // every core: the page's pool, bit for bit the SIMD output (its diff is the SIMD row's), and
+      // a line saying how many workers it has; T ≤ 256 is too small to split, so one worker each
+      const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+      for (const T of ['32', '64', '128', '256']) {
+        const simd = rows.find((r) => r.t === T && r.contender === 'simd');
+        const pool = rows.find((r) => r.t === T && r.contender === 'pool');
+        assert.equal(pool.diff, simd.diff, `T = ${T}: the pool's output is the SIMD build's`);
+      }
+      assert.match(
+        await bench.locator('.cores').innerText(),
+        new RegExp(
+          `^Every core: a pool of ${cores} workers?, one per core this device reports; the largest call was split across 1\\.`,
+        ),
+      );
+      assert.equal(await bench.locator('.chart .point').count(), 16);
 
       // The mask menu: none, then a local window; the masked weight stays exactly 0.
       const heatmap = page.locator('#heatmap');

@@ -15,6 +15,9 @@ import {
   describeBenchmark,
   ratioToHalf,
   seriesOf,
+  JOB_CONTENDERS,
+  poolRows,
+  coresNote,
   sizesUpTo,
 } from '../../web/src/labs/attention-at-scale/scale-benchmark-model.js';
 import {
@@ -184,8 +187,26 @@ test('benchmark model: sizes, ratios to T/2, the chart’s series and axes, the 
     ],
     [],
     [],
+    [],
   ]);
   assert.deepEqual(chartAxes(rows, 256), { xDomain: [32, 256], yDomain: [0.1, 1] });
   assert.match(describeBenchmark(rows), /wasm SIMD at T = 64: 0\.38 ms/);
   assert.equal(describeBenchmark([]), 'The benchmark has not run yet.');
+  // every core: the worker's job times the others; the pool's rows take the SIMD row's difference
+  // from plain JS when they are bit for bit the SIMD output, and say so when not
+  assert.deepEqual(JOB_CONTENDERS, ['simd', 'scalar', 'js']);
+  const simd = { T: 64, contender: 'simd', maxAbsDiff: 3e-7 };
+  const pool = { T: 64, contender: 'pool', label: 'wasm SIMD, 1 of 2 workers', ms: 0.4, workers: 1 };
+  assert.deepEqual(poolRows([simd], [{ ...pool, bitwise: true }]), [{ ...pool, bitwise: true, maxAbsDiff: 3e-7 }]);
+  assert.deepEqual(poolRows([simd], [{ ...pool, bitwise: false }]), [
+    { ...pool, bitwise: false, maxAbsDiff: null, error: 'differs from the single-thread SIMD output' },
+  ]);
+  assert.match(
+    coresNote([pool, { ...pool, workers: 2 }], 2),
+    /^Every core: a pool of 2 workers, one per core this device reports; the largest call was split across 2\./,
+  );
+  assert.match(
+    coresNote([], 0, 'this browser has no Web Workers'),
+    /cannot start here \(this browser has no Web Workers\)/,
+  );
 });

@@ -14,6 +14,7 @@
  *   blob: workers for the inline builds, a worker that fails to load), it is the
  *   main-thread engine behind the same promise API, with inWorker = false and
  *   fallbackReason saying why (no console error: the CSP is read, not tripped).
+ * - getPool(): a pool of workers, one per core (engine/pool.js), for calls that use every core.
  */
 import { METHODS, loadAttention } from './engine/index.js';
 import { JobEngines, JOBS } from './engine/jobs.js';
@@ -41,6 +42,27 @@ export function getEngine() {
 export function getWorkerEngine() {
   workerPromise ??= startWorkerEngine();
   return workerPromise;
+}
+
+let poolPromise;
+
+/**
+ * The page's pool of workers (engine/pool.js: one per core, attention split across them), made on
+ * first use. Resolves to { pool } or, where no worker may start (the reasons getWorkerEngine falls
+ * back for), { pool: null, why }.
+ * @returns {Promise<{ pool: import('./engine/pool.js').Pool | null, why?: string }>}
+ */
+export function getPool() {
+  poolPromise ??= (async () => {
+    const blocker = await workerBlocker();
+    if (blocker) return { pool: null, why: blocker };
+    try {
+      return { pool: await (await getEngine()).createPool({ threads: 'auto' }) };
+    } catch (error) {
+      return { pool: null, why: error.message };
+    }
+  })();
+  return poolPromise;
 }
 
 /** A short text for the UI: where the heavy work runs. */

@@ -21,6 +21,7 @@ import { setAttributes, svgElement } from './svg.js';
 const WIDTH = 480;
 const HEIGHT = 260;
 const MARGIN = { top: 30, right: 14, bottom: 42, left: 52 };
+const LEGEND_PER_ROW = 3; // entries 150 units apart fit three to the plot's width
 
 /**
  * @param {Element} container
@@ -41,7 +42,9 @@ export function createLineChart(container, options) {
   // that labels like "100%" clear the title also when a narrow screen scales the text up
   const longest = Math.max(0, ...yTicks.map((t) => format(t).length));
   const left = MARGIN.left + 9 * Math.max(0, longest - 3);
-  const [right, top, bottom] = [WIDTH - MARGIN.right, MARGIN.top, HEIGHT - MARGIN.bottom];
+  // the legend: LEGEND_PER_ROW entries a row, each further row pushing the plot down
+  const legendRows = Math.max(1, Math.ceil(series.length / LEGEND_PER_ROW));
+  const [right, top, bottom] = [WIDTH - MARGIN.right, MARGIN.top + 18 * (legendRows - 1), HEIGHT - MARGIN.bottom];
   const fx = xLog ? Math.log2 : (v) => v;
   const fy = yLog ? Math.log10 : (v) => v;
   const x = (
@@ -94,14 +97,15 @@ export function createLineChart(container, options) {
   });
   // legend, top left, one entry per series
   series.forEach((s, i) => {
-    const lx = left + 8 + i * 150;
+    const lx = left + 8 + (i % LEGEND_PER_ROW) * 150;
+    const ly = 14 + 18 * Math.floor(i / LEGEND_PER_ROW);
     const g = svgElement('g', { class: `legend ${s.className ?? `series-${i}`}` }, svg);
     svgElement(
       'line',
-      { x1: lx, x2: lx + 22, y1: 14, y2: 14, class: 'line', 'stroke-dasharray': s.dashed ? '6 4' : 'none' },
+      { x1: lx, x2: lx + 22, y1: ly, y2: ly, class: 'line', 'stroke-dasharray': s.dashed ? '6 4' : 'none' },
       g,
     );
-    svgElement('text', { x: lx + 28, y: 18, class: 'legend-text' }, g).textContent = s.name;
+    svgElement('text', { x: lx + 28, y: ly + 4, class: 'legend-text' }, g).textContent = s.name;
   });
   container.append(svg);
 

@@ -14,6 +14,7 @@
 import { AttentionError } from './errors.js';
 import { loadAttention } from './index.js';
 import { plainAttention } from './plain-attention.js';
+import { PARTS_PER_THREAD, splitRows } from './pool.js';
 
 /** The builds a job may time: 'simd' and 'scalar' wasm modules, loaded once each. */
 export class JobEngines {
@@ -42,6 +43,81 @@ const median = (xs) => {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 };
 
+/**
+ * Times `run` (its result, or a promise of it, with `awaited`) as the benchmark times every
+ * contender: a warm-up (at least 2 calls and 60 ms, unless a call takes 300 ms: V8 tiers wasm and
+ * JS up late), then samples of `batch` calls lasting at least 5 ms each (so the timer's coarse
+ * resolution does not matter) until minMs have passed (at least 3, at most maxReps; one when a
+ * sample takes over 300 ms), a step (progress, cancel) between samples.
+ * Resolves to { output (the last call's), ms (the median per call), reps (calls timed) }.
+ */
+export async function timeRuns(run, { minMs = 80, maxReps = 15, awaited = false } = {}, context) {
+  let output;
+  let calls = 0;
+  let fastest = Infinity;
+  const warm = performance.now();
+  do {
+    const t0 = performance.now();
+    output = run();
+    if (awaited) output = await output;
+    fastest = Math.min(fastest, performance.now() - t0);
+    calls++;
+  } while (calls < 2 || (performance.now() - warm < 60 && fastest < 300));
+  const batch = Math.max(1, Math.ceil(5 / Math.max(fastest, 0.01)));
+  const times = [];
+  const start = performance.now();
+  do {
+    const t0 = performance.now();
+    for (let b = 0; b < batch; b++) {
+      output = run();
+      if (awaited) output = await output;
+    }
+    times.push((performance.now() - t0) / batch);
+    if (times.length === 1 && times[0] > 300) break;
+    await step(context);
+  } while (times.length < maxReps && (times.length < 3 || performance.now() - start < minMs));
+  return { output, ms: median(times), reps: times.length * batch };
+}
+
+/**
+ * The benchmark's "every core" contender, run by the page (the pool's workers are the page's): one
+ * head of unmasked attention at L = S = T through pool.attention, timed as timeRuns times the
+ * others, on the inputs the benchmark job draws (engine.randn, seeds seed, seed + 1, seed + 2).
+ * Each row says how many workers the call used (a call too small to split runs on one) and
+ * whether its output is bit for bit engine.attention's (the single-thread SIMD call).
+ * @param {import('./pool.js').Pool} pool @param {import('./index.js').Attention} engine
+ * @param {{ sizes: number[], dim?: number, seed?: number, minMs?: number, maxReps?: number }} options
+ * @returns {Promise<Array<{ T: number, contender: 'pool', label: string, ms: number, gflops: number, reps: number, workers: number, bitwise: boolean }>>}
+ */
+export async function poolBenchmark(pool, engine, options, context) {
+  const { sizes, dim = 64, seed = 1, minMs = 80, maxReps = 15 } = options;
+  const rows = [];
+  for (const T of sizes) {
+    await step(context);
+    const [q, k, v] = [0, 1, 2].map((i) => engine.randn([T, dim], seed + i));
+    const { output, ms, reps } = await timeRuns(
+      () => pool.attention(q, k, v),
+      { minMs, maxReps, awaited: true },
+      context,
+    );
+    const single = engine.attention(q, k, v).output.data;
+    const workers = Math.min(pool.threads, splitRows(T, () => 4 * T * dim, pool.threads * PARTS_PER_THREAD).length);
+    const row = {
+      T,
+      contender: 'pool',
+      label: `wasm SIMD, ${workers} of ${pool.threads} worker${pool.threads === 1 ? '' : 's'}`,
+      ms,
+      gflops: attentionFlops(T, dim) / (ms * 1e6),
+      reps,
+      workers,
+      bitwise: output.output.data.every((x, i) => Object.is(x, single[i])),
+    };
+    rows.push(row);
+    context.progress({ row });
+  }
+  return rows;
+}
+
 const CONTENDERS = {
   simd: { label: 'wasm SIMD', engine: 'simd' },
   scalar: { label: 'wasm scalar', engine: 'scalar' },
@@ -52,10 +128,8 @@ const CONTENDERS = {
  * Times one head of unmasked attention, L = S = T, E = Ev = dim, for each T in sizes
  * and each contender: the wasm SIMD build and the wasm scalar build (the fused
  * kernel, engine.attention without weights) and plainAttention() in plain JS.
- * Inputs: standard normal q, k, v from the engine's seeded generator. Warm-up calls
- * (≥ 2, ≥ 60 ms), then samples of a batch of calls lasting ≥ 5 ms each, until minMs
- * have passed (at least 3 samples, at most maxReps; a single one when a call takes
- * longer than 300 ms); the median time per call is reported.
+ * Inputs: standard normal q, k, v from the engine's seeded generator. Each is timed by
+ * timeRuns (warm-up, then samples); the median time per call is reported.
  * Every output is compared with the plain-JS one (max |difference|).
  * @param {JobEngines} engines
  * @param {{ sizes?: number[], dim?: number, seed?: number, contenders?: string[], minMs?: number, maxReps?: number }} options
@@ -86,41 +160,11 @@ async function benchmark(engines, options = {}, context) {
       try {
         const engine = build ? await engines.get(build) : null;
         const run = engine ? () => engine.attention(q, k, v).output.data : () => plainAttention(q, k, v);
-        // warm-up: until 60 ms have passed and 2 calls ran (V8 tiers wasm and JS up late)
-        let output;
-        let calls = 0;
-        let fastest = Infinity;
-        const warm = performance.now();
-        do {
-          const t0 = performance.now();
-          output = run();
-          fastest = Math.min(fastest, performance.now() - t0);
-          calls++;
-        } while (calls < 2 || (performance.now() - warm < 60 && fastest < 300));
-        // samples of `batch` calls, each sample ≥ 5 ms so the timer's coarse resolution does not matter
-        const batch = Math.max(1, Math.ceil(5 / Math.max(fastest, 0.01)));
-        const times = [];
-        const start = performance.now();
-        do {
-          const t0 = performance.now();
-          for (let b = 0; b < batch; b++) output = run();
-          times.push((performance.now() - t0) / batch);
-          if (times.length === 1 && times[0] > 300) break;
-          await step(context);
-        } while (times.length < maxReps && (times.length < 3 || performance.now() - start < minMs));
+        const { output, ms, reps } = await timeRuns(run, { minMs, maxReps }, context);
         reference ??= output;
         let maxAbsDiff = 0;
         for (let i = 0; i < output.length; i++) maxAbsDiff = Math.max(maxAbsDiff, Math.abs(output[i] - reference[i]));
-        const ms = median(times);
-        row = {
-          T,
-          contender: name,
-          label,
-          ms,
-          gflops: attentionFlops(T, dim) / (ms * 1e6),
-          reps: times.length * batch,
-          maxAbsDiff,
-        };
+        row = { T, contender: name, label, ms, gflops: attentionFlops(T, dim) / (ms * 1e6), reps, maxAbsDiff };
       } catch (error) {
         if (error.kind === 'Cancelled') throw error;
         row = { T, contender: name, label, ms: null, gflops: null, reps: 0, maxAbsDiff: null, error: error.message };

@@ -218,6 +218,13 @@ export const lineChartStyles = css`
   .line-chart .series-2 .point {
     fill: var(--pass, #2b8a3e);
   }
+  .line-chart .series-3 .line,
+  .line-chart .series-3 .point {
+    stroke: var(--text, #1b1e24);
+  }
+  .line-chart .series-3 .point {
+    fill: var(--text, #1b1e24);
+  }
   .line-chart .line {
     stroke-width: 2;
   }

@@ -3,8 +3,10 @@
  *
  * A live benchmark of one head of attention (L = S = T, E = 64, no mask): the wasm SIMD build
  * against the wasm scalar build (both the fused kernel) and a plain-JavaScript loop
- * (engine/plain-attention.js), at T = 32, 64, … up to tmax. Runs as a job in the page's Web Worker
- * (benchmark in engine/jobs.js), started by the Run button, with a progress bar and Cancel;
+ * (engine/plain-attention.js), at T = 32, 64, … up to tmax, and the SIMD build on every core (the
+ * page's pool of workers, runtime.js getPool; a line says how many it used). Runs as a job in the
+ * page's Web Worker (benchmark in engine/jobs.js), then the every-core row from the page
+ * (poolBenchmark), started by the Run button, with a progress bar and Cancel;
  * running again supersedes the run in progress. The figure: a log–log chart of time against T.
  * Beside it: the largest T, Run and Cancel, the progress. Below: the table (median time, GFLOP/s
  * counting 4·T²·E operations, the time ratio to the previous T, which tends to 4 as the cost
@@ -19,15 +21,20 @@ import { LabTask } from '../../cells/base/lab-task.js';
 import { lineChartStyles, tableStyles } from '../../cells/base/styles.js';
 import { svgDocument } from '../../charts/export.js';
 import { createLineChart } from '../../charts/line-chart.js';
+import { poolBenchmark } from '../../engine/jobs.js';
+import { getEngine, getPool } from '../../runtime.js';
 import {
   BENCHMARK_CODE,
   benchmarkRows,
   chartAxes,
   CONTENDERS,
+  coresNote,
   describeBenchmark,
   explainBenchmark,
   formatMs,
+  JOB_CONTENDERS,
   MAX_SIZES,
+  poolRows,
   ratioToHalf,
   seriesOf,
   sizesUpTo,
@@ -39,7 +46,7 @@ export class AttnScaleBenchmark extends AttnLab {
     tmax: { type: 'enum', default: '256', values: MAX_SIZES.map(String) },
   };
 
-  static properties = { ...super.properties, _request: { state: true } };
+  static properties = { ...super.properties, _request: { state: true }, _cores: { state: true } };
 
   static styles = [
     AttnLab.labStyles,
@@ -63,13 +70,14 @@ export class AttnScaleBenchmark extends AttnLab {
     `,
   ];
 
-  defaultLabel = 'Benchmark: wasm SIMD, wasm scalar and plain JS attention';
+  defaultLabel = 'Benchmark: wasm SIMD on one core and on every core, wasm scalar and plain JS attention';
 
   constructor() {
     super();
     this._rows = [];
     this._chart = null;
     this._runs = 0; // the newest run's token: rows of an older one are dropped
+    this._cores = null; // { threads, why }: the pool the every-core rows ran on
     this._request = { n: 0, on: false, tmax: this.tmax }; // Run asks for run n; Cancel turns it off
     this.task = new LabTask(this, {
       engine: 'worker',
@@ -105,14 +113,24 @@ export class AttnScaleBenchmark extends AttnLab {
         this._rows = [...this._rows, p.row];
         progress(p);
       };
-      const { rows } = await engine.benchmark(
-        { sizes, dim: 64, contenders: CONTENDERS.map((c) => c.id) },
-        { onProgress },
-      );
-      if (token === this._runs) {
-        this._rows = rows;
-        this.dataset.status = 'done';
+      const { rows } = await engine.benchmark({ sizes, dim: 64, contenders: JOB_CONTENDERS }, { onProgress });
+      if (token !== this._runs) return this._rows;
+      this._rows = rows;
+      // every core: the page's pool of workers, timed here (the page owns the pool)
+      const { pool, why } = await getPool();
+      this._cores = { threads: pool?.threads ?? 0, why };
+      if (pool && token === this._runs) {
+        const context = {
+          progress: ({ row }) => {
+            if (token !== this._runs) return;
+            this._rows = [...this._rows, ...poolRows(this._rows, [row])];
+            progress({ done: this._rows.length, steps: sizes.length * CONTENDERS.length, row });
+          },
+          cancelled: () => token !== this._runs,
+        };
+        await poolBenchmark(pool, await getEngine(), { sizes, dim: 64 }, context);
       }
+      if (token === this._runs) this.dataset.status = 'done';
       return this._rows;
     } catch (error) {
       if (token === this._runs && error.kind !== 'Cancelled') this.dataset.status = 'failed';
@@ -252,6 +270,17 @@ export class AttnScaleBenchmark extends AttnLab {
           : ''
       }
       <p class="note where">${this.task.where}</p>
+      ${
+        this._cores
+          ? html`<p class="note cores">
+              ${coresNote(
+                timed(this._rows).filter((r) => r.contender === 'pool'),
+                this._cores.threads,
+                this._cores.why,
+              )}
+            </p>`
+          : ''
+      }
     `;
     const code = html`<attn-code
       label="PyTorch: the same measurement on your machine"
@@ -262,7 +291,9 @@ export class AttnScaleBenchmark extends AttnLab {
       Each contender runs a warm-up (at least two calls and 60 ms, so the browser's compilers have tiered up), then
       samples of repeated calls lasting at least 5 ms each; the table shows the median time per call. The two wasm
       contenders are separate modules of the same C++ core, one built with SIMD128 instructions (four float32 lanes) and
-      one without; both run the fused kernel. The plain-JS loop is the reference every output is compared with.
+      one without; both run the fused kernel. The plain-JS loop is the reference every output is compared with. The
+      every-core row sends the same call to a pool of Web Workers, one per core, each with its own copy of the SIMD
+      build, which split the query rows between them (engine/pool.js); its output is the SIMD row's, bit for bit.
     </p>`;
     return this.renderLab({ figure, controls, after: this._rows.length ? this._table() : '', code, hood });
   }

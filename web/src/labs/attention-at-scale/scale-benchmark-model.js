@@ -11,7 +11,32 @@ export const CONTENDERS = [
   { id: 'simd', name: 'wasm SIMD', className: 'series-1' },
   { id: 'scalar', name: 'wasm scalar', className: 'series-0', dashed: true },
   { id: 'js', name: 'plain JS', className: 'series-2', dashed: true },
+  { id: 'pool', name: 'wasm SIMD, every core', className: 'series-3' },
 ];
+
+/** The contenders the worker's benchmark job times; 'pool' the page times itself (engine/jobs.js poolBenchmark). */
+export const JOB_CONTENDERS = CONTENDERS.filter((c) => c.id !== 'pool').map((c) => c.id);
+
+/**
+ * The every-core rows as the table shows them: the pool's output is the SIMD build's, bit for bit,
+ * so its difference from plain JS is the SIMD row's at the same T; a row that is not bitwise equal
+ * says so instead.
+ */
+export function poolRows(rows, poolResults) {
+  return poolResults.map((r) => {
+    const simd = rows.find((x) => x.contender === 'simd' && x.T === r.T);
+    return r.bitwise
+      ? { ...r, maxAbsDiff: simd?.maxAbsDiff ?? null }
+      : { ...r, maxAbsDiff: null, error: 'differs from the single-thread SIMD output' };
+  });
+}
+
+/** The line saying how many cores the every-core rows used. */
+export function coresNote(poolRowsShown, threads, why) {
+  if (!threads) return `The every-core row needs Web Workers, which cannot start here (${why}).`;
+  const most = Math.max(0, ...poolRowsShown.map((r) => r.workers ?? 0));
+  return `Every core: a pool of ${threads} worker${threads === 1 ? '' : 's'}, one per core this device reports${most ? `; the largest call was split across ${most}` : ''}. Calls under about 3·10⁷ operations per worker run on one (splitting them would cost more than it saves).`;
+}
 
 /** T = 32, 64, … up to max. */
 export function sizesUpTo(max) {
