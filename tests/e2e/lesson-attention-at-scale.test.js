@@ -11,6 +11,7 @@ import { describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 import { assertTogether, boxesInView, smallestFigureText, smallestHitArea } from './lab-layout.js';
 import { checkPredictFirst, solve } from './exercise-steps.js';
+import { PARTS_PER_THREAD, splitRows } from '../../web/src/engine/pool.js';
 
 /** The fused lab waits for Exercise 2 (predict first): the right answer, as a learner gives it. */
 const FUSED_ANSWER = 'Memory ×2, time about ×4';
@@ -59,6 +60,17 @@ for (const [name, url] of targets) {
       const heap = await number(fused.locator('.heap-bytes'));
       assert.ok(heap > 0 && heap <= 64 * MiB, `fused heap ${heap}`);
       assert.equal(await fused.locator('.heap-bytes').isVisible(), false, 'the heap is told under the hood');
+      // the same call on every core: the page's pool, how many workers it used, the same output
+      const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+      const line = await fused.locator('.every-core').innerText();
+      const used = line.match(
+        new RegExp(
+          `^On every core \\((\\d+) of ${cores} workers?\\): \\d+ ms \\([\\d.]+ GFLOP/s\\), [\\d.]+× the speed of one, the same output bit for bit\\.$`,
+        ),
+      );
+      assert.ok(used, line);
+      const parts = splitRows(4096, () => 4 * 4096 * 64, cores * PARTS_PER_THREAD).length; // one call of 4096 rows
+      assert.equal(Number(used[1]), Math.min(cores, parts), `T = 4096, split across the cores: ${line}`);
 
       const checks = page.locator('attn-check');
       assert.equal(await checks.count(), 3);

@@ -22,6 +22,7 @@ import {
 } from '../../web/src/labs/attention-at-scale/scale-benchmark-model.js';
 import {
   describeFused,
+  everyCoreText,
   fusedRows,
   fusedSvg,
   memoryBars,
@@ -169,6 +170,21 @@ test('heatmap layout: 12 px labels that do not crowd, numbers only in cells of 2
   assert.deepEqual(lensWindow(0, 0, 4096, 4096), [0, 0]);
   assert.deepEqual(lensWindow(100, 4095, 4096, 4096), [88, 4071]);
   assert.deepEqual(lensWindow(3, 3, 8, 8), [0, 0]);
+});
+
+test("the fused lab's line on every core: workers used, time, speed-up, bitwise or not; no workers", () => {
+  const every = { threads: 4, workers: 2, ms: 812.4, gflops: 10.567, speedup: 1.734, bitwise: true };
+  assert.equal(
+    everyCoreText(every),
+    'On every core (2 of 4 workers): 812 ms (10.57 GFLOP/s), 1.73× the speed of one, the same output bit for bit.',
+  );
+  assert.match(everyCoreText({ ...every, threads: 1, workers: 1 }), /^On every core \(1 of 1 worker\)/);
+  assert.match(everyCoreText({ ...every, bitwise: false }), /its output DIFFERS from the one-core run\.$/);
+  assert.equal(
+    everyCoreText({ threads: 0, why: 'this browser has no Web Workers' }),
+    'On every core: not here, as no worker can start (this browser has no Web Workers).',
+  );
+  assert.equal(everyCoreText(undefined), '');
 });
 
 test('benchmark model: sizes, ratios to T/2, the chart’s series and axes, the text', () => {

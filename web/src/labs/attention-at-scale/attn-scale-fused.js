@@ -8,7 +8,9 @@
  * The figure: two bars, the memory the kernel allocated per call (the core's scratchBytes: keys
  * repacked for the kernel and one tile of scores; it grows with T) against the T·T·4 bytes the
  * weights would need (they grow with T²), with how many times smaller it is; the time and
- * GFLOP/s. Beside it: T on a log₂ slider, the progress of a run.
+ * GFLOP/s; then the same call on every core (the page's pool of workers, runtime.js getPool),
+ * with how many workers it used and how much faster it ran. Beside it: T on a log₂ slider, the
+ * progress of a run.
  * Verified: the wasm memory of the module that ran it stays within 64 MiB at every T; the kernel's
  * memory per call is below the weights' (scale-fused-model.js).
  *
@@ -21,11 +23,15 @@ import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { sizeSliderStyles } from '../../cells/base/size-slider.js';
 import { tableStyles } from '../../cells/base/styles.js';
+import { AttentionError } from '../../engine/errors.js';
+import { PARTS_PER_THREAD, splitRows } from '../../engine/pool.js';
+import { getPool } from '../../runtime.js';
 import { lengthSlider } from './length-slider.js';
 import { formatBytes, weightsBytes } from './memory-model.js';
 import {
   BLOCK_ROWS,
   describeFused,
+  everyCoreText,
   explainFused,
   FUSED_SIZES,
   fusedRows,
@@ -36,6 +42,12 @@ import {
 } from './scale-fused-model.js';
 
 export { FUSED_SIZES, HEAP_LIMIT };
+
+/**
+ * Query rows per pool.attention call on every core: larger than the job's blocks, as each call
+ * copies k and v to the workers (4 MiB each at T = 16,384), so fewer calls copy less.
+ */
+const POOL_BLOCK_ROWS = 4096;
 
 export class AttnScaleFused extends AttnLab {
   static stateFields = {
@@ -93,14 +105,57 @@ export class AttnScaleFused extends AttnLab {
     this.task = new LabTask(this, {
       engine: 'worker',
       args: () => [this.T],
-      run: ([T], { engine, progress }) =>
-        engine.fusedAttention({ T, seed: 1, block: BLOCK_ROWS }, { onProgress: (p) => progress({ ...p, T }) }),
+      run: async ([T], { engine, progress }) => {
+        const r = await engine.fusedAttention(
+          { T, seed: 1, block: BLOCK_ROWS },
+          { onProgress: (p) => progress({ ...p, T }) },
+        );
+        return { ...r, everyCore: await this._everyCore(engine, r, progress) };
+      },
       explain: explainFused,
     });
   }
 
   get T() {
     return Number(this.t);
+  }
+
+  /**
+   * The same call on every core: the job's inputs (the worker draws them again: randn, seeds 1–3)
+   * through the page's pool of workers (runtime.js getPool), block by block with progress; a new T
+   * cancels it. Resolves to { threads, workers, ms, gflops, speedup, bitwise } ({ threads: 0, why }
+   * where no worker may start).
+   */
+  async _everyCore(engine, r, progress) {
+    const { T, dim } = r;
+    const { pool, why } = await getPool();
+    if (!pool) return { threads: 0, why };
+    const [q, k, v] = await Promise.all([1, 2, 3].map((seed) => engine.randn([T, dim], seed)));
+    let ms = 0;
+    let first = null;
+    for (let r0 = 0; r0 < T; r0 += POOL_BLOCK_ROWS) {
+      if (this.T !== T) throw new AttentionError('cancelled: a new T replaced it', { kind: 'Cancelled' });
+      const r1 = Math.min(T, r0 + POOL_BLOCK_ROWS);
+      const t0 = performance.now();
+      const { output } = await pool.attention(
+        { data: q.data.subarray(r0 * dim, r1 * dim), shape: [r1 - r0, dim] },
+        k,
+        v,
+      );
+      ms += performance.now() - t0;
+      first ??= output.data.slice(0, r.firstRow.length);
+      progress({ done: r1, steps: T, T, phase: 'every core' });
+    }
+    const rowFlop = () => 4 * T * dim; // 2 · S · (E + Ev) per query row
+    const parts = splitRows(Math.min(T, POOL_BLOCK_ROWS), rowFlop, pool.threads * PARTS_PER_THREAD).length;
+    return {
+      threads: pool.threads,
+      workers: Math.min(pool.threads, parts),
+      ms,
+      gflops: r.gflops * (r.ms / ms),
+      speedup: r.ms / ms,
+      bitwise: first.every((x, i) => Object.is(x, r.firstRow[i])),
+    };
   }
 
   disconnectedCallback() {
@@ -158,8 +213,9 @@ export class AttnScaleFused extends AttnLab {
         )}
       </div>
       <p class="readout">
-        Time: ${r.ms.toFixed(0)} ms (${r.gflops.toFixed(2)} GFLOP/s); every score is still computed.
-      </p>`;
+        Time: ${r.ms.toFixed(0)} ms (${r.gflops.toFixed(2)} GFLOP/s) on one core; every score is still computed.
+      </p>
+      <p class="readout every-core">${everyCoreText(r.everyCore)}</p>`;
   }
 
   renderFigure() {
@@ -171,7 +227,10 @@ export class AttnScaleFused extends AttnLab {
       ${
         p
           ? html`<p class="progress-line">
-              <label for="progress">Running T = ${p.T.toLocaleString('en')}: query rows ${p.done} of ${p.steps}</label>
+              <label for="progress"
+                >Running T = ${p.T.toLocaleString('en')}${p.phase ? `, ${p.phase}` : ''}: query rows ${p.done} of
+                ${p.steps}</label
+              >
               <progress id="progress" max=${p.steps} .value=${p.done}></progress>
             </p>`
           : ''

@@ -81,3 +81,14 @@ export function fusedSvg(r) {
     `<text x="16" y="18" font-size="14" font-weight="600">${escape(title)}</text>${bars}</svg>\n`
   );
 }
+
+/**
+ * The line on the same call run on every core (the page's pool of workers; the lab's everyCore:
+ * { threads, workers, ms, gflops, speedup, bitwise } or, with no workers, { threads: 0, why }).
+ */
+export function everyCoreText(every) {
+  if (!every) return '';
+  if (!every.threads) return `On every core: not here, as no worker can start (${every.why}).`;
+  const used = `${every.workers} of ${every.threads} worker${every.threads === 1 ? '' : 's'}`;
+  return `On every core (${used}): ${every.ms.toFixed(0)} ms (${every.gflops.toFixed(2)} GFLOP/s), ${every.speedup.toFixed(2)}× the speed of one${every.bitwise ? ', the same output bit for bit' : '; its output DIFFERS from the one-core run'}.`;
+}
