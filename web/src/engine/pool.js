@@ -10,7 +10,7 @@
  *   pool.dispose();
  *
  * pool.attention has attention()'s contract and result. A large call is split by query rows into
- * up to PARTS_PER_THREAD parts per worker, each worker taking the next part when it is done (parts start at multiples of the kernels' block of 4 rows, and causal and
+ * one part per worker, or PARTS_PER_THREAD for a long call, each worker taking the next part when it is done (parts start at multiples of the kernels' block of 4 rows, and causal and
  * window masks are told where their rows start with rowOffset), so each row is computed exactly as
  * the single-thread call of the same build computes it: the output, weights and logits are bitwise
  * equal, and fullyMaskedRows is the sum over the parts. Each worker gets a copy of its rows of q
@@ -35,8 +35,14 @@ import { cores, startWorker, workerOptions } from '#pool-workers';
 /** The kernels' block of query rows: parts start at multiples of it (core/src/kernels/kernels.hpp kBlockRows). */
 export const ROW_BLOCK = 4;
 
-/** Parts per worker a large call is cut into, handed out as workers come free. */
+/**
+ * Parts per worker a long call (BALANCE_FLOP or more) is cut into, handed out as workers come free;
+ * a shorter call gets one part per worker, as every part costs a copy of k and v.
+ */
 export const PARTS_PER_THREAD = 2;
+
+/** The work (flops, about 60 ms on one core) from which a call is cut into PARTS_PER_THREAD parts per worker. */
+export const BALANCE_FLOP = 2e9;
 
 /** Flops a part must keep for the call to be split: 2 · rows · S · (E + Ev) ≥ this (about 1 ms on one core). */
 export const MIN_PART_FLOP = 3e7;
@@ -291,7 +297,12 @@ export class Pool {
     const keys = keysOfRow(read.fields, S, read.rowOffset);
     const threads = this.#slots.length;
     if (threads === 1) return whole();
-    const ranges = splitRows(L, (i) => 2 * batches * keys(i) * (E + Ev), threads * PARTS_PER_THREAD, this.#minPartFlop);
+    const rowFlop = (i) => 2 * batches * keys(i) * (E + Ev);
+    let ranges = splitRows(L, rowFlop, threads, this.#minPartFlop);
+    // a long call: more parts than workers, so that a core slowed by other programs does less of it
+    if (ranges.length === threads && 2 * batches * L * S * (E + Ev) >= BALANCE_FLOP) {
+      ranges = splitRows(L, rowFlop, threads * PARTS_PER_THREAD, this.#minPartFlop);
+    }
     if (ranges.length < 2) return whole();
     const opts = partOptions(read, L, ranges);
     // one runner per worker takes the next part whenever its last one is done, so a core that is
