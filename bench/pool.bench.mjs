@@ -7,6 +7,11 @@
 //   2 concurrent calls   two whole calls at once on two workers (a pool that never splits):
 //                        the machine's own parallel ceiling, 2 × one call's time ÷ both calls' time
 //   plain JS             the loop of engine/plain-attention.js, at L = S = 1024 only
+// and training (pool.createTrainer, data-parallel over micro-batches of 8 sequences) in steps/s for
+// the largest model the learning-to-attend lab offers (sort, 2 layers of 4 heads, width 64, with
+// its MLP) and the reverse task's defaults, the same contenders: one thread, pools of 1, 2, …
+// workers, and two trainers at once on two workers (the ceiling); every pool trainer's weights are
+// checked bit for bit against the one-thread trainer's after the same steps.
 // Each figure is the median of several rounds after warm-up calls (1.5 s or more of each), each round one call of every
 // contender in turn (so the machine's changing load falls on all alike); every pool output is
 // checked bit for bit against the single-thread call's. Prints the table and the speed-ups and writes
@@ -113,12 +118,109 @@ async function main() {
     whole.dispose();
   }
   report(rows, counts, cores);
+  const training = await trainingRows(attn, counts);
+  reportTraining(training, counts);
   await mkdir(path.join(here, 'results'), { recursive: true });
   await writeFile(
     path.join(here, 'results', 'pool.json'),
-    JSON.stringify({ date: new Date().toISOString(), cores, node: process.version, e: E, rows }, null, 2),
+    JSON.stringify({ date: new Date().toISOString(), cores, node: process.version, e: E, rows, training }, null, 2),
   );
   console.log('wrote bench/results/pool.json');
+}
+
+/** The training configurations timed: the lab's largest model and the reverse task's defaults. */
+const TRAINING = [
+  {
+    name: "sort, 2 layers × 4 heads, width 64 (the lab's largest)",
+    options: { task: 'sort', seed: 3, layers: 2, heads: 4, dModel: 64 },
+    steps: 16,
+  },
+  { name: 'reverse, its defaults', options: { task: 'reverse', seed: 1 }, steps: 100 },
+];
+const TRAINING_WARMUP = 3; // calls of each contender before timing (a fixed count: every trainer ends at the same step)
+const TRAINING_SAMPLES = 7;
+
+/** Steps/s of one thread, pools of `counts` workers and two one-worker trainers at once. */
+async function trainingRows(attn, counts) {
+  const rows = [];
+  for (const { name, options, steps } of TRAINING) {
+    const pools = Object.fromEntries(
+      await Promise.all(counts.map(async (n) => [n, await attn.createPool({ threads: n })])),
+    );
+    const pair = await Promise.all([attn.createPool({ threads: 1 }), attn.createPool({ threads: 1 })]);
+    try {
+      const single = attn.createTrainer(options);
+      const trainers = Object.fromEntries(
+        await Promise.all(counts.map(async (n) => [n, await pools[n].createTrainer(options)])),
+      );
+      const both = await Promise.all(pair.map((p) => p.createTrainer(options)));
+      const contenders = {
+        single: async () => single.step(steps),
+        ...Object.fromEntries(counts.map((n) => [`pool${n}`, () => trainers[n].step(steps)])),
+        oneWorker: () => both[0].step(steps),
+        twoTrainers: () => Promise.all(both.map((t) => t.step(steps))),
+      };
+      const names = Object.keys(contenders);
+      const times = Object.fromEntries(names.map((n) => [n, []]));
+      for (let i = 0; i < TRAINING_WARMUP + TRAINING_SAMPLES; i++) {
+        for (const n of names) {
+          const t0 = performance.now();
+          await contenders[n]();
+          if (i >= TRAINING_WARMUP) times[n].push(performance.now() - t0);
+        }
+      }
+      const median = (n) => times[n].sort((a, b) => a - b)[times[n].length >> 1];
+      const want = single.exportState();
+      for (const n of counts) {
+        const got = await trainers[n].exportState();
+        if (got.step !== want.step || !bitwise(got.weights, want.weights))
+          throw new Error(`training ${name}: the pool of ${n} is not bitwise the one-thread trainer`);
+      }
+      const perSecond = (ms) => round((1000 * steps) / ms, 1);
+      rows.push({
+        name,
+        options,
+        single: { stepsPerSecond: perSecond(median('single')) },
+        pool: Object.fromEntries(
+          counts.map((n) => [
+            n,
+            { stepsPerSecond: perSecond(median(`pool${n}`)), speedup: round(median('single') / median(`pool${n}`)) },
+          ]),
+        ),
+        concurrent: {
+          oneTrainerStepsPerSecond: perSecond(median('oneWorker')),
+          ceiling: round((2 * median('oneWorker')) / median('twoTrainers')),
+        },
+      });
+      single.dispose();
+      console.log(`  training ${name}: done`);
+    } finally {
+      for (const p of [...Object.values(pools), ...pair]) p.dispose();
+    }
+  }
+  return rows;
+}
+
+function reportTraining(rows, counts) {
+  console.log(
+    "\nTraining across cores (float32, steps/s, worker threads; weights bit for bit the one-thread trainer's)",
+  );
+  const header = [
+    'model',
+    'single thread',
+    ...counts.map((t) => `pool, ${t} thread${t > 1 ? 's' : ''}`),
+    '2 trainers at once',
+  ];
+  const lines = rows.map((r) => [
+    r.name,
+    `${r.single.stepsPerSecond} steps/s`,
+    ...counts.map((t) => `${r.pool[t].stepsPerSecond} steps/s, ${r.pool[t].speedup}×`),
+    `ceiling ${r.concurrent.ceiling}× (one: ${r.concurrent.oneTrainerStepsPerSecond} steps/s)`,
+  ]);
+  const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c].length)));
+  for (const line of [header, widths.map((w) => '-'.repeat(w)), ...lines]) {
+    console.log(`  ${line.map((cell, c) => cell.padEnd(widths[c])).join('  ')}`);
+  }
 }
 
 function report(rows, counts, cores) {

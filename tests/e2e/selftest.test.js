@@ -1,6 +1,6 @@
 // The "check this browser" page: the engine on the main thread and in a Web Worker, and trainers
 // in the worker (createTrainer: progress, cancel by AbortSignal, two trainers independent), and a
-// pool of two workers (attn.createPool).
+// pool of two workers (attn.createPool): split attention, and a trainer whose steps it shares.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { useBrowserAndSite, watch } from './browser.js';
@@ -15,7 +15,7 @@ test('the engine runs on the main thread and in a Web Worker, with the known ans
   const rows = await page
     .locator('#checks tr')
     .evaluateAll((trs) => trs.map((tr) => [tr.cells[0].textContent, tr.dataset.status, tr.cells[1].textContent]));
-  assert.equal(rows.length, 5);
+  assert.equal(rows.length, 6);
   for (const [name, status, detail] of rows) assert.equal(status, 'pass', `${name}: ${detail}`);
   assert.match(rows[2][2], /SIMD/);
   // trainers in the worker: a long step cancelled by its AbortSignal, another trainer training meanwhile
@@ -28,6 +28,8 @@ test('the engine runs on the main thread and in a Web Worker, with the known ans
     rows[4][2],
     /^pass — 2 workers; causal attention at L = S = 1024 bitwise equal to the main thread's; bad input: attention: q\[0, 1\] is NaN$/,
   );
+  // a trainer in the pool: its steps shared by both workers, bit for bit the main thread's
+  assert.match(rows[5][2], /^pass — 30 steps of sort on 2 workers, bitwise as on the main thread$/);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -1,6 +1,6 @@
 // The "check this browser" page: the engine on the main thread and in a Web
 // Worker, each against known answers, trainers in the worker (progress, cancel, two trainers
-// independent), and a pool of two workers (engine/pool.js). Each row gets data-status pass or fail.
+// independent), and a pool of two workers (engine/pool.js): attention split, and a trainer's steps shared. Each row gets data-status pass or fail.
 import { loadAttention, simdSupported } from './engine/index.js';
 import { createWorkerEngine } from './engine/worker-client.js';
 
@@ -110,6 +110,27 @@ await check('a pool of two Web Workers', async () => {
     return [
       pool.threads === 2 && same && got.fullyMaskedRows === 0 && rejected === 'attention: q[0, 1] is NaN',
       `${pool.threads} workers; causal attention at L = S = 1024 ${same ? 'bitwise equal to' : 'DIFFERS from'} the main thread's; bad input: ${rejected}`,
+    ];
+  } finally {
+    pool.dispose();
+  }
+});
+await check('a trainer shared by a pool of two Web Workers', async () => {
+  const attn = await loadAttention();
+  const pool = await attn.createPool({ threads: 2, minPartMs: 0 }); // share every step, however small
+  try {
+    const options = { task: 'sort', seed: 2 };
+    const pooled = await pool.createTrainer(options);
+    let workers = 0;
+    await pooled.step(30, { onProgress: (p) => (workers = p.workers) });
+    const alone = attn.createTrainer(options);
+    alone.step(30);
+    const same = JSON.stringify(await pooled.exportState()) === JSON.stringify(alone.exportState());
+    alone.dispose();
+    await pooled.dispose();
+    return [
+      workers === 2 && same,
+      `30 steps of sort on ${workers} workers, ${same ? 'bitwise as' : 'NOT as'} on the main thread`,
     ];
   } finally {
     pool.dispose();

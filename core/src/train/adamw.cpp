@@ -73,9 +73,8 @@ void AdamW::step(std::vector<double>& weights, const std::vector<double>& gradie
     v_[i] = b2 * v_[i] + (1.0 - b2) * g * g;
     const double m_hat = m_[i] / correction1;
     const double v_hat = v_[i] / correction2;
-    if (decay[i]) {
-      weights[i] *= shrink; // w − lr·λ·w
-    }
+    // w − lr·λ·w where decay[i] (times 1, exactly w, elsewhere): no branch, so the loop vectorises
+    weights[i] *= decay[i] ? shrink : 1.0;
     weights[i] -= lr * m_hat / (std::sqrt(v_hat) + options_.eps);
   }
 }

@@ -147,11 +147,15 @@ bool same_shape(const ModelConfig& a, const ModelConfig& b) {
 } // namespace
 
 void load_weights_f32(const Model& model, F32Workspace& ws) {
-  const ModelConfig& c = model.config;
-  const std::size_t D = c.d_model, H = c.heads, dh = D / H;
   ws.w.resize(model.weights.size());
   std::transform(model.weights.begin(), model.weights.end(), ws.w.begin(),
                  [](double x) { return static_cast<float>(x); });
+  pack_weights_f32(model, ws);
+}
+
+void pack_weights_f32(const Model& model, F32Workspace& ws) {
+  const ModelConfig& c = model.config;
+  const std::size_t D = c.d_model, H = c.heads, dh = D / H;
   // wqkv[l][r, s·D + h·d_h + d] = W_s[h][r, d] for s = Q, K, V
   if (!ws.has_offsets || !same_shape(ws.config, c)) { // recomputed only for another model shape
     ws.off = offsets_of(model);
@@ -422,12 +426,13 @@ void backward_batch_f32(const kernels::KernelSet& ks, const Model& model,
 }
 
 // The float32 gradient (ws.grad, ws.gqkv) in float64 and layout order.
-void store_gradient(const Model& model, const F32Workspace& ws, std::vector<double>& gradient) {
+template <typename T>
+void store_gradient(const Model& model, const F32Workspace& ws, std::vector<T>& gradient) {
   const ModelConfig& c = model.config;
   const std::size_t D = c.d_model, H = c.heads, dh = D / H;
   gradient.resize(ws.grad.size());
   std::transform(ws.grad.begin(), ws.grad.end(), gradient.begin(),
-                 [](float x) { return static_cast<double>(x); });
+                 [](float x) { return static_cast<T>(x); });
   const Offsets& off = ws.off;
   for (std::size_t l = 0; l < c.layers; ++l) {
     const LayerOffsets& lo = off.layers[l];
@@ -540,6 +545,20 @@ double loss_and_gradient_f32(const kernels::KernelSet& ks, const Model& model, c
     backward_batch_f32(ks, model, batch.tokens.data(), ws);
     store_gradient(model, ws, *gradient);
   }
+  return loss;
+}
+
+double part_gradient_f32(const kernels::KernelSet& ks, const Model& model, const Batch& batch,
+                         double weight, std::vector<float>& gradient, F32Workspace& ws,
+                         const std::string& fn) {
+  validate_batch(model, batch, fn);
+  const std::size_t T = batch.length, N = batch.count * T, V = model.config.vocab;
+  forward_batch_f32(ks, model, batch.tokens.data(), batch.count, T, ws);
+  grow(ws.dlogits, N * V);
+  const double loss = weight * cross_entropy_f32(ks, ws.logits.data(), V, batch.targets.data(), N,
+                                                 weight, ws.dlogits.data(), ws);
+  backward_batch_f32(ks, model, batch.tokens.data(), ws);
+  store_gradient(model, ws, gradient);
   return loss;
 }
 

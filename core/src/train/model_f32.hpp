@@ -60,6 +60,10 @@ struct F32Workspace {
 /// Converts model.weights to float32 in ws.w and ws.wqkv (call after every weight change).
 void load_weights_f32(const Model& model, F32Workspace& ws);
 
+/// load_weights_f32 for float32 weights already in ws.w (layout order, model's size): the packed
+/// and transposed copies the passes read.
+void pack_weights_f32(const Model& model, F32Workspace& ws);
+
 /// Forward pass of `count` sequences of T tokens (row-major, already validated) with the weights
 /// (and offsets) that load_weights_f32 left in ws: fills ws.logits (count·T, V), the activations
 /// and the attention weights (ws.layers[l].p).
@@ -89,6 +93,15 @@ void greedy_decode_f32(const kernels::KernelSet& ks, const Model& model, const s
 double loss_and_gradient_f32(const kernels::KernelSet& ks, const Model& model, const Batch& batch,
                              std::vector<double>* gradient, F32Workspace& ws,
                              const std::string& fn);
+
+/// One micro-batch of a data-parallel step (trainer.hpp, kMicroBatchSize), with the weights that
+/// load_weights_f32 left in ws: forward and backward over `batch` (validated, `fn` starting the
+/// errors), its cross-entropy summed over its answer tokens and multiplied by `weight` (1 / the
+/// answer tokens of the whole step). Writes that weighted loss's float32 gradient to `gradient`
+/// (layout order) and returns the weighted loss.
+double part_gradient_f32(const kernels::KernelSet& ks, const Model& model, const Batch& batch,
+                         double weight, std::vector<float>& gradient, F32Workspace& ws,
+                         const std::string& fn);
 
 /// forward_reference's contract on the float32 path (errors start with "forward").
 Tensor64 forward_f32(const kernels::KernelSet& ks, const Model& model,

@@ -130,12 +130,15 @@ TrainerState Trainer::save() const {
           model_.weights,
           optimiser_.first_moment(),
           optimiser_.second_moment(),
-          data_.state(),
+          data_state(),
           last_loss_,
           model_.head_enabled};
 }
 
 void Trainer::set_head_enabled(std::size_t layer, std::size_t head, bool enabled) {
+  if (open_) {
+    throw ValueError("setHeadEnabled: a data-parallel step is open; finish or abort it first");
+  }
   const ModelConfig& c = model_.config;
   if (layer >= c.layers) {
     throw ShapeError("setHeadEnabled: layer " + std::to_string(layer) + " is out of range; the " +
@@ -152,21 +155,198 @@ void Trainer::set_head_enabled(std::size_t layer, std::size_t head, bool enabled
 }
 
 StepResult Trainer::step(std::size_t count) {
+  if (open_) {
+    throw ValueError("step: a data-parallel step is open; finish or abort it first");
+  }
+  if (config_.precision == Precision::kFloat32) {
+    for (std::size_t s = 0; s < count; ++s) {
+      const std::size_t parts = begin_step().parts;
+      for (std::size_t i = 0; i < parts; ++i) {
+        compute_part(i);
+      }
+      finish_step();
+    }
+    return {optimiser_.steps(), last_loss_};
+  }
   std::vector<Example> examples(config_.batch_size);
   for (std::size_t s = 0; s < count; ++s) {
     for (Example& e : examples) {
       e = sample_task(*task_, data_);
     }
-    const Batch batch = batch_of(*task_, examples);
-    if (config_.precision == Precision::kFloat32) {
-      last_loss_ = detail::loss_and_gradient_f32(kernels::best(), model_, batch, &gradient_,
-                                                 scratch_.get(), "loss_and_gradient");
-    } else {
-      last_loss_ = loss_and_gradient_reference(model_, batch, gradient_);
-    }
+    last_loss_ = loss_and_gradient_reference(model_, batch_of(*task_, examples), gradient_);
     optimiser_.step(model_.weights, gradient_, decay_);
   }
   return {optimiser_.steps(), last_loss_};
+}
+
+const StepPlan& Trainer::begin_step() {
+  if (config_.precision != Precision::kFloat32) {
+    throw ValueError("step: data-parallel steps run the float32 path; this trainer is float64");
+  }
+  if (open_) {
+    throw ValueError("step: a data-parallel step is already open");
+  }
+  data_before_ = data_.state();
+  std::vector<Example> examples(config_.batch_size);
+  for (Example& e : examples) {
+    e = sample_task(*task_, data_);
+  }
+  plan_.batch = batch_of(*task_, examples);
+  std::size_t scored = 0;
+  for (std::int32_t target : plan_.batch.targets) {
+    scored += target != kNoTarget;
+  }
+  plan_.weight = 1.0 / static_cast<double>(scored);
+  plan_.parts = micro_batch_count(plan_.batch.count);
+  // the float32 weights now, for the plan; their packed copies on the first compute_part, so a
+  // pool can send the plan before this thread spends time on them
+  plan_.weights.resize(model_.weights.size());
+  std::transform(model_.weights.begin(), model_.weights.end(), plan_.weights.begin(),
+                 [](double w) { return static_cast<float>(w); });
+  packed_ = false;
+  next_part_ = 0;
+  loss_sum_ = 0;
+  early_.assign(plan_.parts, {});
+  early_loss_.assign(plan_.parts, 0);
+  added_.assign(plan_.parts, 0);
+  open_ = true;
+  return plan_;
+}
+
+void Trainer::compute_part(std::size_t index) {
+  if (!open_) {
+    throw ValueError("step: no data-parallel step is open");
+  }
+  detail::F32Workspace& ws = scratch_.get();
+  // evaluate() or predict() since then leave the same weights in ws: they load the same model
+  if (!packed_) {
+    ws.w = plan_.weights;
+    detail::pack_weights_f32(model_, ws);
+    packed_ = true;
+  }
+  const double loss = detail::part_gradient_f32(
+      kernels::best(), model_, micro_batch(plan_.batch, index), plan_.weight, part_, ws, "step");
+  add_part(index, part_, loss);
+}
+
+void Trainer::add_part(std::size_t index, const std::vector<float>& gradient, double loss) {
+  if (!open_) {
+    throw ValueError("step: no data-parallel step is open");
+  }
+  if (index >= plan_.parts) {
+    throw ShapeError("step: part " + std::to_string(index) +
+                     " is out of range; the step has parts 0.." + std::to_string(plan_.parts - 1));
+  }
+  if (added_[index]) {
+    throw ValueError("step: part " + std::to_string(index) + " was already added");
+  }
+  if (gradient.size() != model_.weights.size()) {
+    throw ShapeError("step: part " + std::to_string(index) + "'s gradient has " +
+                     std::to_string(gradient.size()) + " values; the model has " +
+                     std::to_string(model_.weights.size()) + " weights");
+  }
+  added_[index] = 1;
+  if (index != next_part_) {
+    early_[index] = gradient;
+    early_loss_[index] = loss;
+    return;
+  }
+  fold_part(gradient, loss);
+  while (next_part_ < plan_.parts && added_[next_part_]) {
+    fold_part(early_[next_part_], early_loss_[next_part_]);
+    early_[next_part_ - 1] = {};
+  }
+}
+
+void Trainer::fold_part(const std::vector<float>& gradient, double loss) {
+  // part 0 is the sum so far; every later part is added to it, so the order never varies
+  gradient_.resize(gradient.size());
+  if (next_part_ == 0) {
+    std::transform(gradient.begin(), gradient.end(), gradient_.begin(),
+                   [](float g) { return static_cast<double>(g); });
+    loss_sum_ = loss;
+  } else {
+    for (std::size_t i = 0; i < gradient.size(); ++i) {
+      gradient_[i] += static_cast<double>(gradient[i]);
+    }
+    loss_sum_ += loss;
+  }
+  ++next_part_;
+}
+
+StepResult Trainer::finish_step() {
+  if (!open_) {
+    throw ValueError("step: no data-parallel step is open");
+  }
+  if (next_part_ != plan_.parts) {
+    throw ValueError("step: " + std::to_string(next_part_) + " of " + std::to_string(plan_.parts) +
+                     " parts are in; the step cannot finish");
+  }
+  optimiser_.step(model_.weights, gradient_, decay_);
+  last_loss_ = loss_sum_;
+  open_ = false;
+  early_.clear();
+  return {optimiser_.steps(), last_loss_};
+}
+
+void Trainer::abort_step() {
+  if (!open_) {
+    return;
+  }
+  data_ = Rng(data_before_);
+  open_ = false;
+  early_.clear();
+}
+
+Batch micro_batch(const Batch& batch, std::size_t index) {
+  const std::size_t first = index * kMicroBatchSize;
+  if (first >= batch.count) {
+    throw ShapeError("step: micro-batch " + std::to_string(index) +
+                     " is out of range; a batch of " + std::to_string(batch.count) + " has " +
+                     std::to_string(micro_batch_count(batch.count)) + " micro-batches");
+  }
+  Batch micro;
+  micro.count = std::min(kMicroBatchSize, batch.count - first);
+  micro.length = batch.length;
+  const auto from = static_cast<std::ptrdiff_t>(first * batch.length);
+  const auto to = static_cast<std::ptrdiff_t>((first + micro.count) * batch.length);
+  micro.tokens.assign(batch.tokens.begin() + from, batch.tokens.begin() + to);
+  micro.targets.assign(batch.targets.begin() + from, batch.targets.begin() + to);
+  return micro;
+}
+
+PartWorker::PartWorker(const TrainerConfig& config) {
+  validated_task(config);
+  if (config.precision != Precision::kFloat32) {
+    throw ValueError(
+        "createTrainer: a pool trains in float32; precision float64 runs on one thread");
+  }
+  model_.config = config.model;
+  model_.layout = parameter_layout(model_.config);
+  model_.weights.assign(model_.layout.back().offset + model_.layout.back().size, 0.0); // sizes only
+}
+
+void PartWorker::load(const std::vector<float>& weights,
+                      const std::vector<std::uint8_t>& head_enabled) {
+  if (weights.size() != model_.weights.size()) {
+    throw ShapeError("step: the weights hold " + std::to_string(weights.size()) +
+                     " values; the model has " + std::to_string(model_.weights.size()));
+  }
+  const std::size_t heads = model_.config.layers * model_.config.heads;
+  if (!head_enabled.empty() && head_enabled.size() != heads) {
+    throw ShapeError("step: the head mask has " + std::to_string(head_enabled.size()) +
+                     " flags; the model has " + std::to_string(heads) + " heads");
+  }
+  // the trainer's own float32 weights, packed as its compute_part packs them
+  model_.head_enabled = head_enabled;
+  detail::F32Workspace& ws = scratch_.get();
+  ws.w = weights;
+  detail::pack_weights_f32(model_, ws);
+}
+
+double PartWorker::gradient(const Batch& micro, double weight, std::vector<float>& gradient) const {
+  return detail::part_gradient_f32(kernels::best(), model_, micro, weight, gradient, scratch_.get(),
+                                   "step");
 }
 
 Evaluation Trainer::evaluate(std::size_t samples, std::uint64_t seed) const {

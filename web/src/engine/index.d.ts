@@ -1,3 +1,5 @@
+import type { WorkerTrainer } from './worker-client.js';
+
 /** A row-major float32 tensor. */
 export interface Tensor {
   data: Float32Array;
@@ -129,7 +131,7 @@ export interface Attention {
    * A pool of workers (Web Workers, or worker threads in Node), each with its own copy of this build:
    * threads 'auto' (default) is one per core. Only on the caller's own engine, not in its worker.
    */
-  createPool(options?: { threads?: 'auto' | number; minPartFlop?: number }): Promise<Pool>;
+  createPool(options?: { threads?: 'auto' | number; minPartFlop?: number; minPartMs?: number }): Promise<Pool>;
 }
 
 /** attention() across cores (engine/pool.js): results bit for bit those of attention() in the same build. */
@@ -138,6 +140,14 @@ export interface Pool {
   readonly threads: number;
   /** attention()'s contract, split by query rows across the workers. */
   attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): Promise<AttentionResult>;
+  /**
+   * A trainer in worker 0 whose float32 steps are shared among every worker (trainer-parallel.js),
+   * in micro-batches of 8 sequences: the weights are bit for bit createTrainer(options)'s after
+   * the same steps, for any number of threads.
+   */
+  createTrainer(options: TrainerOptions): Promise<WorkerTrainer>;
+  /** loadTrainer(state) in the pool, its steps shared as createTrainer's. */
+  loadTrainer(state: TrainerState): Promise<WorkerTrainer>;
   /** Ends worker i at once: its calls reject, a fresh worker takes its place. */
   terminateWorker(i: number): void;
   /** Ends every worker; calls after it reject. */

@@ -17,7 +17,7 @@ import { simdSupported } from './features.js';
 import { toMaskFields } from './mask.js';
 import { METHODS } from './methods.js';
 import { toTensor } from './tensor.js';
-import { Trainer, createTrainer, loadTrainer, trainingTasks } from './trainer.js';
+import { PARTS, Trainer, createPartWorker, createTrainer, loadTrainer, trainingTasks } from './trainer.js';
 
 export { AttentionError, METHODS, Trainer, simdSupported };
 
@@ -136,14 +136,16 @@ export class Attention {
    * (pool.js): pool.attention(q, k, v, options) has attention()'s contract and results (bitwise
    * equal), split by query rows; pool.threads; pool.dispose() ends the workers.
    * Web Workers in a browser, worker threads in Node; no SharedArrayBuffer needed.
-   * @param {{ threads?: 'auto' | number, minPartFlop?: number }} [options] threads 'auto' (the default):
-   *   one worker per core; minPartFlop: the least work a part of a split call keeps (pool.js)
+   * @param {{ threads?: 'auto' | number, minPartFlop?: number, minPartMs?: number }} [options] threads
+   *   'auto' (the default): one worker per core; minPartFlop: the least work a part of a split call
+   *   keeps (pool.js); minPartMs: the least time a part of a training step takes for it to be shared
+   *   (trainer-parallel.js)
    * @returns {Promise<import('./pool.js').Pool>}
    */
   async createPool(options) {
-    const { threads = 'auto', minPartFlop } = optionsObject(options, 'createPool', "{ threads: 'auto' }");
+    const { threads = 'auto', minPartFlop, minPartMs } = optionsObject(options, 'createPool', "{ threads: 'auto' }");
     const { createPool } = await import('./pool.js');
-    return createPool({ threads, minPartFlop, simd: this.simd, local: this });
+    return createPool({ threads, minPartFlop, minPartMs, simd: this.simd, local: this });
   }
 
   /**
@@ -333,6 +335,11 @@ export class Attention {
    */
   loadTrainer(state) {
     return loadTrainer(this.#module, state);
+  }
+
+  /** The worker side of a pool's data-parallel steps (trainer-parallel.js); not part of the API. */
+  [PARTS](config) {
+    return createPartWorker(this.#module, config);
   }
 
   /** Wasm memory: its size and the bytes malloc'd now. @returns {{ heapBytes: number, inUseBytes: number }} */

@@ -179,18 +179,22 @@ export class Pool {
   #disposed = false;
 
   #minPartFlop;
+  #minPartMs;
   #local;
+  #wired = false; // whether the helpers are joined to the leader (on the first createTrainer)
+  #trainers = new Set(); // for each live trainer: what marks it lost with worker 0
 
   /**
    * @param {number} threads @param {boolean} simd the build every worker loads (the caller's)
    * @param {number} minPartFlop the least work a part of a split call keeps (MIN_PART_FLOP)
    * @param {object} [local] the caller's engine, which refuses tensors too large for any worker
    */
-  constructor(threads, simd, minPartFlop = MIN_PART_FLOP, local = null) {
+  constructor(threads, simd, minPartFlop = MIN_PART_FLOP, local = null, minPartMs = undefined) {
     /** How many workers the pool runs. */
     this.threads = threads;
     this.#simd = simd;
     this.#minPartFlop = minPartFlop;
+    this.#minPartMs = minPartMs;
     this.#local = local;
   }
 
@@ -225,17 +229,48 @@ export class Pool {
     if (slot.dead) return;
     slot.dead = true;
     const i = this.#slots.indexOf(slot);
-    const error = new AttentionError(
-      `attention: pool worker ${i} stopped during the call: ${why}; a new worker replaces it, so the next call can run`,
-    );
-    for (const call of slot.calls) call.reject(error);
+    for (const call of slot.calls) {
+      const lostTrainer = call.trainer ? '; the trainer it held is lost: create or load it again' : '';
+      const next = call.trainer ? '' : ', so the next call can run';
+      call.reject(
+        new AttentionError(
+          `${call.fn}: pool worker ${i} stopped during the call: ${why}${lostTrainer}; a new worker replaces it${next}`,
+        ),
+      );
+    }
     slot.calls.clear();
     try {
       slot.worker.terminate();
     } catch {
       // already gone
     }
-    if (!this.#disposed && i >= 0) this.#launch(i).catch(() => {});
+    if (i > 0 && this.#wired) {
+      this.#slots[0].worker.postMessage({ method: 'helperLost', index: i, why });
+    }
+    if (i === 0) this.#trainers.forEach((lose) => lose());
+    if (!this.#disposed && i >= 0) {
+      this.#launch(i).then(
+        () => this.#wired && this.#join(i),
+        () => {},
+      );
+    }
+  }
+
+  /**
+   * Joins worker i to the leader (worker 0) by a MessageChannel of its own, so the leader's
+   * trainers share their steps with it (trainer-parallel.js); for i = 0, every worker to it.
+   */
+  #join(i) {
+    if (this.#disposed) return;
+    if (i === 0) {
+      // it leads (and shares a step only while a part takes minPartMs: trainer-parallel.js)
+      this.#slots[0].worker.postMessage({ method: 'helper', index: 0, port: null, minPartMs: this.#minPartMs });
+      for (let h = 1; h < this.#slots.length; h++) this.#join(h);
+      return;
+    }
+    const channel = new MessageChannel();
+    this.#slots[i].worker.postMessage({ method: 'serveParts', port: channel.port2 }, [channel.port2]);
+    this.#slots[0].worker.postMessage({ method: 'helper', index: i, port: channel.port1 }, [channel.port1]);
   }
 
   /** Runs `run(engine)` on the least busy live worker; rejects if that worker is lost meanwhile. */
@@ -244,10 +279,18 @@ export class Pool {
     const live = this.#slots.filter((s) => !s.dead && !exclude.has(s));
     const slot = (live.length ? live : this.#slots.filter((s) => !s.dead)).reduce((a, b) => (b.busy < a.busy ? b : a));
     exclude.add(slot);
+    return this.#onSlot(slot, run, { fn: 'attention' });
+  }
+
+  /**
+   * Runs `run(engine)` on worker `slot`; rejects (naming `fn`) if that worker is lost meanwhile.
+   * @param {object} slot @param {(engine: object) => Promise<any>} run @param {{ fn: string, trainer?: boolean }} what
+   */
+  async #onSlot(slot, run, { fn, trainer = false }) {
     slot.busy++;
     try {
       return await new Promise((resolve, reject) => {
-        const call = { resolve, reject };
+        const call = { resolve, reject, fn, trainer };
         slot.calls.add(call); // from now on, losing the worker rejects this call
         const settle = (done) => (value) => slot.calls.delete(call) && done(value);
         slot.ready.then(() => {
@@ -345,6 +388,57 @@ export class Pool {
   }
 
   /**
+   * A trainer whose float32 steps are shared among the pool's workers (trainer-parallel.js): the
+   * same handle as the worker engine's createTrainer gives (trainer-handle.js: every method a
+   * promise, step(count, { onProgress, signal })), and bitwise the same weights as
+   * attn.createTrainer(options) after the same steps, for any number of threads. Its steps are
+   * cut into micro-batches of 8 sequences, so a batch of 32 keeps up to 4 workers busy. Worker 0
+   * holds it: if that worker is lost, so is the trainer (its calls reject and say so); a lost
+   * helper fails the step it was in (the trainer stays at the last completed step) and is replaced.
+   * @param {object} options createTrainer's options
+   */
+  createTrainer(options) {
+    return this.#trainer('createTrainer', options);
+  }
+
+  /** loadTrainer(state) in the pool: as createTrainer, continuing from an exported state. */
+  loadTrainer(state) {
+    return this.#trainer('loadTrainer', state);
+  }
+
+  async #trainer(method, arg) {
+    if (this.#disposed) throw new AttentionError(`${method}: this pool was disposed`);
+    if (!this.#wired) {
+      this.#wired = true;
+      await Promise.all(this.#slots.map((slot) => slot.ready));
+      this.#join(0);
+    }
+    const leader = this.#slots[0];
+    const handle = await this.#onSlot(leader, (engine) => engine[method](arg), { fn: method });
+    let lost = false;
+    const lose = () => {
+      lost = true;
+    };
+    this.#trainers.add(lose);
+    const guarded = { ...handle };
+    for (const name of ['step', 'evaluate', 'sample', 'predict', 'setHeadEnabled', 'parameters', 'exportState']) {
+      guarded[name] = (...args) => {
+        if (lost) {
+          return Promise.reject(
+            new AttentionError(`${name}: this trainer was lost with pool worker 0; create or load it again`),
+          );
+        }
+        return this.#onSlot(leader, () => handle[name](...args), { fn: name, trainer: true });
+      };
+    }
+    guarded.dispose = () => {
+      this.#trainers.delete(lose);
+      return lost || this.#disposed ? Promise.resolve(undefined) : handle.dispose();
+    };
+    return guarded;
+  }
+
+  /**
    * Ends worker i at once (a runaway call, or a test of what a crash does): the calls it held
    * reject with an AttentionError, and a fresh worker takes its place.
    * @param {number} i
@@ -364,8 +458,8 @@ export class Pool {
     for (const slot of this.#slots) {
       if (!slot) continue;
       slot.dead = true;
-      const error = new AttentionError('attention: this pool was disposed during the call');
-      for (const call of slot.calls) call.reject(error);
+      for (const call of slot.calls)
+        call.reject(new AttentionError(`${call.fn}: this pool was disposed during the call`));
       slot.calls.clear();
       try {
         slot.worker.terminate();
@@ -380,14 +474,27 @@ export class Pool {
  * A pool of `threads` workers running the given build. minPartFlop (default MIN_PART_FLOP, at
  * least 1) is the least work a part of a split call keeps: tests lower it to split small calls;
  * local, the caller's engine (attn.createPool passes itself), refuses tensors too large for any heap.
- * @param {{ threads?: 'auto' | number, simd?: boolean, minPartFlop?: number, local?: object }} [options]
+ * minPartMs (default MIN_PART_MS of trainer-parallel.js, >= 0) is the least time one part of a
+ * training step must take for the step to be shared: tests set 0 to share every step.
+ * @param {{ threads?: 'auto' | number, simd?: boolean, minPartFlop?: number, minPartMs?: number, local?: object }} [options]
  * @returns {Promise<Pool>}
  */
-export async function createPool({ threads = 'auto', simd, minPartFlop = MIN_PART_FLOP, local = null } = {}) {
+export async function createPool({
+  threads = 'auto',
+  simd,
+  minPartFlop = MIN_PART_FLOP,
+  minPartMs,
+  local = null,
+} = {}) {
   if (typeof minPartFlop !== 'number' || !(minPartFlop >= 1)) {
     throw new AttentionError(`createPool: minPartFlop must be a number >= 1, got ${describe(minPartFlop)}`, {
       kind: 'ValueError',
     });
   }
-  return new Pool(threadCount(threads), simd, minPartFlop, local).start();
+  if (minPartMs !== undefined && (typeof minPartMs !== 'number' || !(minPartMs >= 0))) {
+    throw new AttentionError(`createPool: minPartMs must be a number >= 0, got ${describe(minPartMs)}`, {
+      kind: 'ValueError',
+    });
+  }
+  return new Pool(threadCount(threads), simd, minPartFlop, local, minPartMs).start();
 }

@@ -3,7 +3,8 @@
  * a TrainerHost; runtime.js's main-thread stand-in uses the same host through localTrainers(), so
  * both answer alike (trainer-handle.js is the caller's side).
  *
- * step(count) runs in chunks (runSteps): after each chunk it reports { done, count, step, loss },
+ * step(count) runs in chunks (runSteps): after each chunk it reports { done, count, step, loss }
+ * (and, for a pool's trainer, workers: how many workers shared the last step),
  * yields (a macrotask, so other messages, a cancel, another trainer's chunk get through), and asks
  * whether it was cancelled. A cancelled step rejects with an AttentionError of kind 'Cancelled'
  * and leaves the trainer at the last completed step: step(a + b) cut short after a steps is
@@ -33,9 +34,11 @@ const cancelledError = (done, count, step) =>
  * @param {import('./trainer.js').Trainer} trainer
  * @param {number} count 0 to 100000
  * @param {{ progress(info: { done: number, count: number, step: number, loss: number }): void, cancelled(): boolean }} context
+ * @param {(n: number) => { step: number, loss: number } | Promise<{ step: number, loss: number }>} [stepMany]
+ *   how n steps run: trainer.step(n), or a pool's data-parallel steps (trainer-parallel.js)
  * @returns {Promise<{ step: number, loss: number }>}
  */
-export async function runSteps(trainer, count, { progress, cancelled }) {
+export async function runSteps(trainer, count, { progress, cancelled }, stepMany = (n) => trainer.step(n)) {
   checkStepCount(count);
   let result = trainer.step(0);
   let done = 0;
@@ -44,10 +47,12 @@ export async function runSteps(trainer, count, { progress, cancelled }) {
     if (cancelled()) throw cancelledError(done, count, result.step);
     const n = Math.min(chunk, count - done);
     const started = performance.now();
-    result = trainer.step(n);
+    result = await stepMany(n);
     const ms = performance.now() - started;
     done += n;
-    progress({ done, count, step: result.step, loss: result.loss });
+    const info = { done, count, step: result.step, loss: result.loss };
+    if (stepMany.workers !== undefined) info.workers = stepMany.workers; // a pool's: how many shared the steps
+    progress(info);
     // the next chunk: about CHUNK_MS of work, growing at most fourfold
     chunk = Math.max(1, Math.min(4 * n, Math.round((n * CHUNK_MS) / Math.max(ms, 0.05))));
     if (done < count) await pause();
@@ -64,9 +69,16 @@ export class TrainerHost {
   #trainers = new Map(); // id -> { trainer, queue }
   #next = 1;
 
-  /** @param {() => Promise<import('./index.js').Attention>} getEngine */
-  constructor(getEngine) {
+  #helpers;
+
+  /**
+   * @param {() => Promise<import('./index.js').Attention>} getEngine
+   * @param {import('./trainer-parallel.js').Helpers | null} [helpers] a pool leader's helpers:
+   *   its trainers' steps are shared among them
+   */
+  constructor(getEngine, helpers = null) {
     this.#getEngine = getEngine;
+    this.#helpers = helpers;
   }
 
   /** @returns {Promise<{ trainer: number, config: object, task: object }>} its id, config and task */
@@ -104,7 +116,14 @@ export class TrainerHost {
   }
 
   #call(id, trainer, op, args, context) {
-    if (op === 'step') return runSteps(trainer, args[0] === undefined ? 1 : args[0], context);
+    if (op === 'step') {
+      return runSteps(
+        trainer,
+        args[0] === undefined ? 1 : args[0],
+        context,
+        this.#helpers?.leads ? this.#helpers.stepper(trainer) : undefined,
+      );
+    }
     if (op === 'dispose') {
       trainer.dispose();
       this.#trainers.delete(id);

@@ -18,6 +18,12 @@
  */
 import { AttentionError, describe, fail, named, unwrap } from './errors.js';
 
+/**
+ * The engine's own way into data-parallel steps (trainer-parallel.js), not part of the API:
+ * trainer[PARTS]() and engine[PARTS](config) (index.js).
+ */
+export const PARTS = Symbol('attnbook data-parallel steps');
+
 /** The JSON state's format name and version (exportState, loadTrainer). */
 export const STATE_FORMAT = 'attnbook-trainer';
 export const STATE_VERSION = 1;
@@ -107,6 +113,11 @@ function checkConfig(options, { prefix = '', complete = false } = {}) {
     );
   }
   for (const key of Object.keys(options)) {
+    if (key === 'threads' && !prefix) {
+      fail(
+        'threads is not an option of a trainer on one thread; to train on several, create it in a pool: (await attn.createPool({ threads })).createTrainer(options)',
+      );
+    }
     if (!Object.hasOwn(OPTIONS, key)) {
       fail(`${prefix}${key} is not an option; the options are ${OPTION_NAMES.join(', ')}`);
     }
@@ -276,6 +287,24 @@ export class Trainer {
     });
   }
 
+  /**
+   * A float32 step cut into parts (trainer-parallel.js): begin() draws the batch and returns the
+   * plan { tokens, targets, count, length, weights, weight, parts, headEnabled }; compute(i) runs
+   * part i here, add(i, gradient, loss) takes one computed elsewhere, finish() steps the
+   * optimiser on their sum, abort() drops the open step. Errors start with "step".
+   */
+  [PARTS]() {
+    const handle = this.#live('step');
+    const call = (body) => named('step', () => unwrap(body()));
+    return {
+      begin: () => call(() => handle.beginStep()),
+      compute: (index) => call(() => handle.computePart(index)),
+      add: (index, gradient, loss) => call(() => handle.addPart(index, gradient, loss)),
+      finish: () => call(() => handle.finishStep()),
+      abort: () => handle.abortStep(),
+    };
+  }
+
   /** Whether dispose() has been called. */
   get disposed() {
     return !this.#handle;
@@ -300,6 +329,22 @@ export function createTrainer(module, options) {
   return named('createTrainer', () => {
     const { trainer } = unwrap(module.createTrainer(checkConfig(options)));
     return new Trainer(trainer, token);
+  });
+}
+
+/**
+ * The worker side of data-parallel steps (trainer-parallel.js): a model of `config`'s shape
+ * (a trainer's resolved config) that computes parts of its steps. Call dispose() when done.
+ */
+export function createPartWorker(module, config) {
+  return named('createTrainer', () => {
+    const { worker } = unwrap(module.createPartWorker(checkConfig(config)));
+    return {
+      load: (weights, headEnabled) => named('step', () => unwrap(worker.load(weights, headEnabled))),
+      gradient: (tokens, targets, count, length, index, weight) =>
+        named('step', () => unwrap(worker.gradient(tokens, targets, count, length, index, weight))),
+      dispose: () => worker.delete(),
+    };
   });
 }
 

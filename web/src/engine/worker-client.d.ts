@@ -18,6 +18,8 @@ export interface TrainerProgress {
   step: number;
   /** The loss of the last step. */
   loss: number;
+  /** A pool's trainer (Pool.createTrainer): how many workers shared the last step. */
+  workers?: number;
 }
 
 export interface TrainerStepOptions {

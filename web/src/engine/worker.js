@@ -7,6 +7,10 @@
  *                 -> { trainer: its id, config, task }
  *               { id, method: 'trainer', trainer, op, args }   a method of that trainer (op: step,
  *                 evaluate, sample, predict, setHeadEnabled, parameters, exportState, dispose)
+ *               { method: 'serveParts', port }   this worker computes parts of a pool's steps on port
+ *               { method: 'helper', index, port, minPartMs? }   (the pool's leader) pool worker
+ *                 `index` helps on port (null: no more); { method: 'helperLost', index, why }: it is gone
+ *               (trainer-parallel.js)
  * Messages out: { id, result } or { id, error: { message, kind, trapped } } (trapped: the wasm
  *               raised a RuntimeError),
  *               and for jobs (jobs.js: benchmark, fusedAttention) { id, progress } after every step,
@@ -26,7 +30,13 @@ import { JOB_METHODS, METHODS } from './methods.js';
 // read through self.__attnbookWasmUrls by the module vite.config.js puts in place of the
 // .wasm imports), rather than carrying a second copy of it inside the worker.
 let modules;
-const load = () => (modules ??= Promise.all([import('./index.js'), import('./jobs.js'), import('./trainer-jobs.js')]));
+const load = () =>
+  (modules ??= Promise.all([
+    import('./index.js'),
+    import('./jobs.js'),
+    import('./trainer-jobs.js'),
+    import('./trainer-parallel.js'),
+  ]));
 
 const methods = new Set(METHODS);
 const jobMethods = new Set(JOB_METHODS);
@@ -35,7 +45,9 @@ let engine;
 let jobEngines;
 let trainers; // the TrainerHost (trainer-jobs.js) of this worker's trainers
 const getEngine = async () => (engine ??= await (await load())[0].loadAttention());
-const getTrainers = async () => (trainers ??= new (await load())[2].TrainerHost(getEngine));
+let helpers; // the Helpers (trainer-parallel.js) that share this worker's trainers' steps
+const getHelpers = async () => (helpers ??= new (await load())[3].Helpers());
+const getTrainers = async () => (trainers ??= new (await load())[2].TrainerHost(getEngine, await getHelpers()));
 const cancelled = new Set(); // ids of jobs asked to stop
 const runningJobs = new Map(); // method -> id of its newest job
 
@@ -67,6 +79,16 @@ self.addEventListener('message', async ({ data }) => {
   const { id, method, args = [], options, target } = data ?? {};
   if (method === 'cancel') {
     cancelled.add(target);
+    return;
+  }
+  if (method === 'serveParts') {
+    (await load())[3].serveParts(data.port, getEngine);
+    return;
+  }
+  if (method === 'helper' || method === 'helperLost') {
+    const joined = await getHelpers();
+    if (method === 'helper') joined.set(data.index, data.port, data.minPartMs);
+    else joined.lose(data.index, data.why);
     return;
   }
   try {

@@ -8,6 +8,12 @@
 // each forward and backward pass the weights are converted to a float32 copy, and the gradient
 // comes back in float64 for the AdamW step. Precision::kFloat64 runs the float64 reference.
 //
+// Micro-batches: a float32 step cuts its batch into micro-batches of kMicroBatchSize sequences,
+// computes each one's part of the gradient (its cross-entropy scaled by 1 / the batch's answer
+// tokens) and adds the parts in order, part 0 first, in float64. A pool computes the parts on
+// several workers (begin_step, PartWorker::gradient, add_part, finish_step) and gets bitwise the
+// step() of one thread, whatever the number of workers. The float64 reference runs whole batches.
+//
 // Determinism: everything is drawn from two PCG32 streams of the seed: Rng(seed, 0) initialises
 // the weights (init_model), Rng(seed, kDataStream) draws the training batches one after the other.
 // So the same config and seed give bitwise the same weights after n steps in one build (and one
@@ -64,6 +70,18 @@ enum class Precision {
   kFloat64, ///< the float64 reference (plain loops)
 };
 
+/// Sequences per micro-batch of a float32 step (the last micro-batch may be shorter).
+constexpr std::size_t kMicroBatchSize = 8;
+
+/// How many micro-batches a batch of `batch_size` sequences is cut into.
+constexpr std::size_t micro_batch_count(std::size_t batch_size) {
+  return (batch_size + kMicroBatchSize - 1) / kMicroBatchSize;
+}
+
+/// Micro-batch `index` of `batch`: its sequences [index · kMicroBatchSize, …) as a batch.
+/// Throws ShapeError for an index past the last.
+Batch micro_batch(const Batch& batch, std::size_t index);
+
 struct TrainerConfig {
   std::string task;
   std::uint64_t seed = 1;
@@ -100,6 +118,35 @@ struct TrainerState {
   std::vector<std::uint8_t> head_enabled; ///< Model::head_enabled (empty: all on)
 };
 
+/// A float32 step that Trainer::begin_step opened: what a worker elsewhere needs to compute parts.
+struct StepPlan {
+  Batch batch;                ///< the step's sequences, drawn from the data stream
+  std::vector<float> weights; ///< the weights in float32, layout order
+  double weight = 0;          ///< 1 / the answer tokens of the batch: every part's loss scale
+  std::size_t parts = 0;      ///< micro_batch_count(batch.count)
+};
+
+/// Computes parts of steps away from their trainer (a pool worker): a model of the trainer's shape
+/// that takes each step's float32 weights. Its gradient is bitwise the trainer's compute_part.
+class PartWorker {
+public:
+  /// Validates as Trainer(config) does (fn "createTrainer"); float32 only (ValueError otherwise).
+  explicit PartWorker(const TrainerConfig& config);
+
+  /// Takes a step's float32 weights (StepPlan::weights) and the head mask (empty: every head on).
+  /// Throws ShapeError for a size that is not the model's.
+  void load(const std::vector<float>& weights, const std::vector<std::uint8_t>& head_enabled);
+
+  /// Part of a step: the gradient (float32, layout order) of `weight` · the cross-entropy summed
+  /// over `micro`'s answer tokens, into `gradient`; returns that loss. Throws ShapeError /
+  /// ValueError for a batch the model cannot take (fn "step").
+  double gradient(const Batch& micro, double weight, std::vector<float>& gradient) const;
+
+private:
+  Model model_;
+  detail::TrainerScratch scratch_;
+};
+
 class Trainer {
 public:
   /// Validates (fn "createTrainer": unknown task, model sizes, vocab or seq_len too small for
@@ -118,6 +165,26 @@ public:
   /// Runs `count` optimiser steps (0 is allowed: nothing changes and loss is that of the last
   /// step, or NaN before the first).
   StepResult step(std::size_t count = 1);
+
+  /// Data-parallel steps: step(n) is n times begin_step(), compute_part(i) for every part,
+  /// finish_step(); a pool computes some parts elsewhere (PartWorker) and add_part()s them.
+  /// begin_step opens a float32 step: draws its batch and converts the weights. Throws ValueError
+  /// for a float64 trainer or while a step is open.
+  const StepPlan& begin_step();
+  /// Computes part `index` of the open step here and adds it.
+  void compute_part(std::size_t index);
+  /// Adds part `index` of the open step, computed elsewhere: parts may come in any order and
+  /// are summed in order. Throws ShapeError / ValueError for an index out of range or given
+  /// twice, a gradient of the wrong size, or no step open.
+  void add_part(std::size_t index, const std::vector<float>& gradient, double loss);
+  /// Closes the open step once every part is in: the AdamW step on the sum of the parts.
+  StepResult finish_step();
+  /// Drops the open step (if any): the data stream goes back to before it; nothing else changed.
+  void abort_step();
+  /// Whether a step is open.
+  bool step_open() const {
+    return open_;
+  }
 
   /// `samples` fresh examples from Rng(seed, kDataStream) (a stream of its own, independent of
   /// training): teacher-forced loss and greedy answer-token accuracy. Throws ShapeError for 0.
@@ -154,9 +221,9 @@ public:
   const AdamW& optimiser() const {
     return optimiser_;
   }
-  /// The training data stream, for saving (exportState).
+  /// The training data stream, for saving (exportState); while a step is open, as before it.
   RngState data_state() const {
-    return data_.state();
+    return open_ ? data_before_ : data_.state();
   }
 
 private:
@@ -168,6 +235,20 @@ private:
   std::vector<std::uint8_t> decay_;
   std::vector<double> gradient_;
   double last_loss_;
+  // the open step: its plan, the data stream before it, the parts summed so far (part_sum_ holds
+  // parts 0 .. next_part_ − 1) and those that came early, waiting for their turn
+  bool open_ = false;
+  StepPlan plan_;
+  RngState data_before_;
+  std::size_t next_part_ = 0;
+  double loss_sum_ = 0;
+  std::vector<std::vector<float>> early_;
+  std::vector<double> early_loss_;
+  std::vector<std::uint8_t> added_;
+  std::vector<float> part_;
+  bool packed_ = false; ///< whether the scratch holds the open step's packed float32 weights
+
+  void fold_part(const std::vector<float>& gradient, double loss);
   detail::TrainerScratch scratch_;
 };
 

@@ -1,0 +1,227 @@
+// Data-parallel training in the worker pool (pool.createTrainer, web/src/engine/trainer-parallel.js)
+// in Node, on worker threads: after the same calls, a pool trainer's state is bit for bit that of
+// attn.createTrainer on this thread, for 2 and 3 threads, through a head switched off, a short
+// last micro-batch, loadTrainer and a cancelled step; float64 and one-part batches run too. A
+// helper or the leader ended mid-step rejects that call cleanly, and the pool goes on.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { AttentionError, loadAttention } from '../../web/src/engine/index.js';
+import { MIN_PART_MS, shareStep } from '../../web/src/engine/trainer-parallel.js';
+
+const attn = await loadAttention();
+
+const bitwise = (a, b) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+
+function assertSameState(got, want, what) {
+  assert.equal(got.step, want.step, `${what}: step`);
+  assert.deepEqual(got.config, want.config, `${what}: config`);
+  assert.deepEqual(got.data, want.data, `${what}: data stream`);
+  assert.ok(Object.is(got.lastLoss, want.lastLoss), `${what}: last loss ${got.lastLoss} vs ${want.lastLoss}`);
+  for (const field of ['weights', 'm', 'v'])
+    assert.ok(bitwise(got[field], want[field]), `${what}: ${field} bit for bit`);
+  assert.deepEqual([...got.headEnabled], [...want.headEnabled], `${what}: heads`);
+}
+
+// The same calls on a pool trainer and on one here: step 12, switch head 1 of layer 0 off,
+// step 9; the losses of every call and the final states must agree.
+async function trainBoth(pool, options) {
+  const pooled = await pool.createTrainer(options);
+  const alone = attn.createTrainer(options);
+  try {
+    assert.deepEqual(await pooled.step(12), alone.step(12), 'the first 12 steps');
+    await pooled.setHeadEnabled(0, 1, false);
+    alone.setHeadEnabled(0, 1, false);
+    assert.deepEqual(await pooled.step(9), alone.step(9), '9 more with a head off');
+    assertSameState(await pooled.exportState(), alone.exportState(), JSON.stringify(options));
+    assert.deepEqual(await pooled.evaluate({ samples: 64 }), alone.evaluate({ samples: 64 }));
+    return pooled;
+  } finally {
+    alone.dispose();
+  }
+}
+
+test('a step is shared only with helpers, in float32, with more than one part that takes MIN_PART_MS', async () => {
+  const step = { helpers: 1, precision: 'float32', parts: 4, partMs: 2, minPartMs: MIN_PART_MS };
+  assert.equal(MIN_PART_MS, 1);
+  assert.equal(shareStep(step), true);
+  assert.equal(shareStep({ ...step, helpers: 0 }), false, 'no helpers');
+  assert.equal(shareStep({ ...step, precision: 'float64' }), false, 'float64');
+  assert.equal(shareStep({ ...step, parts: 1 }), false, 'one part');
+  assert.equal(shareStep({ ...step, partMs: undefined }), false, 'not yet measured');
+  assert.equal(shareStep({ ...step, partMs: 0.2 }), false, 'too little work a part');
+  assert.equal(shareStep({ ...step, partMs: 0.2, minPartMs: 0 }), true, 'minPartMs 0: always');
+
+  // a pool that never shares (minPartMs Infinity) trains alone on worker 0, bit for bit the same
+  const pool = await attn.createPool({ threads: 2, minPartMs: Infinity });
+  const pooled = await pool.createTrainer({ task: 'sort', seed: 1 });
+  const workers = [];
+  await pooled.step(20, { onProgress: (p) => workers.push(p.workers) });
+  assert.ok(workers.length > 0 && workers.every((w) => w === 1), String(workers));
+  const alone = attn.createTrainer({ task: 'sort', seed: 1 });
+  alone.step(20);
+  assertSameState(await pooled.exportState(), alone.exportState(), 'never shared');
+  alone.dispose();
+  pool.dispose();
+  await assert.rejects(
+    attn.createPool({ minPartMs: -1 }),
+    /createPool: minPartMs must be a number >= 0, got number -1/,
+  );
+});
+
+for (const threads of [2, 3]) {
+  describe(`a pool of ${threads} trains bit for bit as one thread does`, () => {
+    let pool;
+    before(async () => {
+      pool = await attn.createPool({ threads, minPartMs: 0 }); // every step shared, however small
+    });
+    after(() => pool.dispose());
+
+    test('sort: 4 micro-batches of 8; reverse: a batch of 20 ends in a micro-batch of 4', async () => {
+      assert.equal(pool.threads, threads);
+      const shared = await pool.createTrainer({ task: 'sort', seed: 1 });
+      const reports = [];
+      await shared.step(30, { onProgress: (p) => reports.push(p.workers) });
+      assert.equal(reports.at(-1), threads, 'every worker shared the steps');
+      await shared.dispose();
+      await (await trainBoth(pool, { task: 'sort', seed: 3 })).dispose();
+      await (await trainBoth(pool, { task: 'reverse', seed: 2, heads: 2, batchSize: 20 })).dispose();
+    });
+
+    test('loadTrainer continues a saved state as the saved trainer would', async () => {
+      const alone = attn.createTrainer({ task: 'lookup', seed: 5 });
+      alone.step(7);
+      const saved = JSON.parse(JSON.stringify(alone.exportState()));
+      const pooled = await pool.loadTrainer(saved);
+      assert.deepEqual(await pooled.step(11), alone.step(11));
+      assertSameState(await pooled.exportState(), alone.exportState(), 'loaded');
+      await pooled.dispose();
+      alone.dispose();
+    });
+
+    test('a float64 trainer and a batch of one micro-batch run on one worker, as here', async () => {
+      for (const options of [
+        { task: 'reverse', seed: 1, precision: 'float64', batchSize: 16 },
+        { task: 'sort', seed: 1, batchSize: 8 },
+      ]) {
+        const pooled = await pool.createTrainer(options);
+        const alone = attn.createTrainer(options);
+        assert.deepEqual(await pooled.step(5), alone.step(5));
+        assertSameState(await pooled.exportState(), alone.exportState(), JSON.stringify(options));
+        await pooled.dispose();
+        alone.dispose();
+      }
+    });
+  });
+}
+
+describe('a pool trainer as a worker handle: progress, cancel, errors, lost workers', () => {
+  let pool;
+  before(async () => {
+    pool = await attn.createPool({ threads: 2, minPartMs: 0 });
+  });
+  after(() => pool.dispose());
+
+  test('step reports progress; a cancelled step leaves the trainer at a completed step, still in step', async () => {
+    const pooled = await pool.createTrainer({ task: 'sort', seed: 4 });
+    const controller = new AbortController();
+    const seen = [];
+    await assert.rejects(
+      pooled.step(100000, {
+        signal: controller.signal,
+        onProgress: (p) => {
+          seen.push(p);
+          controller.abort();
+        },
+      }),
+      (e) => e instanceof AttentionError && e.kind === 'Cancelled' && /the trainer is at step \d+/.test(e.message),
+    );
+    assert.ok(seen.length >= 1 && seen[0].done >= 1, 'progress came before the cancel');
+    const { step } = await pooled.step(0);
+    assert.ok(step >= seen[0].done);
+    const alone = attn.createTrainer({ task: 'sort', seed: 4 });
+    alone.step(step);
+    assert.deepEqual(await pooled.step(6), alone.step(6));
+    assertSameState(await pooled.exportState(), alone.exportState(), 'after the cancel');
+    alone.dispose();
+    await pooled.dispose();
+  });
+
+  test("bad options are createTrainer's errors; createTrainer on one thread points to the pool for threads", async () => {
+    for (const options of [{ task: 'juggle' }, { task: 'sort', heads: 3 }, 'sort', { task: 'sort', batchSize: 0 }]) {
+      let want;
+      try {
+        attn.createTrainer(options);
+      } catch (error) {
+        want = error;
+      }
+      assert.ok(want instanceof AttentionError, JSON.stringify(options));
+      await assert.rejects(
+        pool.createTrainer(options),
+        (e) => e instanceof AttentionError && e.message === want.message && e.kind === want.kind,
+      );
+    }
+    assert.throws(
+      () => attn.createTrainer({ task: 'sort', threads: 2 }),
+      /createTrainer: threads is not an option of a trainer on one thread; to train on several, create it in a pool: \(await attn.createPool\(\{ threads \}\)\).createTrainer\(options\)/,
+    );
+  });
+
+  test('a helper ended mid-call fails that call cleanly; the trainer and the pool go on', async () => {
+    const options = { task: 'sort', seed: 6 };
+    const pooled = await pool.createTrainer(options);
+    await pooled.step(3); // the helper has its part worker
+    let ended = false;
+    await assert.rejects(
+      pooled.step(100000, {
+        onProgress: () => {
+          if (!ended) pool.terminateWorker(1);
+          ended = true;
+        },
+      }),
+      (e) =>
+        e instanceof AttentionError &&
+        /^step: pool worker 1 stopped during the step: it was terminated; the trainer is at step \d+$/.test(e.message),
+    );
+    const { step } = await pooled.step(0);
+    const alone = attn.createTrainer(options);
+    alone.step(step);
+    assertSameState(await pooled.exportState(), alone.exportState(), 'at the last completed step');
+    assert.deepEqual(await pooled.step(8), alone.step(8), 'the next call works');
+    assertSameState(await pooled.exportState(), alone.exportState(), 'after the next call');
+    alone.dispose();
+    await pooled.dispose();
+  });
+
+  test('the leader ended mid-call loses its trainer, says so, and a new trainer trains', async () => {
+    const pooled = await pool.createTrainer({ task: 'sort', seed: 7 });
+    let ended = false;
+    await assert.rejects(
+      pooled.step(100000, {
+        onProgress: () => {
+          if (!ended) pool.terminateWorker(0);
+          ended = true;
+        },
+      }),
+      /^AttentionError: step: pool worker 0 stopped during the call: it was terminated; the trainer it held is lost: create or load it again; a new worker replaces it$/,
+    );
+    await assert.rejects(
+      pooled.evaluate(),
+      /evaluate: this trainer was lost with pool worker 0; create or load it again/,
+    );
+    await pooled.dispose(); // harmless
+    const again = await pool.createTrainer({ task: 'sort', seed: 7 });
+    const alone = attn.createTrainer({ task: 'sort', seed: 7 });
+    assert.deepEqual(await again.step(10), alone.step(10));
+    assertSameState(await again.exportState(), alone.exportState(), 'a new trainer after the leader was replaced');
+    alone.dispose();
+    await again.dispose();
+  });
+
+  test('after dispose, a pool trainer call rejects and createTrainer rejects', async () => {
+    const own = await attn.createPool({ threads: 2 });
+    const trainer = await own.createTrainer({ task: 'sort', seed: 1 });
+    own.dispose();
+    await assert.rejects(own.createTrainer({ task: 'sort' }), /createTrainer: this pool was disposed/);
+    await trainer.dispose(); // harmless
+  });
+});
