@@ -35,9 +35,9 @@ import { attemptById, commitTo } from './exercise-steps.js';
 const QKV = 'queries-keys-values';
 const ATTEND = 'learning-to-attend';
 const TRAIN_TIMEOUT = 120000; // a busy 2-core machine
-/** What the trainer's `.note.where` line may say (runtime.js whereComputed), by data-computed-in. */
+/** What the trainer's `.note.where` line may say (its _where(), runtime.js whereComputed), by data-computed-in. */
 const WHERE = {
-  worker: /^computed in a Web Worker$/,
+  worker: /^Trained (in a Web Worker of a pool of \d+|on \d+ cores: each step's batch is shared)/, // the page's pool
   'main-thread': /^computed on the main thread \((.+)\); the page may pause during long runs$/,
 };
 
@@ -195,13 +195,14 @@ test('script embed: a bare course page on another origin runs the world, the tra
   assert.equal(run.computedIn, 'worker', run.where);
 
   // one script is enough: nothing else was fetched (the wasm and the worker are inside it); besides,
-  // only the runtime's HEAD of the page (it reads the CSP before it starts a blob: worker) and the
-  // worker's blob: URL
+  // only the runtime's HEAD of the page (it reads the CSP once, before it starts a blob: worker) and
+  // the workers' blob: URLs: the engine's worker and the pool's, one per core
   const seen = requests.map((r) => `${r.method()} ${/^blob:/.test(r.url()) ? 'blob:' : new URL(r.url()).pathname}`);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   assert.deepEqual(seen.filter((r) => r !== 'GET /favicon.ico').sort(), [
     'GET /attn-widgets.js',
     'GET /figures.html',
-    'GET blob:',
+    ...Array.from({ length: 1 + cores }, () => 'GET blob:'),
     'HEAD /figures.html',
   ]);
   assert.deepEqual(await cspViolations(page), []);

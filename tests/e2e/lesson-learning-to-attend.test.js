@@ -67,7 +67,8 @@ test('the default model trains to ≥ 97 % in the worker; the page keeps drawing
   const { page, problems } = await open(site.server.url);
   const trainer = await lab(page, 'idle');
   assert.equal(await trainer.getAttribute('data-computed-in'), 'worker');
-  await trainer.getByText('computed in a Web Worker').waitFor();
+  // the page's pool of workers holds the trainer; the default model's steps are too small to share
+  await trainer.getByText(/^Trained in a Web Worker of a pool of 2: steps this small run on one core/).waitFor();
   assert.equal(await trainer.locator('attn-heatmap.probe-map').count(), 2, 'one map per head');
   assert.match(await trainer.locator('.cost').innerText(), /weights, .* KiB to train; about .* ms a step/);
 

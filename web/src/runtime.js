@@ -94,8 +94,11 @@ async function startWorkerEngine() {
   }
 }
 
-/** Why a worker cannot start here, or '' when it can. */
-async function workerBlocker() {
+/** Why a worker cannot start here, or '' when it can (asked once: the page's policy does not change). */
+let blockerPromise;
+const workerBlocker = () => (blockerPromise ??= findWorkerBlocker());
+
+async function findWorkerBlocker() {
   if (typeof Worker !== 'function') return 'this browser has no Web Workers';
   if (!fromBlob) return ''; // a same-origin worker file: allowed wherever the page's own scripts are
   const policies = await contentSecurityPolicies();

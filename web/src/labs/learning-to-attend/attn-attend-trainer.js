@@ -2,8 +2,10 @@
  * <attn-attend-trainer task="reverse" layers="1" heads="2" width="32" rate="0.01" seed="1" steps="0">
  *
  * Watch attention learn: a small decoder-only transformer (engine/trainer.js) trained in the page's
- * Web Worker (runtime.js getWorkerEngine; where no worker may start, its main-thread stand-in runs
- * the same steps in short chunks). Beside the figure: the task, layers, heads, width, learning rate
+ * pool of Web Workers (runtime.js getPool: a step large enough is shared among every core, bit for
+ * bit the same weights), or in the page's Web Worker where no pool starts (runtime.js
+ * getWorkerEngine; where no worker may start, its main-thread stand-in runs the same steps in short
+ * chunks). Beside the figure: the task, layers, heads, width, learning rate
  * and seed, each configuration's size, training memory and estimated time; Train, Pause, Step and
  * Reset. The figure: loss and accuracy curves, and every head's attention on a fixed probe
  * sequence, redrawn after each block of steps (about ten times a second at most). Below: the
@@ -16,12 +18,13 @@
  * many steps (a progress bar shows it), so a link reopens to the same weights. Knock-outs and the
  * learner's input are view state. Training with Train or Step turns every head back on.
  * Sets on itself: data-status (idle | training | restoring | ready), data-step, data-loss,
- * data-accuracy, data-computed-in.
+ * data-accuracy, data-computed-in, data-workers (how many workers shared the last steps).
  */
 import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { getPool } from '../../runtime.js';
 import { searchFewestHeads } from './fewest-heads-model.js';
 import { lineChartStyles } from '../../cells/base/styles.js';
 import { download, svgDocument, toJson } from '../../charts/export.js';
@@ -225,7 +228,9 @@ export class AttnAttendTrainer extends AttnLab {
 
   constructor() {
     super();
-    this._trainer = null; // the handle (worker or main-thread stand-in)
+    this._trainer = null; // the handle (the pool's, the worker's or the main-thread stand-in's)
+    this._pool = null; // the page's pool when it holds the trainer
+    this._workers = 0; // how many of its workers shared the last steps
     this._key = null; // its config key
     this._at = 0; // its step, as last reported
     this._history = []; // [{ step, loss, accuracy }]
@@ -287,7 +292,7 @@ export class AttnAttendTrainer extends AttnLab {
     if (this._key !== key || (!training && this._at > steps)) {
       await this._trainer?.dispose().catch(() => {});
       this._trainer = null;
-      this._trainer = await engine.createTrainer(trainerOptions(settings));
+      this._trainer = await (await this._host(engine)).createTrainer(trainerOptions(settings));
       this._key = key;
       this._at = 0;
       this._history = [];
@@ -305,6 +310,7 @@ export class AttnAttendTrainer extends AttnLab {
       const r = await t.step(steps - from, {
         onProgress: (p) => {
           this._at = p.step;
+          this._sharedBy(p);
           if (p.step < steps) losses.push({ step: p.step, loss: p.loss, accuracy: NaN });
           progress(p);
         },
@@ -319,6 +325,36 @@ export class AttnAttendTrainer extends AttnLab {
     const result = await this._measure(t, { samples: EVAL_SAMPLES.still, knockouts: true });
     this.dataset.status = this._at > 0 ? 'ready' : 'idle';
     return result;
+  }
+
+  /**
+   * Where trainers are made: the page's pool of workers (its steps shared among the cores, bit for
+   * bit the same weights), or the engine when no pool can start (or no worker: the stand-in).
+   */
+  async _host(engine) {
+    const { pool } = engine.inWorker ? await getPool() : { pool: null };
+    this._pool = pool;
+    this._workers = pool ? 1 : 0;
+    return pool ?? engine;
+  }
+
+  /** Notes how many workers shared the steps a progress report `p` covers. */
+  _sharedBy(p) {
+    if (!this._pool || p.workers === undefined || p.workers === this._workers) return;
+    this._workers = p.workers;
+    this.dataset.workers = String(p.workers);
+    this.requestUpdate();
+  }
+
+  /** The line under the settings: where the model trains. */
+  _where() {
+    if (!this._pool) return this.job.where;
+    const threads = this._pool.threads;
+    if (this._workers > 1)
+      return `Trained on ${this._workers} cores: each step's batch is shared by ${this._workers} Web Workers, with the weights one core would give.`;
+    return threads > 1
+      ? `Trained in a Web Worker of a pool of ${threads}: steps this small run on one core, as sharing them would cost more than it saves; a larger model's steps are shared.`
+      : 'Trained in a Web Worker.';
   }
 
   /** Runs `work` after the work queued before it (both set heads on the one trainer). */
@@ -393,7 +429,7 @@ export class AttnAttendTrainer extends AttnLab {
         const pace = PACES[this._pace];
         const n = Math.min(pace.block, limit - this._at);
         const started = performance.now();
-        const r = await t.step(n, { signal: controller.signal });
+        const r = await t.step(n, { signal: controller.signal, onProgress: (p) => this._sharedBy(p) });
         if (this._trainer !== t) break;
         this._measured(n, performance.now() - started);
         this._at = r.step;
@@ -581,8 +617,7 @@ export class AttnAttendTrainer extends AttnLab {
       const { settings, error } = settingsOf(state?.config ?? {});
       if (error) throw new Error(error);
       this._controller?.abort();
-      const engine = this.job.engine;
-      const t = await engine.loadTrainer(state);
+      const t = await (await this._host(this.job.engine)).loadTrainer(state);
       await this._trainer?.dispose().catch(() => {});
       this.beginEdit();
       const { dModel, learningRate, ...rest } = settings;
@@ -720,7 +755,7 @@ export class AttnAttendTrainer extends AttnLab {
         ${cost.text}${this._gflops ? ' (timed on this machine)' : ' (estimated)'}. The defaults reach 97 % in
         ${STEPS_TO_97[s.task]} steps.
       </p>
-      <p class="note where">${this.job.where}</p>
+      <p class="note where">${this._where()}</p>
     `;
   }
 
