@@ -352,12 +352,18 @@ export class Pool {
     // slowed down (by other programs) does less of the call instead of holding it up
     const parts = new Array(ranges.length);
     let next = 0;
+    let failed = false; // once a part fails, the other runners take no more parts
     const used = new Set();
     const runner = async () => {
-      while (next < ranges.length) {
+      while (!failed && next < ranges.length) {
         const p = next++;
         const [r0, r1] = ranges[p];
-        parts[p] = await this.#on((engine) => engine.attention(sliceRows(tq, r0, r1), tk, tv, opts[p]), used);
+        try {
+          parts[p] = await this.#on((engine) => engine.attention(sliceRows(tq, r0, r1), tk, tv, opts[p]), used);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
         used.clear(); // after the first round, any idle worker
       }
     };
