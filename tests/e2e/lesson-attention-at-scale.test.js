@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 import { assertTogether, boxesInView, smallestFigureText, smallestHitArea } from './lab-layout.js';
 import { checkPredictFirst, solve } from './exercise-steps.js';
-import { PARTS_PER_THREAD, splitRows } from '../../web/src/engine/pool.js';
+import { workersFor } from '../../web/src/engine/pool.js';
 
 /** The fused lab waits for Exercise 2 (predict first): the right answer, as a learner gives it. */
 const FUSED_ANSWER = 'Memory ×2, time about ×4';
@@ -69,8 +69,8 @@ for (const [name, url] of targets) {
         ),
       );
       assert.ok(used, line);
-      const parts = splitRows(4096, () => 4 * 4096 * 64, cores * PARTS_PER_THREAD).length; // one call of 4096 rows
-      assert.equal(Number(used[1]), Math.min(cores, parts), `T = 4096, split across the cores: ${line}`);
+      const workers = workersFor(4096, () => 4 * 4096 * 64, cores); // one call of 4096 rows
+      assert.equal(Number(used[1]), workers, `T = 4096, split across the cores: ${line}`);
 
       const checks = page.locator('attn-check');
       assert.equal(await checks.count(), 3);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { AttentionError, loadAttention } from '../../web/src/engine/index.js';
-import { keysOfRow, MIN_PART_FLOP, ROW_BLOCK, splitRows } from '../../web/src/engine/pool.js';
+import { keysOfRow, MIN_PART_FLOP, ROW_BLOCK, splitRows, workersFor } from '../../web/src/engine/pool.js';
 import { API_ROWS } from '../bad-input/matrix.js';
 
 const attn = await loadAttention();
@@ -38,6 +38,32 @@ function assertSame(got, want, what) {
     }
   }
 }
+
+test('workersFor: the workers a call keeps busy, 1 when it is too small to split', () => {
+  assert.equal(
+    workersFor(1024, () => 1e6, 2),
+    2,
+  );
+  assert.equal(
+    workersFor(1024, () => 1e6, 8),
+    8,
+  );
+  assert.equal(
+    workersFor(1024, () => 10, 8),
+    1,
+    'too little work',
+  );
+  assert.equal(
+    workersFor(6, () => 1e9, 4),
+    2,
+    'two blocks of rows: two parts at most',
+  );
+  assert.equal(
+    workersFor(1024, () => 10, 8, 1),
+    8,
+    'a smaller minPartFlop splits it',
+  );
+});
 
 test('splitRows: parts start at multiples of the block, cover every row once, share the work, keep MIN_PART_FLOP', () => {
   const flat = () => 1e6;

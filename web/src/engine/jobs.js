@@ -14,7 +14,7 @@
 import { AttentionError } from './errors.js';
 import { loadAttention } from './index.js';
 import { plainAttention } from './plain-attention.js';
-import { PARTS_PER_THREAD, splitRows } from './pool.js';
+import { workersFor } from './pool.js';
 
 /** The builds a job may time: 'simd' and 'scalar' wasm modules, loaded once each. */
 export class JobEngines {
@@ -101,7 +101,7 @@ export async function poolBenchmark(pool, engine, options, context) {
       context,
     );
     const single = engine.attention(q, k, v).output.data;
-    const workers = Math.min(pool.threads, splitRows(T, () => 4 * T * dim, pool.threads * PARTS_PER_THREAD).length);
+    const workers = workersFor(T, () => 4 * T * dim, pool.threads);
     const row = {
       T,
       contender: 'pool',

@@ -102,6 +102,14 @@ export function splitRows(L, rowFlop, threads, minPartFlop = MIN_PART_FLOP) {
 }
 
 /**
+ * How many workers of `threads` one pool.attention call of L query rows keeps busy (rowFlop(i): the
+ * flops of row i, as splitRows takes them): 1 when the call is too small to split.
+ */
+export function workersFor(L, rowFlop, threads, minPartFlop = MIN_PART_FLOP) {
+  return Math.min(threads, splitRows(L, rowFlop, threads, minPartFlop).length);
+}
+
+/**
  * The keys query row i may attend to under the mask fields (toMaskFields), with S keys and the
  * call's rowOffset: what its work is proportional to.
  */

@@ -24,7 +24,7 @@ import { LabTask } from '../../cells/base/lab-task.js';
 import { sizeSliderStyles } from '../../cells/base/size-slider.js';
 import { tableStyles } from '../../cells/base/styles.js';
 import { AttentionError } from '../../engine/errors.js';
-import { PARTS_PER_THREAD, splitRows } from '../../engine/pool.js';
+import { workersFor } from '../../engine/pool.js';
 import { getPool } from '../../runtime.js';
 import { lengthSlider } from './length-slider.js';
 import { formatBytes, weightsBytes } from './memory-model.js';
@@ -147,10 +147,9 @@ export class AttnScaleFused extends AttnLab {
       progress({ done: r1, steps: T, T, phase: 'every core' });
     }
     const rowFlop = () => 4 * T * dim; // 2 · S · (E + Ev) per query row
-    const parts = splitRows(Math.min(T, POOL_BLOCK_ROWS), rowFlop, pool.threads * PARTS_PER_THREAD).length;
     return {
       threads: pool.threads,
-      workers: Math.min(pool.threads, parts),
+      workers: workersFor(Math.min(T, POOL_BLOCK_ROWS), rowFlop, pool.threads),
       ms,
       gflops: r.gflops * (r.ms / ms),
       speedup: r.ms / ms,
