@@ -256,7 +256,9 @@ export class Pool {
       this.#slots[0].worker.postMessage({ method: 'helperLost', index: i, why });
     }
     if (i === 0) this.#trainers.forEach((lose) => lose());
-    if (!this.#disposed && i >= 0) {
+    // a worker that had started, or that terminateWorker() ended, is replaced; one that failed by
+    // itself while starting is not (it would fail again and again), and its slot stays dead
+    if (!this.#disposed && i >= 0 && (slot.engine || slot.terminated)) {
       this.#launch(i).then(
         () => this.#wired && this.#join(i),
         () => {},
@@ -285,7 +287,10 @@ export class Pool {
   async #on(run, exclude = new Set()) {
     if (this.#disposed) throw new AttentionError('attention: this pool was disposed');
     const live = this.#slots.filter((s) => !s.dead && !exclude.has(s));
-    const slot = (live.length ? live : this.#slots.filter((s) => !s.dead)).reduce((a, b) => (b.busy < a.busy ? b : a));
+    const any = live.length ? live : this.#slots.filter((s) => !s.dead);
+    if (!any.length)
+      throw new AttentionError('attention: no pool worker is running (their replacements could not start)');
+    const slot = any.reduce((a, b) => (b.busy < a.busy ? b : a));
     exclude.add(slot);
     return this.#onSlot(slot, run, { fn: 'attention' });
   }
@@ -463,6 +468,7 @@ export class Pool {
       throw new AttentionError(
         `terminateWorker: the pool has workers 0 to ${this.#slots.length - 1}, not ${describe(i)}`,
       );
+    slot.terminated = true;
     this.#lost(slot, 'it was terminated');
   }
 
