@@ -160,9 +160,33 @@ describe('a pool trainer as a worker handle: progress, cancel, errors, lost work
         (e) => e instanceof AttentionError && e.message === want.message && e.kind === want.kind,
       );
     }
-    assert.throws(
-      () => attn.createTrainer({ task: 'sort', threads: 2 }),
-      /createTrainer: threads is not an option of a trainer on one thread; to train on several, create it in a pool: \(await attn.createPool\(\{ threads \}\)\).createTrainer\(options\)/,
+    await assert.rejects(
+      pool.createTrainer({ task: 'sort', threads: 2 }),
+      /^AttentionError: createTrainer: threads is not an option here: a trainer in a worker or a pool runs where it is/,
+    );
+  });
+
+  test('attn.createTrainer({ …, threads }) trains in a pool of its own, bit for bit as without threads', async () => {
+    const options = { task: 'sort', seed: 8 };
+    const pooled = await attn.createTrainer({ ...options, threads: 2 });
+    const alone = attn.createTrainer(options);
+    assert.deepEqual(await pooled.step(15), alone.step(15));
+    assertSameState(await pooled.exportState(), alone.exportState(), 'threads: 2');
+    await pooled.dispose(); // ends its pool too
+    await assert.rejects(pooled.step(1), /step: this pool was disposed|step: this trainer was disposed/);
+    alone.dispose();
+    for (const [threads, message] of [
+      [0, /^createTrainer: threads must be 'auto' or a whole number from 1 to 64, got number 0$/],
+      ['many', /^createTrainer: threads must be 'auto' or a whole number from 1 to 64, got the string "many"$/],
+    ]) {
+      await assert.rejects(
+        attn.createTrainer({ ...options, threads }),
+        (e) => e instanceof AttentionError && message.test(e.message),
+      );
+    }
+    await assert.rejects(
+      attn.createTrainer({ task: 'juggle', threads: 2 }),
+      /^AttentionError: createTrainer: unknown task 'juggle'/,
     );
   });
 

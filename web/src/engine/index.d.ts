@@ -123,6 +123,12 @@ export interface Attention {
   trainingTasks(): TaskInfo[];
   /** A seeded trainer for a task; options left out take the task's defaults. Dispose of it when done. */
   createTrainer(options: TrainerOptions): Trainer;
+  /**
+   * With threads: a trainer in a pool of that many workers of its own ('auto': one per core), its
+   * steps shared among them (Pool.createTrainer), the weights bit for bit those without threads;
+   * its dispose() ends the workers.
+   */
+  createTrainer(options: TrainerOptions & { threads: 'auto' | number }): Promise<WorkerTrainer>;
   /** A trainer restored from exportState() (or its JSON): it continues exactly as the saved one would. */
   loadTrainer(state: TrainerState): Trainer;
   /** Wasm memory size and bytes malloc'd now. */

@@ -319,12 +319,45 @@ export class Attention {
    *
    *   const t = attn.createTrainer({ task: 'reverse', seed: 1 });
    *   t.step(100).loss; t.evaluate().accuracy; t.dispose();
-   * @param {TrainerOptions} options { task, seed?, layers?, heads?, dModel?, mlp?, dMlp?, layerNorm?,
-   *   learningRate?, weightDecay?, beta1?, beta2?, eps?, batchSize?, precision? }
-   * @returns {Trainer} call its dispose() when done: it holds wasm memory
+   *
+   * With `threads` ('auto' or a number), it trains across a pool of that many workers of its own
+   * instead (pool.createTrainer; its dispose() ends them), and returns a promise of the pool's
+   * trainer handle: every method a promise, the weights bit for bit those without threads.
+   *   const t = await attn.createTrainer({ task: 'sort', layers: 2, heads: 4, dModel: 64, threads: 'auto' });
+   * @param {TrainerOptions & { threads?: 'auto' | number }} options { task, seed?, layers?, heads?,
+   *   dModel?, mlp?, dMlp?, layerNorm?, learningRate?, weightDecay?, beta1?, beta2?, eps?,
+   *   batchSize?, precision?, threads? }
+   * @returns {Trainer | Promise<object>} call its dispose() when done: it holds wasm memory (or workers)
    */
   createTrainer(options) {
+    if (options !== null && typeof options === 'object' && Object.hasOwn(options, 'threads')) {
+      const { threads, ...rest } = options;
+      return this.#pooledTrainer(threads, (pool) => pool.createTrainer(rest));
+    }
     return createTrainer(this.#module, options);
+  }
+
+  /** A trainer in a pool of `threads` workers that it owns (createTrainer with threads). */
+  async #pooledTrainer(threads, create) {
+    const pool = await named('createTrainer', () => this.createPool({ threads })).catch((error) => {
+      throw named('createTrainer', () => {
+        throw new AttentionError(error.message.replace(/^createPool: /, ''), { kind: error.kind });
+      });
+    });
+    try {
+      const trainer = await create(pool);
+      const dispose = trainer.dispose;
+      return {
+        ...trainer,
+        dispose: async () => {
+          await dispose();
+          pool.dispose();
+        },
+      };
+    } catch (error) {
+      pool.dispose();
+      throw error;
+    }
   }
 
   /**

@@ -442,6 +442,7 @@ export class Pool {
     const guarded = { ...handle };
     for (const name of ['step', 'evaluate', 'sample', 'predict', 'setHeadEnabled', 'parameters', 'exportState']) {
       guarded[name] = (...args) => {
+        if (this.#disposed) return Promise.reject(new AttentionError(`${name}: this pool was disposed`));
         if (lost) {
           return Promise.reject(
             new AttentionError(`${name}: this trainer was lost with pool worker 0; create or load it again`),

@@ -83,6 +83,12 @@ export class TrainerHost {
 
   /** @returns {Promise<{ trainer: number, config: object, task: object }>} its id, config and task */
   async createTrainer(options) {
+    // threads makes a pool of workers, which only the caller's own engine does (attn.createTrainer)
+    if (options !== null && typeof options === 'object' && Object.hasOwn(options, 'threads')) {
+      throw new AttentionError(
+        "createTrainer: threads is not an option here: a trainer in a worker or a pool runs where it is; for threads, use the page's or Node's own engine, attn.createTrainer({ …, threads })",
+      );
+    }
     return this.#add((await this.#getEngine()).createTrainer(options));
   }
 

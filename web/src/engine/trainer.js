@@ -113,11 +113,6 @@ function checkConfig(options, { prefix = '', complete = false } = {}) {
     );
   }
   for (const key of Object.keys(options)) {
-    if (key === 'threads' && !prefix) {
-      fail(
-        'threads is not an option of a trainer on one thread; to train on several, create it in a pool: (await attn.createPool({ threads })).createTrainer(options)',
-      );
-    }
     if (!Object.hasOwn(OPTIONS, key)) {
       fail(`${prefix}${key} is not an option; the options are ${OPTION_NAMES.join(', ')}`);
     }
