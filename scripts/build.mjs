@@ -13,14 +13,16 @@ export const singleFile = path.join(root, 'dist', 'attnbook.html');
 export const widgetsFile = path.join(root, 'dist', 'embed', 'attn-widgets.js');
 
 export async function build({ web = false } = {}) {
-  // --web: only the Vite builds, reusing the wasm modules already in build/.
+  // --web: only the Vite builds (and the gzipped wasm copies), reusing the wasm modules in build/.
   for (const preset of web ? [] : presets) {
     step(`building the C++ core and tests (${preset})`);
     await mustRun('cmake', ['--preset', preset], { quiet: true, env: emccEnv });
     await mustRun('cmake', ['--build', '--preset', preset], { env: emccEnv });
   }
-  // The single file and the widgets inline the wasm gzipped (vite.config.js): write those copies.
-  for (const preset of web ? [] : ['wasm-simd', 'wasm-scalar']) {
+  // The single file and the widgets inline the wasm gzipped (vite.config.js): write those copies,
+  // with --web too (a wasm rebuilt by cmake alone would otherwise meet a stale copy and the loader
+  // of the new one: "buildInfo is not a function").
+  for (const preset of ['wasm-simd', 'wasm-scalar']) {
     const wasm = path.join(root, 'build', preset, 'module', 'attnbook-wasm.web.wasm');
     await writeFile(`${wasm}.gz`, gzipSync(await readFile(wasm), { level: 9 }));
   }
