@@ -132,11 +132,10 @@ export class Helpers {
   }
 
   /**
-   * How one step(count) call runs its steps, chunk by chunk (runSteps' stepMany; its `workers`:
-   * how many shared the last step): each float32
-   * step's parts shared among the helpers; one thread's step() when there are none, the trainer
-   * is float64, or its batch is one part. A helper lost while the call runs fails it at its next
-   * step (so a call never goes on quietly with fewer workers than it began with).
+   * How one step(count) call runs its steps, chunk by chunk (runSteps' stepMany; its `workers`
+   * says how many shared the last step): each step shared among the helpers when shareStep says
+   * so, else one thread's step(). A helper lost while the call runs fails it at its next step (so
+   * a call never goes on quietly with fewer workers than it began with).
    * @param {import('./trainer.js').Trainer} trainer
    * @returns {(n: number) => Promise<{ step: number, loss: number }>}
    */
