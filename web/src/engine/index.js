@@ -339,10 +339,9 @@ export class Attention {
 
   /** A trainer in a pool of `threads` workers that it owns (createTrainer with threads). */
   async #pooledTrainer(threads, create) {
-    const pool = await named('createTrainer', () => this.createPool({ threads })).catch((error) => {
-      throw named('createTrainer', () => {
-        throw new AttentionError(error.message.replace(/^createPool: /, ''), { kind: error.kind });
-      });
+    const pool = await this.createPool({ threads }).catch((error) => {
+      // createPool's words for a bad `threads`, under this method's name
+      throw new AttentionError(error.message.replace(/^createPool: /, 'createTrainer: '), { kind: error.kind });
     });
     try {
       const trainer = await create(pool);

@@ -29,6 +29,7 @@
 import { AttentionError, describe } from './errors.js';
 import { toMaskFields } from './mask.js';
 import { toTensor } from './tensor.js';
+import { TRAINER_HANDLE_MEMBERS } from './trainer-handle.js';
 import { createWorkerEngine } from './worker-client.js';
 import { cores, startWorker, workerOptions } from '#pool-workers';
 
@@ -440,7 +441,11 @@ export class Pool {
     };
     this.#trainers.add(lose);
     const guarded = { ...handle };
-    for (const name of ['step', 'evaluate', 'sample', 'predict', 'setHeadEnabled', 'parameters', 'exportState']) {
+    // every method but dispose and cancel (which must reach the worker however it fares) runs as a
+    // call on worker 0, so losing it rejects the call
+    for (const name of TRAINER_HANDLE_MEMBERS.filter(
+      (m) => typeof handle[m] === 'function' && m !== 'dispose' && m !== 'cancel',
+    )) {
       guarded[name] = (...args) => {
         if (this.#disposed) return Promise.reject(new AttentionError(`${name}: this pool was disposed`));
         if (lost) {

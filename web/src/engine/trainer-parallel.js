@@ -17,6 +17,9 @@
 import { AttentionError } from './errors.js';
 import { PARTS } from './trainer.js';
 
+/** Sequences per micro-batch of a float32 step: the core's kMicroBatchSize (attn/train/trainer.hpp). */
+export const MICRO_BATCH = 8;
+
 /**
  * A trainer's steps are shared only while one part of a step (8 sequences) takes at least this
  * long on the leader: below it the messages cost more than the helpers save (bench/pool.bench.mjs:
@@ -147,7 +150,7 @@ export class Helpers {
         if (this.#losses !== losses) {
           throw new AttentionError(`step: ${this.#lastLoss}; the trainer is at step ${result.step}`);
         }
-        const parts = Math.ceil(trainer.config.batchSize / 8);
+        const parts = Math.ceil(trainer.config.batchSize / MICRO_BATCH);
         const parallel = shareStep({
           helpers: this.#helpers.size,
           precision: trainer.config.precision,
