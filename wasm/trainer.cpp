@@ -285,27 +285,18 @@ val TrainerHandle::begin_step() {
   return guarded([&] {
     const train::StepPlan& plan = trainer_.begin_step();
     val out = val::object();
-    out.set("tokens", vector_to_js(plan.batch.tokens, "Int32Array"));
-    out.set("targets", vector_to_js(plan.batch.targets, "Int32Array"));
-    out.set("count", static_cast<double>(plan.batch.count));
-    out.set("length", static_cast<double>(plan.batch.length));
-    out.set("weights", vector_to_js(plan.weights, "Float32Array"));
-    out.set("weight", plan.weight);
     out.set("parts", static_cast<double>(plan.parts));
-    const train::ModelConfig& c = trainer_.config().model;
-    std::vector<std::uint8_t> heads = trainer_.model().head_enabled;
-    if (heads.empty()) {
-      heads.assign(c.layers * c.heads, 1);
-    }
-    out.set("headEnabled", vector_to_js(heads, "Uint8Array"));
     return out;
   });
 }
 
 val TrainerHandle::compute_part(double index) {
   return guarded([&] {
-    trainer_.compute_part(whole_size(index, "step: part"));
-    return val::object();
+    const train::StepPart& part = trainer_.compute_part(whole_size(index, "step: part"));
+    val out = val::object();
+    out.set("gradient", vector_to_js(part.gradient, "Float32Array"));
+    out.set("loss", part.loss);
+    return out;
   });
 }
 
@@ -314,7 +305,8 @@ val TrainerHandle::add_part(double index, const val& gradient, double loss) {
     // into a buffer kept from one part to the next: no allocation once it has grown
     part_.resize(gradient["length"].as<std::size_t>());
     val(emscripten::typed_memory_view(part_.size(), part_.data())).call<void>("set", gradient);
-    trainer_.add_part(whole_size(index, "step: part"), part_, loss);
+    // moved in: the trainer keeps this buffer and hands back the one it had
+    trainer_.add_part(whole_size(index, "step: part"), std::move(part_), loss);
     return val::object();
   });
 }
@@ -332,41 +324,6 @@ val TrainerHandle::finish_step() {
 val TrainerHandle::abort_step() {
   trainer_.abort_step();
   return val::object();
-}
-
-PartWorkerHandle::PartWorkerHandle(train::PartWorker&& worker) : worker_(std::move(worker)) {}
-
-val PartWorkerHandle::load(const val& weights, const val& head_enabled) {
-  return guarded([&] {
-    worker_.load(vector_from_js<float>(weights), vector_from_js<std::uint8_t>(head_enabled));
-    return val::object();
-  });
-}
-
-val PartWorkerHandle::gradient(const val& tokens, const val& targets, double count, double length,
-                               double index, double weight) {
-  return guarded([&] {
-    train::Batch batch;
-    batch.count = whole_size(count, "step: count");
-    batch.length = whole_size(length, "step: length");
-    batch.tokens = vector_from_js<std::int32_t>(tokens);
-    batch.targets = vector_from_js<std::int32_t>(targets);
-    const double loss = worker_.gradient(train::micro_batch(batch, whole_size(index, "step: part")),
-                                         weight, gradient_);
-    val out = val::object();
-    out.set("gradient", vector_to_js(gradient_, "Float32Array"));
-    out.set("loss", loss);
-    return out;
-  });
-}
-
-val create_part_worker(const val& config) {
-  return guarded([&] {
-    val out = val::object();
-    out.set("worker",
-            val(PartWorkerHandle(train::PartWorker(config_from_js(config, "createTrainer")))));
-    return out;
-  });
 }
 
 val TrainerHandle::config() const {
@@ -430,10 +387,6 @@ EMSCRIPTEN_BINDINGS(attnbook_trainer) {
       .function("abortStep", &TrainerHandle::abort_step)
       .function("config", &TrainerHandle::config)
       .function("task", &TrainerHandle::task);
-  emscripten::class_<PartWorkerHandle>("PartWorker")
-      .function("load", &PartWorkerHandle::load)
-      .function("gradient", &PartWorkerHandle::gradient);
-  emscripten::function("createPartWorker", &create_part_worker);
   emscripten::function("trainingTasks", &training_tasks);
   emscripten::function("createTrainer", &create_trainer);
   emscripten::function("loadTrainer", &load_trainer);

@@ -37,10 +37,9 @@ public:
   /// Uint8Array (layers · heads)}
   val save() const;
   /// Data-parallel steps (a pool; attn/train/trainer.hpp "Micro-batches"):
-  /// beginStep() -> {tokens, targets: Int32Array (count, length), count, length, weights:
-  /// Float32Array, weight, parts, headEnabled: Uint8Array}
+  /// beginStep() -> {parts}
   val begin_step();
-  /// computePart(index) -> {}
+  /// computePart(index) -> {gradient: Float32Array, loss}: the part, computed here and added
   val compute_part(double index);
   /// addPart(index, gradient: Float32Array, loss) -> {}
   val add_part(double index, const val& gradient, double loss);
@@ -58,25 +57,6 @@ private:
   std::vector<float> part_; ///< addPart's copy of a part's gradient, kept for its capacity
 };
 
-/// The worker side of a data-parallel step: an Embind class "PartWorker" wrapping
-/// attn::train::PartWorker, created by createPartWorker(config) and freed by its .delete().
-class PartWorkerHandle {
-public:
-  explicit PartWorkerHandle(train::PartWorker&& worker);
-  /// load(weights: Float32Array, headEnabled: Uint8Array) -> {}
-  val load(const val& weights, const val& head_enabled);
-  /// gradient(tokens, targets: Int32Array (count, length), count, length, index, weight) ->
-  /// {gradient: Float32Array, loss}: part `index` of that batch
-  val gradient(const val& tokens, const val& targets, double count, double length, double index,
-               double weight);
-
-private:
-  train::PartWorker worker_;
-  std::vector<float> gradient_; ///< the last part's gradient, kept for its capacity
-};
-
-/// createPartWorker(config) -> {worker} or {error, kind}: config as createTrainer's options.
-val create_part_worker(const val& config);
 /// trainingTasks() -> [{id, title, description, vocab, inputLength, answerLength, seqLen,
 /// defaults}]
 val training_tasks();

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -108,6 +109,62 @@ TEST(adamw, rejects_options_outside_their_domain_naming_them) {
         opt.step(w, {1.0, 2.0}, {0, 0});
       },
       "must have 2 entries, got 1, 2 and 2");
+  EXPECT_EQ(opt.steps(), 0u);
+}
+
+// step_sum on float32 parts is bitwise step() on their float64 sum taken one part after the other
+// (what the trainer's micro-batches rely on), for one to five parts, and refuses bad parts.
+TEST(adamw, step_sum_is_bitwise_step_on_the_parts_summed_in_order) {
+  std::mt19937 rng(11);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  const std::size_t n = 1000;
+  AdamWOptions options;
+  options.learning_rate = 0.01;
+  options.weight_decay = 0.1;
+  for (std::size_t k = 1; k <= 5; ++k) {
+    AdamW fused(n, options), plain(n, options);
+    std::vector<double> wf(n), wp(n);
+    std::vector<std::uint8_t> decay(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      wf[i] = wp[i] = normal(rng);
+      decay[i] = i % 3 == 0;
+    }
+    for (int step = 0; step < 3; ++step) {
+      std::vector<std::vector<float>> parts(k, std::vector<float>(n));
+      for (auto& part : parts) {
+        for (float& g : part) {
+          g = normal(rng) * std::pow(10.0f, static_cast<float>(static_cast<int>(rng() % 9) - 4));
+        }
+      }
+      std::vector<double> sum(n);
+      std::vector<const std::vector<float>*> pointers;
+      for (std::size_t j = 0; j < k; ++j) {
+        for (std::size_t i = 0; i < n; ++i) {
+          sum[i] =
+              j == 0 ? static_cast<double>(parts[j][i]) : sum[i] + static_cast<double>(parts[j][i]);
+        }
+        pointers.push_back(&parts[j]);
+      }
+      plain.step(wp, sum, decay);
+      fused.step_sum(wf, pointers, decay);
+      ASSERT_EQ(wf, wp) << k << " parts, step " << step;
+      ASSERT_EQ(fused.first_moment(), plain.first_moment());
+      ASSERT_EQ(fused.second_moment(), plain.second_moment());
+    }
+  }
+  AdamW opt(2, AdamWOptions{});
+  std::vector<double> w = {1.0, 2.0};
+  const std::vector<float> short_part = {1.0f};
+  expect_error<attn::ShapeError>(
+      [&] {
+        opt.step_sum(w, {}, {0, 0});
+      },
+      "AdamW::step_sum: no gradient parts");
+  expect_error<attn::ShapeError>(
+      [&] {
+        opt.step_sum(w, {&short_part}, {0, 0});
+      },
+      "must have 2 entries, got 2, 1 and 2");
   EXPECT_EQ(opt.steps(), 0u);
 }
 

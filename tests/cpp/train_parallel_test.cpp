@@ -1,6 +1,6 @@
-// Data-parallel steps (attn/train/trainer.hpp, "Micro-batches"): a trainer whose parts are
-// computed by PartWorkers, in any order and any share, ends bitwise where step() ends; the plan,
-// abort and the errors of the part API.
+// Data-parallel steps (attn/train/trainer.hpp, "Micro-batches"): replicas of a trainer that each
+// compute a share of every step's parts and add the others', in any order and any share, end
+// bitwise where step() ends; the plan, abort and the errors of the part API.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -25,44 +25,50 @@ using attn::train::default_trainer_config;
 using attn::train::kMicroBatchSize;
 using attn::train::micro_batch;
 using attn::train::micro_batch_count;
-using attn::train::PartWorker;
 using attn::train::Precision;
+using attn::train::StepPart;
 using attn::train::StepPlan;
 using attn::train::Trainer;
 using attn::train::TrainerConfig;
 
-// One step of `t` as a pool of `workers` runs it: the parts dealt out in contiguous shares, the
-// trainer computing the first share itself and PartWorkers the others, the others' parts added
-// in the order `order` shuffles them to.
-void pooled_step(Trainer& t, std::vector<PartWorker>& helpers, std::mt19937& order) {
-  const StepPlan& plan = t.begin_step();
-  const std::size_t workers = std::min(helpers.size() + 1, plan.parts);
+// One step as a pool of replicas.size() workers runs it: the parts dealt out in contiguous shares,
+// each replica computing its own share, then adding every other replica's parts in the order
+// `order` shuffles them to (copied in by the even replicas, moved in by the odd ones).
+void pooled_step(std::vector<Trainer>& replicas, std::mt19937& order) {
+  std::size_t parts = 0;
+  for (Trainer& r : replicas) {
+    parts = r.begin_step().parts;
+  }
+  const std::size_t workers = std::min(replicas.size(), parts);
   std::vector<std::size_t> first(workers + 1);
   for (std::size_t w = 0; w <= workers; ++w) {
-    first[w] = w * plan.parts / workers;
+    first[w] = w * parts / workers;
   }
   struct Part {
-    std::size_t index;
-    std::vector<float> gradient;
-    double loss;
+    std::size_t worker, index;
+    StepPart part;
   };
-  std::vector<Part> away;
-  for (std::size_t w = 1; w < workers; ++w) {
-    helpers[w - 1].load(plan.weights, t.model().head_enabled);
+  std::vector<Part> computed;
+  for (std::size_t w = 0; w < workers; ++w) {
     for (std::size_t i = first[w]; i < first[w + 1]; ++i) {
-      Part p{i, {}, 0};
-      p.loss = helpers[w - 1].gradient(micro_batch(plan.batch, i), plan.weight, p.gradient);
-      away.push_back(std::move(p));
+      computed.push_back({w, i, replicas[w].compute_part(i)});
     }
   }
-  std::shuffle(away.begin(), away.end(), order);
-  for (std::size_t i = first[0]; i < first[1]; ++i) {
-    t.compute_part(i);
+  for (std::size_t w = 0; w < replicas.size(); ++w) {
+    std::shuffle(computed.begin(), computed.end(), order);
+    for (const Part& p : computed) {
+      if (p.worker == w) {
+        continue;
+      }
+      if (w % 2 == 0) {
+        replicas[w].add_part(p.index, p.part.gradient, p.part.loss);
+      } else { // the overload that takes the buffer over
+        std::vector<float> gradient = p.part.gradient;
+        replicas[w].add_part(p.index, std::move(gradient), p.part.loss);
+      }
+    }
+    replicas[w].finish_step();
   }
-  for (const Part& p : away) {
-    t.add_part(p.index, p.gradient, p.loss);
-  }
-  t.finish_step();
 }
 
 void expect_same_state(const Trainer& a, const Trainer& b, const std::string& what) {
@@ -117,15 +123,20 @@ TEST(train_parallel, parts_computed_anywhere_in_any_order_give_steps_bitwise_equ
       for (std::size_t workers = 1; workers <= 6; ++workers) {
         const std::string what = std::string(task) + ", batch " + std::to_string(batch) + ", " +
                                  std::to_string(workers) + " workers";
-        Trainer pooled(config);
-        std::vector<PartWorker> helpers(workers - 1, PartWorker(config));
+        // replicas of one trainer, as a pool makes them: Trainer(save())
+        const Trainer first(config);
+        std::vector<Trainer> replicas(workers, Trainer(first.save()));
         for (int s = 0; s < 12; ++s) {
           if (s == 6) {
-            pooled.set_head_enabled(0, 1, false);
+            for (Trainer& r : replicas) {
+              r.set_head_enabled(0, 1, false);
+            }
           }
-          pooled_step(pooled, helpers, order);
+          pooled_step(replicas, order);
         }
-        expect_same_state(pooled, alone, what);
+        for (std::size_t w = 0; w < workers; ++w) {
+          expect_same_state(replicas[w], alone, what + ", replica " + std::to_string(w));
+        }
       }
     }
   }
@@ -141,15 +152,13 @@ TEST(train_parallel, the_sum_of_the_parts_is_the_whole_batchs_loss_and_gradient)
   attn::train::detail::F32Workspace ws;
   const double whole_loss = attn::train::detail::loss_and_gradient_f32(
       attn::kernels::best(), t.model(), plan.batch, &whole, ws, "step");
-  PartWorker helper(t.config());
-  helper.load(plan.weights, {});
   std::vector<double> sum(whole.size(), 0.0);
   double loss = 0;
-  std::vector<float> g;
   for (std::size_t i = 0; i < plan.parts; ++i) {
-    loss += helper.gradient(micro_batch(plan.batch, i), plan.weight, g);
-    for (std::size_t j = 0; j < g.size(); ++j) {
-      sum[j] += g[j];
+    const StepPart& part = t.compute_part(i);
+    loss += part.loss;
+    for (std::size_t j = 0; j < part.gradient.size(); ++j) {
+      sum[j] += part.gradient[j];
     }
   }
   EXPECT_NEAR(loss, whole_loss, 1e-12 * whole_loss);
@@ -190,7 +199,7 @@ TEST(train_parallel, the_part_api_refuses_what_does_not_fit_naming_it) {
   expect_error<attn::ValueError>([&] { t.finish_step(); }, "step: no data-parallel step is open");
   const StepPlan& plan = t.begin_step();
   EXPECT_EQ(plan.parts, 4u);
-  EXPECT_EQ(plan.weights.size(), t.model().weights.size());
+  const std::size_t size = t.model().weights.size();
   expect_error<attn::ValueError>([&] { t.begin_step(); },
                                  "step: a data-parallel step is already open");
   expect_error<attn::ValueError>([&] { t.step(1); }, "step: a data-parallel step is open");
@@ -199,33 +208,19 @@ TEST(train_parallel, the_part_api_refuses_what_does_not_fit_naming_it) {
   t.compute_part(1);
   expect_error<attn::ValueError>([&] { t.compute_part(1); }, "step: part 1 was already added");
   expect_error<attn::ShapeError>([&] { t.compute_part(4); }, "step: micro-batch 4 is out of range");
-  expect_error<attn::ShapeError>([&] { t.add_part(4, std::vector<float>(plan.weights.size()), 0); },
+  expect_error<attn::ShapeError>([&] { t.add_part(4, std::vector<float>(size), 0); },
                                  "step: part 4 is out of range; the step has parts 0..3");
   expect_error<attn::ShapeError>([&] { t.add_part(0, std::vector<float>(3), 0); },
                                  "step: part 0's gradient has 3 values; the model has");
   expect_error<attn::ValueError>([&] { t.finish_step(); },
-                                 "step: 0 of 4 parts are in; the step cannot finish");
+                                 "step: 1 of 4 parts are in; the step cannot finish");
   t.abort_step();
 
-  PartWorker helper(config);
-  expect_error<attn::ShapeError>([&] { helper.load(std::vector<float>(5), {}); },
-                                 "step: the weights hold 5 values; the model has");
-  expect_error<attn::ShapeError>(
-      [&] {
-        helper.load(std::vector<float>(t.model().weights.size()), {1, 0, 1});
-      },
-      "step: the head mask has 3 flags; the model has " +
-          std::to_string(config.model.layers * config.model.heads) + " heads");
   config.precision = Precision::kFloat64;
-  expect_error<attn::ValueError>([&] { PartWorker{config}; },
-                                 "createTrainer: a pool trains in float32");
   Trainer reference(config);
   expect_error<attn::ValueError>(
       [&] { reference.begin_step(); },
       "step: data-parallel steps run the float32 path; this trainer is float64");
-  config.precision = Precision::kFloat32;
-  config.task = "juggle";
-  expect_error<attn::ValueError>([&] { PartWorker{config}; }, "createTrainer: unknown task");
 }
 
 } // namespace

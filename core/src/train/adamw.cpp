@@ -55,12 +55,44 @@ AdamW::AdamW(const AdamWOptions& options, std::uint64_t steps, std::vector<doubl
 
 void AdamW::step(std::vector<double>& weights, const std::vector<double>& gradient,
                  const std::vector<std::uint8_t>& decay) {
-  const std::size_t n = m_.size();
-  if (weights.size() != n || gradient.size() != n || decay.size() != n) {
-    throw ShapeError("AdamW::step: weights, gradient and decay must have " + std::to_string(n) +
-                     " entries, got " + std::to_string(weights.size()) + ", " +
-                     std::to_string(gradient.size()) + " and " + std::to_string(decay.size()));
+  check_sizes(weights.size(), gradient.size(), decay.size());
+  update(weights, decay, [&](std::size_t i) { return gradient[i]; });
+}
+
+void AdamW::step_sum(std::vector<double>& weights,
+                     const std::vector<const std::vector<float>*>& parts,
+                     const std::vector<std::uint8_t>& decay) {
+  if (parts.empty()) {
+    throw ShapeError("AdamW::step_sum: no gradient parts");
   }
+  for (const std::vector<float>* part : parts) {
+    check_sizes(weights.size(), part->size(), decay.size());
+  }
+  const std::size_t k = parts.size();
+  const std::vector<float>* const* p = parts.data();
+  // the float64 sum of the parts, part 0 first: the additions summing them into a vector would do
+  update(weights, decay, [&](std::size_t i) {
+    double g = static_cast<double>((*p[0])[i]);
+    for (std::size_t j = 1; j < k; ++j) {
+      g += static_cast<double>((*p[j])[i]);
+    }
+    return g;
+  });
+}
+
+void AdamW::check_sizes(std::size_t weights, std::size_t gradient, std::size_t decay) const {
+  const std::size_t n = m_.size();
+  if (weights != n || gradient != n || decay != n) {
+    throw ShapeError("AdamW::step: weights, gradient and decay must have " + std::to_string(n) +
+                     " entries, got " + std::to_string(weights) + ", " + std::to_string(gradient) +
+                     " and " + std::to_string(decay));
+  }
+}
+
+template <typename Gradient>
+void AdamW::update(std::vector<double>& weights, const std::vector<std::uint8_t>& decay,
+                   Gradient gradient) {
+  const std::size_t n = m_.size();
   ++t_;
   const double lr = options_.learning_rate;
   const double b1 = options_.beta1, b2 = options_.beta2;
@@ -68,7 +100,7 @@ void AdamW::step(std::vector<double>& weights, const std::vector<double>& gradie
   const double correction2 = 1.0 - std::pow(b2, static_cast<double>(t_));
   const double shrink = 1.0 - lr * options_.weight_decay;
   for (std::size_t i = 0; i < n; ++i) {
-    const double g = gradient[i];
+    const double g = gradient(i);
     m_[i] = b1 * m_[i] + (1.0 - b1) * g;
     v_[i] = b2 * v_[i] + (1.0 - b2) * g * g;
     const double m_hat = m_[i] / correction1;

@@ -150,10 +150,6 @@ void load_weights_f32(const Model& model, F32Workspace& ws) {
   ws.w.resize(model.weights.size());
   std::transform(model.weights.begin(), model.weights.end(), ws.w.begin(),
                  [](double x) { return static_cast<float>(x); });
-  pack_weights_f32(model, ws);
-}
-
-void pack_weights_f32(const Model& model, F32Workspace& ws) {
   const ModelConfig& c = model.config;
   const std::size_t D = c.d_model, H = c.heads, dh = D / H;
   // wqkv[l][r, s·D + h·d_h + d] = W_s[h][r, d] for s = Q, K, V

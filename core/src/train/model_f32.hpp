@@ -60,10 +60,6 @@ struct F32Workspace {
 /// Converts model.weights to float32 in ws.w and ws.wqkv (call after every weight change).
 void load_weights_f32(const Model& model, F32Workspace& ws);
 
-/// load_weights_f32 for float32 weights already in ws.w (layout order, model's size): the packed
-/// and transposed copies the passes read.
-void pack_weights_f32(const Model& model, F32Workspace& ws);
-
 /// Forward pass of `count` sequences of T tokens (row-major, already validated) with the weights
 /// (and offsets) that load_weights_f32 left in ws: fills ws.logits (count·T, V), the activations
 /// and the attention weights (ws.layers[l].p).

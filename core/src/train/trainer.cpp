@@ -198,38 +198,51 @@ const StepPlan& Trainer::begin_step() {
   }
   plan_.weight = 1.0 / static_cast<double>(scored);
   plan_.parts = micro_batch_count(plan_.batch.count);
-  // the float32 weights now, for the plan; their packed copies on the first compute_part, so a
-  // pool can send the plan before this thread spends time on them
-  plan_.weights.resize(model_.weights.size());
-  std::transform(model_.weights.begin(), model_.weights.end(), plan_.weights.begin(),
-                 [](double w) { return static_cast<float>(w); });
-  packed_ = false;
-  next_part_ = 0;
-  loss_sum_ = 0;
-  early_.assign(plan_.parts, {});
-  early_loss_.assign(plan_.parts, 0);
+  packed_ = false; // the float32 weights are converted and packed by the first compute_part
+  parts_.resize(plan_.parts); // their buffers kept from step to step
   added_.assign(plan_.parts, 0);
+  added_count_ = 0;
   open_ = true;
   return plan_;
 }
 
-void Trainer::compute_part(std::size_t index) {
+const StepPart& Trainer::compute_part(std::size_t index) {
   if (!open_) {
     throw ValueError("step: no data-parallel step is open");
   }
+  const Batch micro = micro_batch(plan_.batch, index); // throws for an index out of range
+  check_new_part(index);
   detail::F32Workspace& ws = scratch_.get();
   // evaluate() or predict() since then leave the same weights in ws: they load the same model
   if (!packed_) {
-    ws.w = plan_.weights;
-    detail::pack_weights_f32(model_, ws);
+    detail::load_weights_f32(model_, ws);
     packed_ = true;
   }
-  const double loss = detail::part_gradient_f32(
-      kernels::best(), model_, micro_batch(plan_.batch, index), plan_.weight, part_, ws, "step");
-  add_part(index, part_, loss);
+  StepPart& part = parts_[index];
+  part.loss = detail::part_gradient_f32(kernels::best(), model_, micro, plan_.weight, part.gradient,
+                                        ws, "step");
+  added_[index] = 1;
+  ++added_count_;
+  return part;
 }
 
 void Trainer::add_part(std::size_t index, const std::vector<float>& gradient, double loss) {
+  std::vector<float> copy;
+  check_added_part(index, gradient.size());
+  copy.swap(parts_[index].gradient); // its buffer, kept from step to step
+  copy.assign(gradient.begin(), gradient.end());
+  add_part(index, std::move(copy), loss);
+}
+
+void Trainer::add_part(std::size_t index, std::vector<float>&& gradient, double loss) {
+  check_added_part(index, gradient.size());
+  parts_[index].gradient.swap(gradient);
+  parts_[index].loss = loss;
+  added_[index] = 1;
+  ++added_count_;
+}
+
+void Trainer::check_added_part(std::size_t index, std::size_t size) const {
   if (!open_) {
     throw ValueError("step: no data-parallel step is open");
   }
@@ -237,55 +250,40 @@ void Trainer::add_part(std::size_t index, const std::vector<float>& gradient, do
     throw ShapeError("step: part " + std::to_string(index) +
                      " is out of range; the step has parts 0.." + std::to_string(plan_.parts - 1));
   }
-  if (added_[index]) {
-    throw ValueError("step: part " + std::to_string(index) + " was already added");
-  }
-  if (gradient.size() != model_.weights.size()) {
+  check_new_part(index);
+  if (size != model_.weights.size()) {
     throw ShapeError("step: part " + std::to_string(index) + "'s gradient has " +
-                     std::to_string(gradient.size()) + " values; the model has " +
+                     std::to_string(size) + " values; the model has " +
                      std::to_string(model_.weights.size()) + " weights");
-  }
-  added_[index] = 1;
-  if (index != next_part_) {
-    early_[index] = gradient;
-    early_loss_[index] = loss;
-    return;
-  }
-  fold_part(gradient, loss);
-  while (next_part_ < plan_.parts && added_[next_part_]) {
-    fold_part(early_[next_part_], early_loss_[next_part_]);
-    early_[next_part_ - 1] = {};
   }
 }
 
-void Trainer::fold_part(const std::vector<float>& gradient, double loss) {
-  // part 0 is the sum so far; every later part is added to it, so the order never varies
-  gradient_.resize(gradient.size());
-  if (next_part_ == 0) {
-    std::transform(gradient.begin(), gradient.end(), gradient_.begin(),
-                   [](float g) { return static_cast<double>(g); });
-    loss_sum_ = loss;
-  } else {
-    for (std::size_t i = 0; i < gradient.size(); ++i) {
-      gradient_[i] += static_cast<double>(gradient[i]);
-    }
-    loss_sum_ += loss;
+void Trainer::check_new_part(std::size_t index) const {
+  if (added_[index]) {
+    throw ValueError("step: part " + std::to_string(index) + " was already added");
   }
-  ++next_part_;
 }
 
 StepResult Trainer::finish_step() {
   if (!open_) {
     throw ValueError("step: no data-parallel step is open");
   }
-  if (next_part_ != plan_.parts) {
-    throw ValueError("step: " + std::to_string(next_part_) + " of " + std::to_string(plan_.parts) +
-                     " parts are in; the step cannot finish");
+  if (added_count_ != plan_.parts) {
+    throw ValueError("step: " + std::to_string(added_count_) + " of " +
+                     std::to_string(plan_.parts) + " parts are in; the step cannot finish");
   }
-  optimiser_.step(model_.weights, gradient_, decay_);
-  last_loss_ = loss_sum_;
+  // the parts summed in order, part 0 first, inside the AdamW step: the same bits wherever each
+  // part was computed
+  std::vector<const std::vector<float>*> gradients(plan_.parts);
+  double loss = parts_[0].loss;
+  gradients[0] = &parts_[0].gradient;
+  for (std::size_t i = 1; i < plan_.parts; ++i) {
+    gradients[i] = &parts_[i].gradient;
+    loss += parts_[i].loss;
+  }
+  optimiser_.step_sum(model_.weights, gradients, decay_);
+  last_loss_ = loss;
   open_ = false;
-  early_.clear();
   return {optimiser_.steps(), last_loss_};
 }
 
@@ -295,7 +293,6 @@ void Trainer::abort_step() {
   }
   data_ = Rng(data_before_);
   open_ = false;
-  early_.clear();
 }
 
 Batch micro_batch(const Batch& batch, std::size_t index) {
@@ -313,40 +310,6 @@ Batch micro_batch(const Batch& batch, std::size_t index) {
   micro.tokens.assign(batch.tokens.begin() + from, batch.tokens.begin() + to);
   micro.targets.assign(batch.targets.begin() + from, batch.targets.begin() + to);
   return micro;
-}
-
-PartWorker::PartWorker(const TrainerConfig& config) {
-  validated_task(config);
-  if (config.precision != Precision::kFloat32) {
-    throw ValueError(
-        "createTrainer: a pool trains in float32; precision float64 runs on one thread");
-  }
-  model_.config = config.model;
-  model_.layout = parameter_layout(model_.config);
-  model_.weights.assign(model_.layout.back().offset + model_.layout.back().size, 0.0); // sizes only
-}
-
-void PartWorker::load(const std::vector<float>& weights,
-                      const std::vector<std::uint8_t>& head_enabled) {
-  if (weights.size() != model_.weights.size()) {
-    throw ShapeError("step: the weights hold " + std::to_string(weights.size()) +
-                     " values; the model has " + std::to_string(model_.weights.size()));
-  }
-  const std::size_t heads = model_.config.layers * model_.config.heads;
-  if (!head_enabled.empty() && head_enabled.size() != heads) {
-    throw ShapeError("step: the head mask has " + std::to_string(head_enabled.size()) +
-                     " flags; the model has " + std::to_string(heads) + " heads");
-  }
-  // the trainer's own float32 weights, packed as its compute_part packs them
-  model_.head_enabled = head_enabled;
-  detail::F32Workspace& ws = scratch_.get();
-  ws.w = weights;
-  detail::pack_weights_f32(model_, ws);
-}
-
-double PartWorker::gradient(const Batch& micro, double weight, std::vector<float>& gradient) const {
-  return detail::part_gradient_f32(kernels::best(), model_, micro, weight, gradient, scratch_.get(),
-                                   "step");
 }
 
 Evaluation Trainer::evaluate(std::size_t samples, std::uint64_t seed) const {

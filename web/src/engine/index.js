@@ -17,7 +17,7 @@ import { simdSupported } from './features.js';
 import { toMaskFields } from './mask.js';
 import { METHODS } from './methods.js';
 import { toTensor } from './tensor.js';
-import { PARTS, Trainer, createPartWorker, createTrainer, loadTrainer, trainingTasks } from './trainer.js';
+import { Trainer, createTrainer, loadTrainer, trainingTasks } from './trainer.js';
 
 export { AttentionError, METHODS, Trainer, simdSupported };
 
@@ -367,11 +367,6 @@ export class Attention {
    */
   loadTrainer(state) {
     return loadTrainer(this.#module, state);
-  }
-
-  /** The worker side of a pool's data-parallel steps (trainer-parallel.js); not part of the API. */
-  [PARTS](config) {
-    return createPartWorker(this.#module, config);
   }
 
   /** Wasm memory: its size and the bytes malloc'd now. @returns {{ heapBytes: number, inUseBytes: number }} */

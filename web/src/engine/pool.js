@@ -280,7 +280,7 @@ export class Pool {
       return;
     }
     const channel = new MessageChannel();
-    this.#slots[i].worker.postMessage({ method: 'serveParts', port: channel.port2 }, [channel.port2]);
+    this.#slots[i].worker.postMessage({ method: 'serveReplicas', port: channel.port2 }, [channel.port2]);
     this.#slots[0].worker.postMessage({ method: 'helper', index: i, port: channel.port1 }, [channel.port1]);
   }
 

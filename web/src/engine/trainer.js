@@ -18,10 +18,7 @@
  */
 import { AttentionError, describe, fail, named, unwrap } from './errors.js';
 
-/**
- * The engine's own way into data-parallel steps (trainer-parallel.js), not part of the API:
- * trainer[PARTS]() and engine[PARTS](config) (index.js).
- */
+/** The engine's own way into data-parallel steps (trainer-parallel.js), not part of the API: trainer[PARTS](). */
 export const PARTS = Symbol('attnbook data-parallel steps');
 
 /** The JSON state's format name and version (exportState, loadTrainer). */
@@ -283,10 +280,11 @@ export class Trainer {
   }
 
   /**
-   * A float32 step cut into parts (trainer-parallel.js): begin() draws the batch and returns the
-   * plan { tokens, targets, count, length, weights, weight, parts, headEnabled }; compute(i) runs
-   * part i here, add(i, gradient, loss) takes one computed elsewhere, finish() steps the
-   * optimiser on their sum, abort() drops the open step. Errors start with "step".
+   * A float32 step cut into parts (trainer-parallel.js): begin() draws the batch and returns
+   * { parts }; compute(i) runs part i here, adds it and returns it, { gradient: Float32Array, loss },
+   * for the other replicas; add(i, gradient, loss) takes one computed by another replica; finish()
+   * steps the optimiser on their sum and returns { step, loss }; abort() drops the open step.
+   * Errors start with "step".
    */
   [PARTS]() {
     const handle = this.#live('step');
@@ -324,22 +322,6 @@ export function createTrainer(module, options) {
   return named('createTrainer', () => {
     const { trainer } = unwrap(module.createTrainer(checkConfig(options)));
     return new Trainer(trainer, token);
-  });
-}
-
-/**
- * The worker side of data-parallel steps (trainer-parallel.js): a model of `config`'s shape
- * (a trainer's resolved config) that computes parts of its steps. Call dispose() when done.
- */
-export function createPartWorker(module, config) {
-  return named('createTrainer', () => {
-    const { worker } = unwrap(module.createPartWorker(checkConfig(config)));
-    return {
-      load: (weights, headEnabled) => named('step', () => unwrap(worker.load(weights, headEnabled))),
-      gradient: (tokens, targets, count, length, index, weight) =>
-        named('step', () => unwrap(worker.gradient(tokens, targets, count, length, index, weight))),
-      dispose: () => worker.delete(),
-    };
   });
 }
 

@@ -7,7 +7,7 @@
  *                 -> { trainer: its id, config, task }
  *               { id, method: 'trainer', trainer, op, args }   a method of that trainer (op: step,
  *                 evaluate, sample, predict, setHeadEnabled, parameters, exportState, dispose)
- *               { method: 'serveParts', port }   this worker computes parts of a pool's steps on port
+ *               { method: 'serveReplicas', port }   this worker runs copies of the pool leader's trainers on port
  *               { method: 'helper', index, port, minPartMs? }   (the pool's leader) pool worker
  *                 `index` helps on port (null: no more); { method: 'helperLost', index, why }: it is gone
  *               (trainer-parallel.js)
@@ -81,8 +81,8 @@ self.addEventListener('message', async ({ data }) => {
     cancelled.add(target);
     return;
   }
-  if (method === 'serveParts') {
-    (await load())[3].serveParts(data.port, getEngine);
+  if (method === 'serveReplicas') {
+    (await load())[3].serveReplicas(data.port, getEngine);
     return;
   }
   if (method === 'helper' || method === 'helperLost') {

@@ -45,6 +45,13 @@ public:
   void step(std::vector<double>& weights, const std::vector<double>& gradient,
             const std::vector<std::uint8_t>& decay);
 
+  /// step() on the float64 sum of float32 gradient parts added in order, parts[0] first: for
+  /// each weight ((g₀ + g₁) + g₂) + …, bitwise what summing the parts into a float64 vector one
+  /// after the other and step()ping on it gives, without the vector and its passes over memory.
+  /// Throws ShapeError for no parts or a part of the wrong size.
+  void step_sum(std::vector<double>& weights, const std::vector<const std::vector<float>*>& parts,
+                const std::vector<std::uint8_t>& decay);
+
   const AdamWOptions& options() const {
     return options_;
   }
@@ -59,6 +66,11 @@ public:
   }
 
 private:
+  void check_sizes(std::size_t weights, std::size_t gradient, std::size_t decay) const;
+  template <typename Gradient>
+  void update(std::vector<double>& weights, const std::vector<std::uint8_t>& decay,
+              Gradient gradient);
+
   AdamWOptions options_;
   std::uint64_t t_ = 0;
   std::vector<double> m_;

@@ -10,9 +10,11 @@
 //
 // Micro-batches: a float32 step cuts its batch into micro-batches of kMicroBatchSize sequences,
 // computes each one's part of the gradient (its cross-entropy scaled by 1 / the batch's answer
-// tokens) and adds the parts in order, part 0 first, in float64. A pool computes the parts on
-// several workers (begin_step, PartWorker::gradient, add_part, finish_step) and gets bitwise the
-// step() of one thread, whatever the number of workers. The float64 reference runs whole batches.
+// tokens) and adds the parts in order, part 0 first, in float64. A pool runs one replica of the
+// trainer on each worker (Trainer(save())): every replica opens the same step (begin_step),
+// computes its share of the parts (compute_part), adds the others' (add_part) and finishes it
+// (finish_step), so every replica ends bitwise where step() on one thread ends, whatever the number
+// of workers. The float64 reference runs whole batches.
 //
 // Determinism: everything is drawn from two PCG32 streams of the seed: Rng(seed, 0) initialises
 // the weights (init_model), Rng(seed, kDataStream) draws the training batches one after the other.
@@ -118,33 +120,18 @@ struct TrainerState {
   std::vector<std::uint8_t> head_enabled; ///< Model::head_enabled (empty: all on)
 };
 
-/// A float32 step that Trainer::begin_step opened: what a worker elsewhere needs to compute parts.
+/// A float32 step that Trainer::begin_step opened.
 struct StepPlan {
-  Batch batch;                ///< the step's sequences, drawn from the data stream
-  std::vector<float> weights; ///< the weights in float32, layout order
-  double weight = 0;          ///< 1 / the answer tokens of the batch: every part's loss scale
-  std::size_t parts = 0;      ///< micro_batch_count(batch.count)
+  Batch batch;           ///< the step's sequences, drawn from the data stream
+  double weight = 0;     ///< 1 / the answer tokens of the batch: every part's loss scale
+  std::size_t parts = 0; ///< micro_batch_count(batch.count)
 };
 
-/// Computes parts of steps away from their trainer (a pool worker): a model of the trainer's shape
-/// that takes each step's float32 weights. Its gradient is bitwise the trainer's compute_part.
-class PartWorker {
-public:
-  /// Validates as Trainer(config) does (fn "createTrainer"); float32 only (ValueError otherwise).
-  explicit PartWorker(const TrainerConfig& config);
-
-  /// Takes a step's float32 weights (StepPlan::weights) and the head mask (empty: every head on).
-  /// Throws ShapeError for a size that is not the model's.
-  void load(const std::vector<float>& weights, const std::vector<std::uint8_t>& head_enabled);
-
-  /// Part of a step: the gradient (float32, layout order) of `weight` · the cross-entropy summed
-  /// over `micro`'s answer tokens, into `gradient`; returns that loss. Throws ShapeError /
-  /// ValueError for a batch the model cannot take (fn "step").
-  double gradient(const Batch& micro, double weight, std::vector<float>& gradient) const;
-
-private:
-  Model model_;
-  detail::TrainerScratch scratch_;
+/// One part of a step: the gradient (float32, layout order) of StepPlan::weight · the
+/// cross-entropy summed over its micro-batch's answer tokens, and that loss.
+struct StepPart {
+  std::vector<float> gradient;
+  double loss = 0;
 };
 
 class Trainer {
@@ -167,16 +154,20 @@ public:
   StepResult step(std::size_t count = 1);
 
   /// Data-parallel steps: step(n) is n times begin_step(), compute_part(i) for every part,
-  /// finish_step(); a pool computes some parts elsewhere (PartWorker) and add_part()s them.
-  /// begin_step opens a float32 step: draws its batch and converts the weights. Throws ValueError
-  /// for a float64 trainer or while a step is open.
+  /// finish_step(); in a pool each replica computes its share and add_part()s the others'.
+  /// begin_step opens a float32 step: draws its batch. Throws ValueError for a float64 trainer or
+  /// while a step is open.
   const StepPlan& begin_step();
-  /// Computes part `index` of the open step here and adds it.
-  void compute_part(std::size_t index);
-  /// Adds part `index` of the open step, computed elsewhere: parts may come in any order and
-  /// are summed in order. Throws ShapeError / ValueError for an index out of range or given
+  /// Computes part `index` of the open step here and adds it; returns it, for the other replicas
+  /// (valid until the next compute_part). The first part of a step converts and packs the weights.
+  const StepPart& compute_part(std::size_t index);
+  /// Adds part `index` of the open step, computed by another replica: parts may come in any order
+  /// and are summed in order. Throws ShapeError / ValueError for an index out of range or given
   /// twice, a gradient of the wrong size, or no step open.
   void add_part(std::size_t index, const std::vector<float>& gradient, double loss);
+  /// add_part taking over `gradient`'s buffer instead of copying it (`gradient` is left with a
+  /// buffer of the trainer's, of no particular content).
+  void add_part(std::size_t index, std::vector<float>&& gradient, double loss);
   /// Closes the open step once every part is in: the AdamW step on the sum of the parts.
   StepResult finish_step();
   /// Drops the open step (if any): the data stream goes back to before it; nothing else changed.
@@ -235,20 +226,18 @@ private:
   std::vector<std::uint8_t> decay_;
   std::vector<double> gradient_;
   double last_loss_;
-  // the open step: its plan, the data stream before it, the parts summed so far (part_sum_ holds
-  // parts 0 .. next_part_ − 1) and those that came early, waiting for their turn
+  // the open step: its plan, the data stream before it and its parts, computed here or added
+  // (added_[i]); finish_step sums them in order
   bool open_ = false;
   StepPlan plan_;
   RngState data_before_;
-  std::size_t next_part_ = 0;
-  double loss_sum_ = 0;
-  std::vector<std::vector<float>> early_;
-  std::vector<double> early_loss_;
+  std::vector<StepPart> parts_;
   std::vector<std::uint8_t> added_;
-  std::vector<float> part_;
+  std::size_t added_count_ = 0;
   bool packed_ = false; ///< whether the scratch holds the open step's packed float32 weights
 
-  void fold_part(const std::vector<float>& gradient, double loss);
+  void check_new_part(std::size_t index) const;
+  void check_added_part(std::size_t index, std::size_t size) const;
   detail::TrainerScratch scratch_;
 };
 
