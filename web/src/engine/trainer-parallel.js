@@ -105,15 +105,18 @@ function sendPart(ports, message) {
 export function serveReplicas(port, getEngine) {
   const replicas = new Map(); // key -> a Trainer, the copy of the leader's
   const inboxes = new Map(); // call id -> the other workers' parts for it
+  const failures = new Map(); // key -> why its copy could not be made
   let work = Promise.resolve(); // sync, steps and drop, one after the other
   const drop = (key) => {
     replicas.get(key)?.dispose();
     replicas.delete(key);
+    failures.delete(key);
   };
 
   async function steps({ key, id, at, count, shares, worker }) {
     const inbox = inboxes.get(id);
     const replica = replicas.get(key);
+    if (!replica && failures.has(key)) throw failures.get(key);
     const now = replica?.step(0).step;
     if (now !== at) {
       throw new AttentionError(`step: a pool worker's copy of the trainer is at step ${now ?? 'none'}, not ${at}`);
@@ -151,23 +154,29 @@ export function serveReplicas(port, getEngine) {
     }
     // before its parts can come
     if (op === 'steps') inboxes.set(id, new Inbox());
-    work = work.then(async () => {
-      if (op === 'drop') drop(key);
-      else if (op === 'sync') {
-        drop(key);
-        replicas.set(key, (await getEngine()).loadTrainer(message.state));
-        if (replicas.size > KEPT_REPLICAS) drop(replicas.keys().next().value);
-      } else if (op === 'steps') {
-        try {
-          await steps(message);
-        } catch (error) {
-          drop(key); // no longer the leader's state
-          port.postMessage({ id, key, error: { message: error.message, kind: error.kind ?? 'Error' } });
-        } finally {
-          inboxes.delete(id);
+    work = work
+      .then(async () => {
+        if (op === 'drop') drop(key);
+        else if (op === 'sync') {
+          drop(key);
+          try {
+            replicas.set(key, (await getEngine()).loadTrainer(message.state));
+          } catch (error) {
+            failures.set(key, error); // the steps that follow report it
+          }
+          if (replicas.size > KEPT_REPLICAS) drop(replicas.keys().next().value);
+        } else if (op === 'steps') {
+          try {
+            await steps(message);
+          } catch (error) {
+            drop(key); // no longer the leader's state
+            port.postMessage({ id, key, error: { message: error.message, kind: error.kind ?? 'Error' } });
+          } finally {
+            inboxes.delete(id);
+          }
         }
-      }
-    });
+      })
+      .catch(() => {}); // (nothing above throws; the chain must outlive anything that would)
   });
 }
 
