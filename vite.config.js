@@ -83,9 +83,19 @@ const noPoolInWorker = {
     return id === '#pool-workers' ? new URL('./web/src/engine/pool-workers-none.js', import.meta.url).pathname : null;
   },
 };
+// The project's own builds take their wasm through `?url` imports (engine/builds-web.js: file URLs
+// in the site, data: URLs in the single file and the widgets); the npm package's engine, reached
+// through package.json "imports", takes builds-url.js (`new URL(…, import.meta.url)`).
+const projectWasm = {
+  name: 'attnbook-project-wasm',
+  enforce: 'pre',
+  resolveId(id) {
+    return id === '#wasm-builds' ? new URL('./web/src/engine/builds-web.js', import.meta.url).pathname : null;
+  },
+};
 const classicWorker = {
   format: 'iife',
-  plugins: () => [wasmFromPage, noPoolInWorker],
+  plugins: () => [projectWasm, wasmFromPage, noPoolInWorker],
   rolldownOptions: { output: { codeSplitting: false } },
 };
 
@@ -95,7 +105,7 @@ const embedConfig = {
   base: './',
   publicDir: false,
   logLevel: 'warn',
-  plugins: [lessonsPlugin()], // for any .md import (the widgets leave out attn-app, the lessons' user)
+  plugins: [projectWasm, lessonsPlugin()], // lessons: for any .md import (the widgets leave out attn-app, their user)
   resolve: { alias: [gzippedWasm, inlineWorker] },
   worker: classicWorker,
   build: {
@@ -126,11 +136,12 @@ export default defineConfig(({ mode }) => {
     logLevel: 'warn',
     // Lessons: web/lessons/*.md -> { meta, html, headings } with KaTeX rendered at build time.
     plugins: [
+      projectWasm,
       lessonsPlugin({ compress: single }),
       ...(single ? [viteSingleFile({ removeViteModuleLoader: true }), inlineIcon, asciiOnly] : []),
       ...offline,
     ],
-    worker: single ? classicWorker : { format: 'es', plugins: () => [noPoolInWorker] },
+    worker: single ? classicWorker : { format: 'es', plugins: () => [projectWasm, noPoolInWorker] },
     resolve: { alias: single ? [gzippedWasm, inlineWorker] : [] },
     build: {
       outDir: single ? '../dist/.single' : '../dist/site',

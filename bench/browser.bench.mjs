@@ -34,13 +34,16 @@
 //                             NOT MET), the accuracy after Pause, and where it trained (worker
 //                             or main thread, the lab's own line)
 //   sizes                     dist/attnbook.html, dist/site (every file), and
-//                             dist/embed/attn-widgets.js when it exists: bytes and gzip bytes
+//                             dist/embed/attn-widgets.js when it exists: bytes and gzip bytes;
+//                             the npm package (npm pack --dry-run): its files' bytes, its tarball's
 //
 // Run after a build: node bench/browser.bench.mjs (npm run bench does both).
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import frontMatter from 'front-matter';
 import { chromium } from 'playwright-core';
@@ -622,7 +625,17 @@ async function sizes() {
   }
   out.site = { files, bytes, gzipBytes };
   out.embed = existsSync(embedScript) ? await sizeOf(embedScript) : null;
+  out.npmPackage = await packageSize();
   return out;
+}
+
+/** The npm package `npm pack` would make of this build: its tarball's and its files' bytes. */
+async function packageSize() {
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: root,
+  });
+  const [{ size, unpackedSize, files }] = JSON.parse(stdout);
+  return { tarballBytes: size, unpackedBytes: unpackedSize, files: files.length };
 }
 
 for (const file of [singleFile, path.join(site, 'index.html')]) {
@@ -750,6 +763,8 @@ const { singleFile: one, site: all, embed } = r.sizes;
 row('dist/attnbook.html', `${kb(one.bytes)}`, `gzip ${kb(one.gzipBytes)}`);
 row(`dist/site (${all.files} files)`, `${kb(all.bytes)}`, `gzip ${kb(all.gzipBytes)}`);
 row('dist/embed/attn-widgets.js', embed ? kb(embed.bytes) : 'not built', embed ? `gzip ${kb(embed.gzipBytes)}` : '');
+const pkg = r.sizes.npmPackage;
+row(`npm package (${pkg.files} files)`, `${kb(pkg.unpackedBytes)}`, `tarball ${kb(pkg.tarballBytes)}`);
 console.log(`  (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 
 await mkdir(path.dirname(resultsFile), { recursive: true });

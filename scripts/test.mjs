@@ -6,8 +6,10 @@
 //      number of runs per target, deterministic          (scripts/fuzz.mjs, preset fuzz)
 //   5. JS API tests                                (node --test tests/js)
 //   6. browser tests in headless Chromium          (node --test tests/e2e)
-//   7. code cells: every lesson's code cells run in Debian's Python (node --test tests/python)
-//   8. lint: clang-format, prettier, eslint
+//   7. the npm package: packed, installed into a fresh project, used from Node, TypeScript and a
+//      Vite page in Chromium                  (node --test tests/package)
+//   8. code cells: every lesson's code cells run in Debian's Python (node --test tests/python)
+//   9. lint: clang-format, prettier, eslint
 // Prints how long each layer took. Exits non-zero when anything failed.
 import { build } from './build.mjs';
 import { fuzz } from './fuzz.mjs';
@@ -84,6 +86,7 @@ await timed(async () => {
 });
 await timed(() => nodeTests('tests/js', 'JS API'));
 await timed(() => nodeTests('tests/e2e', 'browser (Chromium)'));
+await timed(() => nodeTests('tests/package', 'npm package'));
 await timed(() => nodeTests('tests/python', 'code cells (Python)'));
 await timed(async () =>
   (await lint()).map(({ name, ok }) => ({ layer: `lint ${name}`, passed: ok ? 1 : 0, failed: ok ? 0 : 1 })),

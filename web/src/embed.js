@@ -8,5 +8,8 @@
 // KaTeX stylesheet is needed, as figures render no maths.
 //
 // A page that loads the script twice (two blocks of a course page, say) keeps the first copy's
-// elements: defining them again would throw. The import is inlined into the one file.
-if (!customElements.get('attn-softmax-temperature')) import('./cells/register.js');
+// elements: defining them again would throw. The import is inlined into the one file, and runs
+// only when called (each module of the bundle is evaluated on first use).
+// The npm package exports this bundle as 'attnbook/widgets': imported in Node (a course site's
+// server-side rendering) there is no DOM, and it registers nothing.
+if (globalThis.customElements && !customElements.get('attn-softmax-temperature')) import('./cells/register.js');
