@@ -2,11 +2,13 @@
 // in Node, on worker threads: after the same calls, a pool trainer's state is bit for bit that of
 // attn.createTrainer on this thread, for 2 and 3 threads, through a head switched off, a short
 // last micro-batch, loadTrainer and a cancelled step; float64 and one-part batches run too. A
-// helper or the leader ended mid-step rejects that call cleanly, and the pool goes on.
+// helper or the leader ended mid-step rejects that call cleanly, and the pool goes on; so does a
+// helper whose wasm traps (its side and the leader's, each over a MessageChannel of this thread).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AttentionError, loadAttention } from '../../web/src/engine/index.js';
-import { MIN_PART_MS, shareStep } from '../../web/src/engine/trainer-parallel.js';
+import { Helpers, MIN_PART_MS, serveReplicas, shareStep } from '../../web/src/engine/trainer-parallel.js';
+import { PARTS } from '../../web/src/engine/trainer.js';
 
 const attn = await loadAttention();
 
@@ -249,3 +251,119 @@ describe('a pool trainer as a worker handle: progress, cancel, errors, lost work
     await trainer.dispose(); // harmless
   });
 });
+
+// (a lost reply would leave a port open and the test waiting: the timeout fails it instead)
+describe(
+  "a helper whose wasm traps: it says so, and the leader's step fails and goes on without it",
+  { timeout: 60_000 },
+  () => {
+    /** The next message on a Node MessagePort. */
+    const nextMessage = (port) => new Promise((resolve) => port.once('message', resolve));
+
+    /** A helper's copy whose parts fail with `error`, and whose dispose traps too. */
+    const failingCopy = (error) => ({
+      step: () => ({ step: 0 }),
+      [PARTS]: () => ({
+        begin: () => ({ parts: 2 }),
+        compute: () => {
+          throw error;
+        },
+        abort() {},
+      }),
+      dispose() {
+        throw new WebAssembly.RuntimeError('memory access out of bounds');
+      },
+    });
+
+    for (const [what, error, trapped] of [
+      ['a trap (RuntimeError)', new WebAssembly.RuntimeError('unreachable'), true],
+      ['an AttentionError', new AttentionError('a part failed', { kind: 'ValueError' }), false],
+    ]) {
+      test(`the helper's side, for ${what}: the leader hears of it first, and only a trap asks for a new worker`, async () => {
+        const { port1: leader, port2: helper } = new MessageChannel();
+        const traps = [];
+        serveReplicas(
+          helper,
+          async () => ({ loadTrainer: () => failingCopy(error) }),
+          (why) => traps.push(why),
+        );
+        leader.postMessage({ op: 'sync', key: 1, state: {} });
+        leader.postMessage({
+          op: 'steps',
+          key: 1,
+          id: 7,
+          at: 0,
+          count: 1,
+          shares: [
+            [0, 1],
+            [1, 2],
+          ],
+          worker: 1,
+        });
+        const reply = await nextMessage(leader);
+        assert.deepEqual(reply, {
+          id: 7,
+          key: 1,
+          error: { message: error.message, kind: error.kind ?? 'Error', trapped },
+        });
+        // the copy is dropped (its dispose trapped, which is swallowed): the next steps say it is gone
+        leader.postMessage({
+          op: 'steps',
+          key: 1,
+          id: 8,
+          at: 0,
+          count: 1,
+          shares: [
+            [0, 1],
+            [1, 2],
+          ],
+          worker: 1,
+        });
+        assert.match((await nextMessage(leader)).error.message, /copy of the trainer is at step none, not 0/);
+        assert.deepEqual(traps, trapped ? [error.message] : []);
+        leader.close();
+      });
+    }
+
+    test("the leader's side: the step fails naming the trap, the helper is dropped, the next call runs alone", async () => {
+      const trainer = attn.createTrainer({ task: 'sort', seed: 1 });
+      const alone = attn.createTrainer({ task: 'sort', seed: 1 });
+      const { port1: toHelper, port2: helper } = new MessageChannel();
+      const helpers = new Helpers();
+      helpers.set(1, toHelper, 0); // minPartMs 0: the second step is shared
+      const told = [];
+      helper.on('message', (message) => {
+        told.push(message.op);
+        if (message.op === 'steps') {
+          helper.postMessage({
+            id: message.id,
+            key: message.key,
+            error: { message: 'unreachable', kind: 'Error', trapped: true },
+          });
+        }
+      });
+      try {
+        const steps = helpers.stepper(trainer);
+        assert.deepEqual(await steps(1), alone.step(1), 'its first step, on the leader alone');
+        await assert.rejects(steps(1), (error) => {
+          assert.ok(error instanceof AttentionError);
+          assert.equal(
+            error.message,
+            'step: pool worker 1 stopped during the step: its wasm trapped (unreachable); the trainer is at step 1',
+          );
+          return true;
+        });
+        assert.deepEqual(told.slice(0, 2), ['sync', 'steps'], 'the helper was sent its copy and the steps');
+        assert.equal(helpers.size, 0, 'the helper is dropped until a new worker joins');
+        const next = helpers.stepper(trainer);
+        assert.deepEqual(await next(2), alone.step(2), 'the next call, alone, as one thread');
+        assert.equal(next.workers, 1);
+        assertSameState(trainer.exportState(), alone.exportState(), 'after the trap');
+      } finally {
+        trainer.dispose();
+        alone.dispose();
+        helper.close();
+      }
+    });
+  },
+);

@@ -225,6 +225,8 @@ export class Pool {
     const slot = { worker, engine: null, busy: 0, calls: new Set(), dead: false };
     // before the client's own listener, so the calls reject with the pool's message
     worker.addEventListener('error', (event) => this.#lost(slot, `it failed (${event.message ?? 'unknown error'})`));
+    // a helper whose copy of a trainer trapped says so (worker.js serveReplicas)
+    worker.addEventListener('message', ({ data }) => typeof data?.lost === 'string' && this.#lost(slot, data.lost));
     slot.ready = createWorkerEngine(worker, { ...workerOptions, simd: this.#simd }).then((engine) => {
       slot.engine = engine;
       return slot;

@@ -99,18 +99,25 @@ function sendPart(ports, message) {
  *   { op: 'abort', id }   call `id` ended early: its open step is dropped, and so is the copy
  *   { op: 'drop', key }   the leader's trainer is gone
  * and to the leader: { id, step, index, gradient, loss } for each part computed here, or
- * { id, key, error: { message, kind } } (the copy is dropped: the next call sends it again).
- * @param {MessagePort} port @param {() => Promise<object>} getEngine
+ * { id, key, error: { message, kind, trapped } } (the copy is dropped: the next call sends it again).
+ * trapped: this worker's wasm failed (a RuntimeError), so its engine is not to be trusted: after
+ * telling the leader, the helper calls onTrap(message), and the pool replaces the worker.
+ * @param {MessagePort} port @param {() => Promise<object>} getEngine @param {(why: string) => void} [onTrap]
  */
-export function serveReplicas(port, getEngine) {
+export function serveReplicas(port, getEngine, onTrap = () => {}) {
   const replicas = new Map(); // key -> a Trainer, the copy of the leader's
   const inboxes = new Map(); // call id -> the other workers' parts for it
   const failures = new Map(); // key -> why its copy could not be made
   let work = Promise.resolve(); // sync, steps and drop, one after the other
   const drop = (key) => {
-    replicas.get(key)?.dispose();
+    const replica = replicas.get(key);
     replicas.delete(key);
     failures.delete(key);
+    try {
+      replica?.dispose();
+    } catch {
+      // a copy whose wasm trapped may not dispose; the worker is replaced then
+    }
   };
 
   async function steps({ key, id, at, count, shares, worker }) {
@@ -169,8 +176,10 @@ export function serveReplicas(port, getEngine) {
           try {
             await steps(message);
           } catch (error) {
+            const trapped = trappedError(error);
+            port.postMessage({ id, key, error: { message: error.message, kind: error.kind ?? 'Error', trapped } });
             drop(key); // no longer the leader's state
-            port.postMessage({ id, key, error: { message: error.message, kind: error.kind ?? 'Error' } });
+            if (trapped) onTrap(error.message);
           } finally {
             inboxes.delete(id);
           }
@@ -179,6 +188,9 @@ export function serveReplicas(port, getEngine) {
       .catch(() => {}); // (nothing above throws; the chain must outlive anything that would)
   });
 }
+
+/** Whether `error` is the wasm's own failure (a trap: RuntimeError), after which its engine is not to be trusted. */
+const trappedError = (error) => typeof WebAssembly === 'object' && error instanceof WebAssembly.RuntimeError;
 
 /** The leader's side: its helpers by pool index, and the shared calls running. */
 export class Helpers {
@@ -210,6 +222,10 @@ export class Helpers {
     const helper = { port };
     listen(port, (message) => {
       if (message.error) this.#synced.get(message.key)?.delete(helper);
+      // its wasm trapped: it is gone from now on (the pool replaces the worker, which joins anew)
+      if (message.error?.trapped && this.#helpers.get(index) === helper) {
+        this.lose(index, `its wasm trapped (${message.error.message})`);
+      }
       const call = this.#calls.get(message.id);
       if (!call) return;
       if (message.error) call.inbox.close(new AttentionError(message.error.message, { kind: message.error.kind }));

@@ -12,7 +12,7 @@
  *                 `index` helps on port (null: no more); { method: 'helperLost', index, why }: it is gone
  *               (trainer-parallel.js)
  * Messages out: { id, result } or { id, error: { message, kind, trapped } } (trapped: the wasm
- *               raised a RuntimeError),
+ *               raised a RuntimeError), { lost: why } when a helper's wasm trapped (the pool replaces it),
  *               and for jobs (jobs.js: benchmark, fusedAttention) { id, progress } after every step,
  *               for a trainer's step { id, progress: { done, count, step, loss } } after every chunk.
  * A job started while an older job of the same method runs supersedes it: the
@@ -82,7 +82,9 @@ self.addEventListener('message', async ({ data }) => {
     return;
   }
   if (method === 'serveReplicas') {
-    (await load())[3].serveReplicas(data.port, getEngine);
+    // a copy's wasm trapped: the pool (pool.js) replaces this worker
+    const onTrap = (why) => self.postMessage({ lost: `its wasm trapped (${why})` });
+    (await load())[3].serveReplicas(data.port, getEngine, onTrap);
     return;
   }
   if (method === 'helper' || method === 'helperLost') {
