@@ -21,7 +21,6 @@ import { cspViolations, launch, recordCspViolations, serveDir, showFigure, watch
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const SOFTMAX = [0.0322, 0.8744, 0.0718, 0.0216]; // of [1.2, 4.5, 2, 0.8], the figures
 
@@ -54,7 +53,7 @@ function assertSoftmax(text, where) {
 
 before(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'attnbook-package-'));
-  const { stdout } = await run(npm, ['pack', '--json', '--pack-destination', scratch], { cwd: root });
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: root });
   [packed] = JSON.parse(stdout);
   project = path.join(scratch, 'course');
   await mkdir(project);
@@ -63,7 +62,7 @@ before(async () => {
     JSON.stringify({ name: 'course', private: true, type: 'module' }, null, 2),
   );
   // --offline: the install must need nothing but the tarball
-  await run(npm, ['install', '--offline', '--no-audit', '--no-fund', path.join(scratch, packed.filename)], {
+  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(scratch, packed.filename)], {
     cwd: project,
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Bytes for inlined data: base64 text and gzip. No DOM; used for the wasm
+ * Inflating gzip data (base64 text: base64.js). No DOM; used for the wasm
  * inlined in the single file and the widgets (the scalar build gzipped) and
- * for the single file's lesson HTML (app/lessons.js).
+ * for the single file's lesson HTML (shell/lessons.js).
  *
  * Inflating is synchronous (fflate), so an inlined engine loads at once
  * (engine/builds-web.js); DecompressionStream's promise hops each waited
@@ -19,5 +19,3 @@ export function gunzipIfNeeded(bytes) {
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
   return gunzip(bytes);
 }
-
-export { fromBase64 } from './base64.js';

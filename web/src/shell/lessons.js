@@ -7,7 +7,8 @@
  *               html, htmlGzip, headings: [{ id, text, level }] };
  * its body comes from lessonHtml(lesson) (the single file keeps it gzipped).
  */
-import { fromBase64, gunzip } from '../engine/gzip.js';
+import { fromBase64 } from '../engine/base64.js';
+import { gunzip } from '../engine/gzip.js';
 
 const modules = import.meta.glob('../../lessons/*.md', { eager: true });
 
