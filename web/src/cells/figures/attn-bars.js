@@ -14,11 +14,13 @@
  * data-settled (AttnCell) once the bars show the current values.
  */
 import { css, html } from 'lit';
-import { createBarChart } from '../../charts/bar-chart.js';
+import '../../charts/attn-bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
 import { formatDecimals, niceDomain } from '../../charts/scale.js';
 import { AttnFigure, listConverter } from '../base/figure-base.js';
 import { CellLink, readList, readerProperties } from '../base/wiring.js';
+
+const format3 = (v) => formatDecimals(v, 3);
 
 export class AttnBars extends AttnFigure {
   static stateFields = {
@@ -47,9 +49,6 @@ export class AttnBars extends AttnFigure {
       .hit {
         fill: transparent;
       }
-      .value {
-        font-size: 11px;
-      }
     `,
   ];
 
@@ -58,8 +57,6 @@ export class AttnBars extends AttnFigure {
   constructor() {
     super();
     this.labels = null;
-    this._chart = null;
-    this._chartKey = '';
     this._domain = [0, 1];
     this._fromEdit = false;
     this._link = new CellLink(
@@ -87,27 +84,6 @@ export class AttnBars extends AttnFigure {
     this._fromEdit = false;
   }
 
-  updated() {
-    const labels = this.barLabels;
-    const key = JSON.stringify([labels, this._domain, this.editable, this.accessibleName]);
-    if (!this._chart || key !== this._chartKey) {
-      const container = this.renderRoot.querySelector('.chart');
-      container.replaceChildren();
-      this._chart = createBarChart(container, {
-        labels,
-        min: this._domain[0],
-        max: this._domain[1],
-        title: this.accessibleName,
-        editable: this.editable,
-        format: (v) => formatDecimals(v, 3),
-        onInput: (values) => this._edit(values, false),
-        onChange: (values) => this._edit(values, true),
-      });
-      this._chartKey = key;
-    }
-    this._chart.update(this.values);
-  }
-
   _edit(values, done) {
     this.beginEdit();
     if (values.some((v, i) => v !== this.values[i])) {
@@ -129,11 +105,22 @@ export class AttnBars extends AttnFigure {
   }
 
   renderFigure() {
-    return html`<div class="chart"></div>`;
+    return html`<attn-bar-chart
+      class="chart"
+      .values=${this.values}
+      .labels=${this.barLabels}
+      min=${this._domain[0]}
+      max=${this._domain[1]}
+      ?editable=${this.editable}
+      label=${this.accessibleName}
+      .format=${format3}
+      @bar-input=${(e) => this._edit(e.detail.values, false)}
+      @bar-change=${(e) => this._edit(e.detail.values, true)}
+    ></attn-bar-chart>`;
   }
 
   exportSvgText() {
-    return svgDocument(this._chart.svg);
+    return svgDocument(this.renderRoot.querySelector('attn-bar-chart').svg);
   }
 
   exportRows() {

@@ -29,7 +29,7 @@ import { LabTask } from '../../cells/base/lab-task.js';
 import { tableStyles } from '../../cells/base/styles.js';
 import { formatField } from '../../cells/base/state-fields.js';
 import { formatNumber } from '../../cells/base/cell-support.js';
-import { createBarChart } from '../../charts/bar-chart.js';
+import '../../charts/attn-bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
 import { createValueStrips } from '../../charts/value-strips.js';
 import {
@@ -57,6 +57,8 @@ import { mixStyles } from './convex-mix-styles.js';
 
 const KEEP = 'keep-sum';
 
+const format3 = (v) => formatNumber(v, 3);
+
 export class AttnConvexMix extends AttnLab {
   static stateFields = {
     weights: { type: 'numbers', default: [0.4, 0.1, 0.2, 0.3], minLength: 1, maxLength: 16, min: -10, max: 10 },
@@ -82,8 +84,7 @@ export class AttnConvexMix extends AttnLab {
 
   constructor() {
     super();
-    this._bars = null;
-    this._barsKey = '';
+    this._barDomain = [0, 1];
     this._strips = null;
     this._fromBars = false;
     this._dragBase = null; // the weights when a drag began (keep Σα = 1 rescales from them)
@@ -98,6 +99,9 @@ export class AttnConvexMix extends AttnLab {
 
   /** The current weights against the rules, and the loop (for any weights), from the core. */
   willUpdate() {
+    // the bars' axis stays put while a bar is dragged; it follows any other change of the weights
+    if (!this._fromBars) this._barDomain = barDomain(this.weights, this[KEEP]);
+    this._fromBars = false;
     const engine = this.task.engine;
     const key = JSON.stringify([this.weights, this.values]);
     if (!engine || key === this._rulesKey) return;
@@ -161,39 +165,13 @@ export class AttnConvexMix extends AttnLab {
   }
 
   updated() {
-    const alpha = this.weights;
     const mix = this.task.value;
     if (this._rules && this.task.engine) {
       this.dataset.valid = String(this._valid);
       this.dataset.y = yAttribute(this._mix?.y);
     }
-    const barBox = this.renderRoot.querySelector('.chart.bars');
     const stripBox = this.renderRoot.querySelector('.chart.strips');
-    if (!barBox || !stripBox) return;
-    if (!this._fromBars || !this._bars) {
-      const labels = alpha.map((_, j) => `α${j}`);
-      const [lo, hi] = barDomain(alpha, this[KEEP]);
-      const key = JSON.stringify([labels, lo, hi]);
-      if (key !== this._barsKey || !barBox.contains(this._bars?.svg)) {
-        barBox.replaceChildren();
-        this._bars = createBarChart(barBox, {
-          labels,
-          min: lo,
-          max: hi,
-          step: 0.01,
-          editable: true,
-          title: 'Weights α, one bar per position (drag, or focus and use the arrow keys)',
-          format: (v) => formatNumber(v, 3),
-          onInput: (values, i) => this._onBars(values, i, false),
-          onChange: (values, i) => this._onBars(values, i, true),
-        });
-        this._barsKey = key;
-      }
-    }
-    this._fromBars = false;
-    this._bars.update(alpha);
-    this._bars.svg.querySelectorAll('rect.bar').forEach((rect, j) => rect.classList.toggle('negative', alpha[j] < 0));
-
+    if (!stripBox) return;
     if (!this._strips || !stripBox.contains(this._strips.svg)) {
       stripBox.replaceChildren();
       this._strips = createValueStrips(stripBox, { title: 'Where y lands among the values, one line per coordinate' });
@@ -210,7 +188,7 @@ export class AttnConvexMix extends AttnLab {
   }
 
   exportSvgText() {
-    return svgDocument(this._bars.svg);
+    return svgDocument(this.renderRoot.querySelector('attn-bar-chart').svg);
   }
 
   exportRows() {
@@ -301,7 +279,20 @@ export class AttnConvexMix extends AttnLab {
     const broken = r && !(r.okNonNegative && r.okSum);
     const figure = html`
       <h3>The weights α (drag a bar)</h3>
-      <div class="chart bars" aria-describedby="bars-hint"></div>
+      <attn-bar-chart
+        class="chart bars"
+        aria-describedby="bars-hint"
+        label="Weights α, one bar per position (drag, or focus and use the arrow keys)"
+        editable
+        step="0.01"
+        min=${this._barDomain[0]}
+        max=${this._barDomain[1]}
+        .values=${this.weights}
+        .labels=${this.weights.map((_, j) => `α${j}`)}
+        .format=${format3}
+        @bar-input=${(e) => this._onBars(e.detail.values, e.detail.index, false)}
+        @bar-change=${(e) => this._onBars(e.detail.values, e.detail.index, true)}
+      ></attn-bar-chart>
       <h3>Where y lands among the values</h3>
       <div class="chart strips"></div>
       <p class="legend">

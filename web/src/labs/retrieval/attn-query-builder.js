@@ -21,7 +21,7 @@ import { formatNumber } from '../../cells/base/cell-support.js';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { tableStyles, touchTargets } from '../../cells/base/styles.js';
-import { createBarChart } from '../../charts/bar-chart.js';
+import '../../charts/attn-bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
 import { BUILDER_TORCH } from './retrieval-code.js';
 import {
@@ -83,7 +83,6 @@ export class AttnQueryBuilder extends AttnLab {
 
   constructor() {
     super();
-    this._chart = null;
     this.task = new LabTask(this, {
       args: () => [this.mix],
       run: ([mix], { engine }) => computeQuery(engine, mix),
@@ -94,12 +93,6 @@ export class AttnQueryBuilder extends AttnLab {
   updated() {
     const r = this.task.value;
     if (!r) return;
-    const box = this.renderRoot.querySelector('.chart');
-    if (box && (!this._chart || !box.contains(this._chart.svg))) {
-      box.replaceChildren();
-      this._chart = createBarChart(box, { labels: positionLabels(), title: 'Attention weight of each position' });
-    }
-    this._chart?.update(r.weights);
     this.dataset.weights = r.weights.join(',');
     this.dataset.dots = r.dots.join(',');
     this.dataset.retrieved = String(r.retrieved);
@@ -110,7 +103,7 @@ export class AttnQueryBuilder extends AttnLab {
   }
 
   exportSvgText() {
-    return svgDocument(this._chart.svg);
+    return svgDocument(this.renderRoot.querySelector('attn-bar-chart').svg);
   }
 
   exportRows() {
@@ -155,7 +148,12 @@ export class AttnQueryBuilder extends AttnLab {
     const authored = this.getAttribute('mix') ?? this.constructor.stateFields.mix.default.join(',');
     const figure = r
       ? html`<h3>Attention weight α<sub>j</sub> of each position</h3>
-          <div class="chart"></div>
+          <attn-bar-chart
+            class="chart"
+            label="Attention weight of each position"
+            .values=${Array.from(r.weights)}
+            .labels=${positionLabels()}
+          ></attn-bar-chart>
           ${this._table(r)}`
       : html`<p class="note">Loading the attention core…</p>`;
     const controls = html`<attn-vector-editor

@@ -25,7 +25,7 @@ import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { tableStyles } from '../../cells/base/styles.js';
 import { formatNumber } from '../../cells/base/cell-support.js';
-import { createBarChart } from '../../charts/bar-chart.js';
+import '../../charts/attn-bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
 import {
   computeSoftmaxLab,
@@ -40,6 +40,8 @@ import {
   TEMPERATURES_FIELD,
 } from './softmax-lab-model.js';
 import { COMPARE_CODE, computeComparison, describeComparison, formatWeight } from './temperature-compare-model.js';
+
+const formatLogit = (v) => formatNumber(v, 3);
 
 export class AttnSoftmaxLab extends AttnLab {
   static properties = {
@@ -108,9 +110,6 @@ export class AttnSoftmaxLab extends AttnLab {
 
   constructor() {
     super();
-    this._chart = null;
-    this._logitChart = null;
-    this._logitKey = '';
     this._domain = logitDomain(this.logits);
     this._fromEdit = false;
     this.figureOnly = false;
@@ -138,39 +137,6 @@ export class AttnSoftmaxLab extends AttnLab {
     this._fromEdit = false;
   }
 
-  updated() {
-    const result = this.task.value;
-    if (!result || result.weights.length !== this.logits.length) return;
-    const values = this.logits;
-    const labels = positionLabels(values.length);
-    const logitBox = this.renderRoot.querySelector('.chart.logits');
-    const weightBox = this.renderRoot.querySelector('.chart.weights');
-    if (!logitBox || !weightBox) return; // the cell is showing an error
-    const key = JSON.stringify([labels, this._domain]);
-    if (!this._logitChart || key !== this._logitKey || !logitBox.contains(this._logitChart.svg)) {
-      logitBox.replaceChildren();
-      this._logitChart = createBarChart(logitBox, {
-        labels,
-        min: this._domain[0],
-        max: this._domain[1],
-        title: 'Logits s (editable)',
-        editable: true,
-        barClass: 'logit-bar',
-        format: (v) => formatNumber(v, 3),
-        onInput: (next) => this._editLogits(next, false),
-        onChange: (next) => this._editLogits(next, true),
-      });
-      this._logitKey = key;
-    }
-    this._logitChart.update(values);
-    if (!this._chart || this._chart.size !== values.length || !weightBox.contains(this._chart.svg)) {
-      weightBox.replaceChildren();
-      this._chart = createBarChart(weightBox, { labels, title: 'Attention weights of each position' });
-      this._chart.size = values.length;
-    }
-    this._chart.update(result.weights);
-  }
-
   _editLogits(next, done) {
     this.beginEdit();
     if (next.some((v, i) => v !== this.logits[i])) {
@@ -193,7 +159,7 @@ export class AttnSoftmaxLab extends AttnLab {
   }
 
   exportSvgText() {
-    return svgDocument(this._chart.svg);
+    return svgDocument(this.renderRoot.querySelector('.weights').svg);
   }
 
   exportRows() {
@@ -255,11 +221,34 @@ export class AttnSoftmaxLab extends AttnLab {
     const r = this.task.value;
     const authoredTau = (this._baseline ?? this).temperature;
     const T = this.logits.length;
+    const labels = positionLabels(T);
     const figure = html`
       <p class="part-title" id="logits-title">Logits s (drag a bar)</p>
-      <div class="chart logits" aria-describedby="logits-hint"></div>
+      <attn-bar-chart
+        class="chart logits"
+        aria-describedby="logits-hint"
+        label="Logits s (editable)"
+        editable
+        bar-class="logit-bar"
+        min=${this._domain[0]}
+        max=${this._domain[1]}
+        .values=${this.logits}
+        .labels=${labels}
+        .format=${formatLogit}
+        @bar-input=${(e) => this._editLogits(e.detail.values, false)}
+        @bar-change=${(e) => this._editLogits(e.detail.values, true)}
+      ></attn-bar-chart>
       <p class="part-title">Weights α</p>
-      <div class="chart weights"></div>
+      ${
+        r && r.weights.length === T
+          ? html`<attn-bar-chart
+              class="chart weights"
+              label="Attention weights of each position"
+              .values=${Array.from(r.weights)}
+              .labels=${labels}
+            ></attn-bar-chart>`
+          : ''
+      }
     `;
     const controls = html`
       <attn-slider

@@ -14,7 +14,7 @@
 import { css, html } from 'lit';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
-import { createGroupedBarChart } from '../../charts/bar-chart.js';
+import '../../charts/attn-bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
 import { logitsField, positionLabels, SOFTMAX_ERROR, TEMPERATURES_FIELD } from './softmax-lab-model.js';
 import {
@@ -25,6 +25,8 @@ import {
   computeComparison,
   describeComparison,
 } from './temperature-compare-model.js';
+
+const format2 = (v) => v.toFixed(2);
 
 export class AttnTemperatureCompare extends AttnLab {
   static stateFields = {
@@ -56,8 +58,6 @@ export class AttnTemperatureCompare extends AttnLab {
 
   constructor() {
     super();
-    this._chart = null;
-    this._chartKey = '';
     this.task = new LabTask(this, {
       args: () => [this.logits, this.temperatures],
       run: ([logits, temperatures], { engine }) => computeComparison(engine, logits, temperatures),
@@ -65,27 +65,12 @@ export class AttnTemperatureCompare extends AttnLab {
     });
   }
 
-  updated() {
-    const c = this.task.value;
-    const container = this.renderRoot.querySelector('.chart');
-    if (!c || !container) return;
-    const labels = positionLabels(c.rows[0].length);
-    const series = c.temperatures.map((t) => `τ = ${t}`);
-    const key = JSON.stringify([labels, series]);
-    if (!this._chart || key !== this._chartKey || !container.contains(this._chart.svg)) {
-      container.replaceChildren();
-      this._chart = createGroupedBarChart(container, { labels, series, title: this.accessibleName });
-      this._chartKey = key;
-    }
-    this._chart.update(c.rows);
-  }
-
   describe() {
     return `Grouped bars. ${describeComparison(this.logits, this.task.value)}`;
   }
 
   exportSvgText() {
-    return svgDocument(this._chart.svg);
+    return svgDocument(this.renderRoot.querySelector('attn-bar-chart').svg);
   }
 
   exportRows() {
@@ -104,7 +89,16 @@ export class AttnTemperatureCompare extends AttnLab {
   renderFigure() {
     const c = this.task.value;
     return this.renderLab({
-      figure: html`<div class="chart"></div>`,
+      figure: c
+        ? html`<attn-bar-chart
+            class="chart"
+            label=${this.accessibleName}
+            .values=${c.rows.map((row) => Array.from(row))}
+            .labels=${positionLabels(c.rows[0].length)}
+            .series=${c.temperatures.map((t) => `τ = ${t}`)}
+            .format=${format2}
+          ></attn-bar-chart>`
+        : '',
       after: html`<attn-output
         label="Weights (4 decimals)"
         .text=${c ? comparisonPrintout(c) : 'Loading the attention core…'}
