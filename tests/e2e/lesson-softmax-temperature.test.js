@@ -259,6 +259,21 @@ for (const [name, url] of targets) {
       assert.deepEqual(problems, []);
     });
 
+    test('one step of the slider is one state change: one attn-state-change event', async () => {
+      const lab = page.locator(LAB);
+      await lab.getByRole('button', { name: 'Set τ to 1' }).click();
+      await labDrawnAt(page, /^τ = 1\.00$/);
+      await page.evaluate(() => {
+        window.__stateChanges = 0;
+        document.addEventListener('attn-state-change', () => (window.__stateChanges += 1));
+      });
+      await lab.locator('attn-slider input[type=range]').focus();
+      await page.keyboard.press('ArrowRight');
+      await settled(lab);
+      assert.equal(await page.evaluate(() => window.__stateChanges), 1);
+      assert.deepEqual(problems, []);
+    });
+
     test('Reset, then a logit bar moved by keyboard and by pointer changes the weights', async () => {
       const lab = page.locator(LAB);
       await lab.getByRole('button', { name: 'Reset', exact: true }).click();

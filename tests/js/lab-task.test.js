@@ -182,3 +182,50 @@ test('Retry is offered for a failure that running again could mend, not for refu
   host.update();
   assert.equal(task.retryable, true, 'out of memory: worth another try');
 });
+
+test('memoLast runs again only when its arguments (or the engine) change', async () => {
+  const { memoLast } = await import('../../web/src/cells/base/lab-task.js');
+  let runs = 0;
+  const limits = memoLast((engine, logits) => {
+    runs += 1;
+    return { engine, sum: logits.reduce((a, b) => a + b, 0) };
+  });
+  const engine = {};
+  assert.equal(limits(engine, [1, 2]).sum, 3);
+  assert.equal(limits(engine, [1, 2]).sum, 3);
+  assert.equal(runs, 1, 'the same logits: kept');
+  assert.equal(limits(engine, [1, 3]).sum, 4);
+  assert.equal(runs, 2, 'other logits: run again');
+  limits({}, [1, 3]);
+  assert.equal(runs, 3, 'another engine: run again');
+});
+
+test('the softmax lab computes only what depends on τ when τ moves: four engine calls', async () => {
+  const { computeAtTemperature, computeLimits, computeSoftmaxLab } =
+    await import('../../web/src/labs/softmax-temperature/softmax-lab-model.js');
+  const { memoLast } = await import('../../web/src/cells/base/lab-task.js');
+  const { loadAttention } = await import('../../web/src/engine/index.js');
+  const real = await loadAttention();
+  let calls = 0;
+  const engine = new Proxy(real, {
+    get(target, name) {
+      const value = Reflect.get(target, name);
+      return typeof value === 'function' ? (...a) => (calls++, value.apply(target, a)) : value;
+    },
+  });
+  const limits = memoLast(computeLimits);
+  const run = (tau) => ({
+    ...computeAtTemperature(engine, [1.2, 4.5, 2, 0.8], tau),
+    ...limits(engine, [1.2, 4.5, 2, 0.8]),
+  });
+  const first = run(1);
+  assert.equal(calls, 8, 'the first run: at τ and at both limits');
+  calls = 0;
+  const second = run(2);
+  assert.equal(calls, 4, 'a move of τ: softmax, its reference, entropy and effective positions');
+  assert.deepEqual(
+    { ...second, weights: Array.from(second.weights) },
+    (({ weights, ...r }) => ({ ...r, weights: Array.from(weights) }))(computeSoftmaxLab(real, [1.2, 4.5, 2, 0.8], 2)),
+  );
+  assert.equal(first.coldGap, second.coldGap);
+});

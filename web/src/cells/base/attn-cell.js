@@ -251,8 +251,13 @@ export class AttnCell extends LitElement {
     resetToAuthored(this);
   }
 
-  /** Call after the user changed the state (not for programmatic changes). */
+  /**
+   * Call after the user changed the state (not for programmatic changes). A part of another cell
+   * (a control in a lab's own template: nested in a cell, with no id to save it by and no `for`)
+   * leaves the announcement to that cell, which applies the change and announces it once.
+   */
   stateChanged() {
+    if (this._settling.parent && !this.id && !this.hasAttribute('for') && this.getRootNode() !== document) return;
     this.dispatchEvent(new CustomEvent('attn-state-change', { bubbles: true, composed: true }));
   }
 

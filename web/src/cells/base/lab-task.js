@@ -32,6 +32,22 @@ import { getEngine, getWorkerEngine, whereComputed } from '../../runtime.js';
 
 const INPUT_ERRORS = new Set(['ShapeError', 'ValueError', 'TypeError']);
 
+/**
+ * `fn(engine, ...args)` that runs again only when `args` change (compared as JSON): the part of a
+ * lab's result that does not depend on the field just changed is kept, not recomputed.
+ *
+ *   this._limits = memoLast((engine, logits) => computeLimits(engine, logits));
+ *   run: ([logits, tau], { engine }) => ({ ...this._limits(engine, logits), ...computeAt(engine, logits, tau) })
+ */
+export function memoLast(fn) {
+  let last = null;
+  return (engine, ...args) => {
+    const key = JSON.stringify(args);
+    if (last?.engine !== engine || last.key !== key) last = { engine, key, value: fn(engine, ...args) };
+    return last.value;
+  };
+}
+
 export class LabTask {
   /** @param {import('./attn-cell.js').AttnCell} host */
   constructor(host, { engine = 'main', args, run, explain = (error) => error.message }) {

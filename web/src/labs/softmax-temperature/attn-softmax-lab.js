@@ -22,13 +22,14 @@
  */
 import { css, html } from 'lit';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
-import { LabTask } from '../../cells/base/lab-task.js';
+import { LabTask, memoLast } from '../../cells/base/lab-task.js';
 import { tableStyles } from '../../cells/base/styles.js';
 import { formatNumber } from '../../cells/base/cell-support.js';
 import '../../charts/attn-bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
 import {
-  computeSoftmaxLab,
+  computeAtTemperature,
+  computeLimits,
   describeSoftmaxLab,
   formatTau,
   logitDomain,
@@ -113,23 +114,18 @@ export class AttnSoftmaxLab extends AttnLab {
     this._domain = logitDomain(this.logits);
     this._fromEdit = false;
     this.figureOnly = false;
-    this._compareCache = null;
+    // what does not depend on τ is computed again only when the logits or temperatures change
+    const limits = memoLast(computeLimits);
+    const comparison = memoLast(computeComparison);
     this.task = new LabTask(this, {
       args: () => [this.logits, this.temperature, this.temperatures],
       run: ([logits, tau, temperatures], { engine }) => ({
-        ...computeSoftmaxLab(engine, logits, tau),
-        comparison: this._compared(engine, logits, temperatures),
+        ...computeAtTemperature(engine, logits, tau),
+        ...limits(engine, logits),
+        comparison: comparison(engine, logits, temperatures),
       }),
       explain: () => SOFTMAX_ERROR,
     });
-  }
-
-  /** The comparison depends on the logits and temperatures only: a move of τ reuses it. */
-  _compared(engine, logits, temperatures) {
-    const key = JSON.stringify([logits, temperatures]);
-    if (this._compareCache?.key !== key)
-      this._compareCache = { key, value: computeComparison(engine, logits, temperatures) };
-    return this._compareCache.value;
   }
 
   willUpdate(changed) {

@@ -47,26 +47,35 @@ export function logitDomain(logits) {
 export const positionLabels = (n) => Array.from({ length: n }, (_, j) => `Pos ${j}`);
 
 /**
- * Everything the lab shows, from the engine: the weights, entropy and effective positions, and
- * the three checks' measured gaps: the core's float32 softmax against its float64 reference
- * (softmaxReference: the formula in double precision on the same float32 logits; at τ = 0 and
- * τ = ∞ the exact limits, the argmax one-hot with ties sharing and 1/T), at τ and at the two limits.
+ * What the lab shows at τ, from the engine: the weights, entropy and effective positions, and the
+ * first check's measured gap, the core's float32 softmax against its float64 reference
+ * (softmaxReference: the formula in double precision on the same float32 logits).
  * @param {import('../../engine/index.js').Attention} engine
  */
-export function computeSoftmaxLab(engine, logits, tau) {
+export function computeAtTemperature(engine, logits, tau) {
   const weights = engine.softmax(logits, { temperature: tau }).data;
-  const cold = engine.softmax(logits, { temperature: 0 }).data;
-  const hot = engine.softmax(logits, { temperature: Infinity }).data;
-  const reference = (temperature) => engine.softmaxReference(logits, { temperature }).data;
   return {
     weights,
     entropy: engine.entropy(weights).data[0],
     effective: engine.effectivePositions(weights).data[0],
     sum: weights.reduce((a, b) => a + b, 0),
-    referenceGap: maxAbsDiff(weights, reference(tau)),
-    coldGap: maxAbsDiff(cold, reference(0)),
-    hotGap: maxAbsDiff(hot, reference(Infinity)),
+    referenceGap: maxAbsDiff(weights, engine.softmaxReference(logits, { temperature: tau }).data),
   };
+}
+
+/**
+ * The checks at the two limits, which depend on the logits only: at τ = 0 and τ = ∞ the reference
+ * is the exact limit, the argmax one-hot with ties sharing and 1/T.
+ */
+export function computeLimits(engine, logits) {
+  const gap = (temperature) =>
+    maxAbsDiff(engine.softmax(logits, { temperature }).data, engine.softmaxReference(logits, { temperature }).data);
+  return { coldGap: gap(0), hotGap: gap(Infinity) };
+}
+
+/** Everything the lab shows (computeAtTemperature and computeLimits together). */
+export function computeSoftmaxLab(engine, logits, tau) {
+  return { ...computeAtTemperature(engine, logits, tau), ...computeLimits(engine, logits) };
 }
 
 /**
