@@ -40,6 +40,7 @@ import { defaults, FieldError, parseField } from './state-fields.js';
 import { getEngine } from '../../runtime.js';
 import { resetToAuthored } from './cell-support.js';
 import { whenNearViewport } from './near-viewport.js';
+import { mathStyles } from './styles.js';
 
 export class AttnCell extends LitElement {
   /** @type {Record<string, object>} */
@@ -66,40 +67,43 @@ export class AttnCell extends LitElement {
     return [...super.observedAttributes, ...Object.keys(this.stateFields)];
   }
 
-  static baseStyles = css`
-    :host {
-      display: block;
-      margin: 1.25rem 0;
-    }
-    .cell-error,
-    .cell-notice {
-      font-size: 0.9rem;
-      border-radius: 6px;
-      padding: 0.5rem 0.75rem;
-    }
-    .cell-error {
-      border: 1px solid var(--danger, #b3261e);
-      color: var(--danger, #b3261e);
-    }
-    .cell-notice {
-      border: 1px solid var(--border, #d0d4dc);
-      color: var(--muted, #555d6b);
-    }
-    button {
-      font: inherit;
-      font-size: 0.85rem;
-      padding: 0.2rem 0.6rem;
-      border-radius: 4px;
-      border: 1px solid var(--border, #d0d4dc);
-      background: var(--surface, #fff);
-      color: var(--text, #1b1e24);
-      cursor: pointer;
-    }
-    button:focus-visible {
-      outline: 2px solid var(--accent, #3b5bdb);
-      outline-offset: 2px;
-    }
-  `;
+  static baseStyles = [
+    mathStyles,
+    css`
+      :host {
+        display: block;
+        margin: 1.25rem 0;
+      }
+      .cell-error,
+      .cell-notice {
+        font-size: 0.9rem;
+        border-radius: 6px;
+        padding: 0.5rem 0.75rem;
+      }
+      .cell-error {
+        border: 1px solid var(--danger, #b3261e);
+        color: var(--danger, #b3261e);
+      }
+      .cell-notice {
+        border: 1px solid var(--border, #d0d4dc);
+        color: var(--muted, #555d6b);
+      }
+      button {
+        font: inherit;
+        font-size: 0.85rem;
+        padding: 0.2rem 0.6rem;
+        border-radius: 4px;
+        border: 1px solid var(--border, #d0d4dc);
+        background: var(--surface, #fff);
+        color: var(--text, #1b1e24);
+        cursor: pointer;
+      }
+      button:focus-visible {
+        outline: 2px solid var(--accent, #3b5bdb);
+        outline-offset: 2px;
+      }
+    `,
+  ];
 
   constructor() {
     super();

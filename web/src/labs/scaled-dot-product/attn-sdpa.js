@@ -28,6 +28,7 @@ import { css, html, nothing } from 'lit';
 import { cellStyles } from '../../cells/base/cell-support.js';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { tex } from '../../cells/base/math.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { touchTargets } from '../../cells/base/styles.js';
 import { batchOf, rowsOf } from '../common/qkv-lab.js';
@@ -89,16 +90,29 @@ export class AttnSdpa extends AttnLab {
         margin: 0.25rem 0 0;
       }
       .formula {
-        font: 1.15rem/2 var(--font-serif, 'KaTeX_Main', 'Times New Roman', serif);
-        text-align: center;
+        display: flex;
+        flex-wrap: wrap;
+        justify-content: center;
+        align-items: center;
+        gap: 0 0.2em;
+        font-size: 1.2rem;
         margin: 0;
-        max-width: 100%; /* a phone scrolls the formula in its own box, never the page */
-        min-width: 0;
-        overflow-x: auto;
+        white-space: normal;
+      }
+      .formula .half {
+        display: inline-flex;
+        align-items: center;
         white-space: nowrap;
       }
-      .formula .op {
-        padding: 0 0.15em;
+      .formula .mfrac {
+        font-size: 1em;
+      }
+      .formula .mo.fence {
+        transform: scaleY(2.2);
+        margin: 0 0.12em;
+      }
+      .formula .term .math {
+        font-size: 1em;
       }
       .term {
         font: inherit;
@@ -121,17 +135,6 @@ export class AttnSdpa extends AttnLab {
         border-style: solid;
         border-color: var(--accent, #3b5bdb);
         background: color-mix(in srgb, var(--accent, #3b5bdb) 14%, transparent);
-      }
-      .frac {
-        display: inline-flex;
-        flex-direction: column;
-        align-items: center;
-        vertical-align: middle;
-        line-height: 1.3;
-      }
-      .frac > :first-child {
-        border-bottom: 1px solid currentColor;
-        padding: 0 0.2em;
       }
       .term-text {
         min-height: 2.9em;
@@ -220,16 +223,22 @@ export class AttnSdpa extends AttnLab {
   }
 
   _formula() {
-    return html`<p class="formula" role="group" aria-label="Attention(Q, K, V) = softmax(Q Kᵀ / √d_k) V, term by term">
-        ${this._termButton('out', 'Attention(Q, K, V)')}<span class="op">=</span>${this._termButton(
-          'softmax',
-          'softmax',
-          'fn',
-        )}<span class="op">(</span
-        ><span class="frac"
-          ><span>${this._termButton('scores', html`QK<sup>T</sup>`)}</span
-          ><span>${this._termButton('scale', html`√d<sub>k</sub>`)}</span></span
-        ><span class="op">)</span>${this._termButton('v', 'V')}
+    // display maths, each term a button; on a phone it breaks after "=" instead of scrolling
+    return html`<p
+        class="formula math"
+        role="group"
+        aria-label="Attention(Q, K, V) = softmax(Q Kᵀ / √d_k) V, term by term"
+      >
+        <span class="half"
+          >${this._termButton('out', tex`\operatorname{Attention}(Q, K, V)`)}<span class="mo rel">=</span></span
+        >
+        <span class="half"
+          >${this._termButton('softmax', tex`\operatorname{softmax}`, 'fn')}<span class="mo open fence">(</span
+          ><span class="mfrac"
+            ><span class="num">${this._termButton('scores', tex`QK^\top`)}</span
+            ><span class="den">${this._termButton('scale', tex`\sqrt{d_k}`)}</span></span
+          ><span class="mo close fence">)</span>${this._termButton('v', tex`V`)}</span
+        >
       </p>
       <p class="note term-text" id="term-text" aria-live="polite">
         ${TERMS[this._term]?.text ?? 'Hover over a term of the formula, or focus it with Tab, to see where it is in the figures below.'}
