@@ -4,7 +4,7 @@
  *   <attn-slider slot="controls" for="att" field="temperature" …></attn-slider>
  * </attn-attention>
  *
- * Attention from attributes alone: A = softmax(q kᵀ·scale/τ + mask) and the output A v, computed
+ * Attention from attributes alone: A = softmax(c·q kᵀ/τ + mask) (c: the scale factor) and the output A v, computed
  * by the wasm core. Shows the weights A as a heatmap (row i: query i, column j: key j) and the
  * output beside it; children with slot="controls" sit beside the heatmap too (the controls that
  * drive this cell, wired with for/field: see cells/base/wiring.js), other children below it.
@@ -15,7 +15,7 @@
  * State (permalink): q, k, v (rows separated by ';', numbers by ','; q and k with the same number
  * of columns, v with a row per key; at most 16 × 16, entries in [−1000, 1000]), mask (none,
  * causal, or rows of 0/1 with a row per query and a column per key), temperature (τ ≥ 0, 0 and
- * Infinity are the limits), scale (default 1/√E). Attributes: label, caption.
+ * Infinity are the limits), scale (the scale factor c, default 1/√E). Attributes: label, caption.
  * Results other cells read (value-of): weights, output, logits (rows of numbers; −Infinity where
  * masked), maxRowSumError, fullyMaskedRows, weightsError, outputError. attn-code with for="<id>"
  * gets its PyTorch code (static codeTemplate). A bad attribute keeps the last valid figure and
@@ -24,6 +24,7 @@
 import { css, html } from 'lit';
 import { AttnLab } from '../base/lab.js';
 import { LabTask } from '../base/lab-task.js';
+import { tex, texDisplay } from '../base/math.js';
 import {
   ATTENTION_CODE,
   ATTENTION_FIELDS,
@@ -109,10 +110,12 @@ export class AttnAttention extends AttnLab {
       : html`<p class="note">Loading the attention core…</p>`;
     const blocked = r?.fullyMaskedRows ?? 0;
     const controls = html`<slot name="controls"></slot>
-      <p class="formula mono">A = softmax(q kᵀ · s / τ + mask), output = A v</p>
+      <p class="formula">
+        ${texDisplay`A = \operatorname{softmax}\left(\frac{c\,QK^\top}{\tau} + M\right), \quad Y = AV`}
+      </p>
       <p class="note">
-        s = ${scaleText(this.scale, E)}, τ = ${tauText(this.temperature)}, mask: ${maskWords(this.mask)}; ${L} queries,
-        ${S} keys.
+        ${this.scale === null ? tex`c = 1/\sqrt{${E}}` : tex`c = ${scaleText(this.scale, E)}`} (the scale factor),
+        ${tex`\tau = ${tauText(this.temperature)}`}, mask ${tex`M`}: ${maskWords(this.mask)}; ${L} queries, ${S} keys.
       </p>
       ${
         r
