@@ -211,7 +211,11 @@ for (const [name, url] of targets) {
       assert.deepEqual(labels, ['Pos 0', 'Pos 1', 'Pos 2', 'Pos 3']);
       assert.deepEqual(await page.locator(`${LAB} .logits text.label`).allTextContents(), labels);
       const formula = (await page.locator(`${LAB} .formula`).textContent()).replace(/\s+/g, ' ');
-      assert.match(formula, /Σk=0T−1 exp\(sk\/τ\), for j = 0, …, 3/);
+      // typeset: the sum's limits as scripts, k = 0 below and T − 1 above; j runs over the 4 positions
+      assert.match(formula, /∑T − 1k = 0 ?exp\(sk\/τ\) for j = 0, ?…, ?3/);
+      const limits = page.locator(`${LAB} .formula .script.both`);
+      assert.equal((await limits.locator('.sub').textContent()).replace(/\s+/g, ' ').trim(), 'k = 0');
+      assert.equal((await limits.locator('.sup').textContent()).replace(/\s+/g, ' ').trim(), 'T − 1');
       assert.deepEqual(await page.locator(`${LAB} table.compare thead th`).allTextContents(), [
         'τ',
         'α at Pos 0',

@@ -18,9 +18,12 @@ const text = (html) => html.replace(/<[^>]+>/g, '');
 
 test('letters are italic, numbers and words upright, with TeX spacing around relations', () => {
   const out = h`y = 2x + \operatorname{softmax}(s)`;
-  assert.match(out, /<i class="mi">y<\/i><span class="mo rel">=<\/span><span class="mn">2<\/span><i class="mi">x<\/i>/);
-  assert.match(out, /<span class="mo bin">\+<\/span><span class="mw">softmax<\/span>/);
-  assert.equal(text(out), 'y=2x+softmax(s)');
+  assert.match(
+    out,
+    /<i class="mi">y<\/i><span class="mo rel"> = <\/span><span class="mn">2<\/span><i class="mi">x<\/i>/,
+  );
+  assert.match(out, /<span class="mo bin"> \+ <\/span><span class="mw">softmax<\/span>/);
+  assert.equal(text(out), 'y = 2x + softmax(s)', 'copied or read aloud with its spaces');
 });
 
 test('scripts take a character or a group; both at once stack', () => {
@@ -42,15 +45,15 @@ test('a square root covers its whole radicand, a fraction has a numerator and a 
 });
 
 test('Greek letters, written as commands or as characters, and symbols', () => {
-  assert.equal(text(h`\alpha_j = \exp(s_j / \tau)`), 'αj=exp(sj/τ)');
+  assert.equal(text(h`\alpha_j = \exp(s_j / \tau)`), 'αj = exp(sj/τ)');
   assert.match(h`τ`, /<i class="mi">τ<\/i>/);
-  assert.equal(text(h`\sum_j w_j v_j \le \infty`), '∑jwjvj≤∞');
+  assert.equal(text(h`\sum_j w_j v_j \le \infty`), '∑jwjvj ≤ ∞');
   assert.match(h`\Sigma`, /<span class="mn">Σ<\/span>/, 'capital Greek is upright');
 });
 
 test('interpolated values are text, never TeX: a value cannot inject a command or markup', () => {
   const i = 3;
-  assert.equal(text(h`y_{${i}} = ${-0.25}`), 'y3=−0.25');
+  assert.equal(text(h`y_{${i}} = ${-0.25}`), 'y3 = −0.25');
   const out = h`x = ${'\\frac{1}{2}<b>'}`;
   assert.doesNotMatch(out, /mfrac/);
   assert.match(out, /\\frac\{1\}\{2\}<b>/, 'kept as the literal characters (Lit escapes them when it renders)');
@@ -58,12 +61,23 @@ test('interpolated values are text, never TeX: a value cannot inject a command o
 
 test('a minus sign is a sign at the start or after a relation, an operator between terms', () => {
   assert.match(h`-x`, /<span class="mo ord">−<\/span>/);
-  assert.match(h`a - b`, /<span class="mo bin">−<\/span>/);
-  assert.match(h`a = -b`, /<span class="mo rel">=<\/span><span class="mo ord">−<\/span>/);
+  assert.match(h`a - b`, /<span class="mo bin"> − <\/span>/);
+  assert.match(h`a = -b`, /<span class="mo rel"> = <\/span><span class="mo ord">−<\/span>/);
 });
 
 test('an unknown command is shown by its name, and unbalanced braces do not throw', () => {
   assert.equal(text(h`\foo{x}`), 'foox');
   assert.doesNotThrow(() => h`\frac{a`);
   assert.doesNotThrow(() => h`x_`);
+});
+
+test('text with $…$: the maths typeset, the rest as text; a plain form for accessible names', async () => {
+  const { mathText, mathPlain, texValue } = await import('../../web/src/cells/base/math.js');
+  const parts = mathText('$W_Q$ turns by');
+  assert.equal(parts.length, 3);
+  assert.match(toHtml(parts[1]), /<span class="math">/);
+  assert.equal(parts[2], ' turns by');
+  assert.equal(mathText('no maths, \\$5'), 'no maths, $5');
+  assert.equal(mathPlain('$W_Q$ turns by $\\theta_Q$'), 'WQ turns by θQ');
+  assert.equal(text(toHtml(texValue('\\theta_Q', '30°')).replace(/\s*\n\s*/g, '')), 'θQ = 30°');
 });

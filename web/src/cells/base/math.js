@@ -185,8 +185,10 @@ function renderBase(node) {
       return html`<i class="mi">${node.text}</i>`;
     case 'number':
       return html`<span class="mn">${node.text}</span>`;
-    case 'op':
-      return html`<span class="mo ${node.role}">${node.text}</span>`;
+    case 'op': // relations and binary operators carry real spaces: copied or read aloud, "τ = 2"
+      return html`<span class="mo ${node.role}"
+        >${node.role === 'rel' || node.role === 'bin' ? ` ${node.text} ` : node.text}</span
+      >`;
     case 'word':
       return html`<span class="mw">${node.text}</span>`;
     case 'text':
@@ -221,4 +223,34 @@ export function tex(strings, ...values) {
 /** The same for a display formula: its own line, centred, scaled down to fit a narrow box. */
 export function texDisplay(strings, ...values) {
   return html`<span class="math-display">${tex(strings, ...values)}</span>`;
+}
+
+/** `symbol = value` typeset, the symbol read as TeX (\theta_Q, τ) and the value as text. */
+export function texValue(symbol, value) {
+  return tex({ raw: [`${symbol} = `, ''] }, value);
+}
+
+/**
+ * Text with maths between $…$ (a label, a caption, feedback): the maths typeset, the rest as
+ * text. \$ is a dollar sign.
+ */
+export function mathText(text) {
+  const parts = String(text ?? '').split(/(?<!\\)\$/);
+  if (parts.length < 3) return String(text ?? '').replace(/\\\$/g, '$');
+  return parts.map((part, i) => (i % 2 ? tex(part) : part.replace(/\\\$/g, '$')));
+}
+
+/** The same text for an accessible name or a tooltip: the maths as plain characters. */
+export function mathPlain(text) {
+  return String(text ?? '')
+    .split(/(?<!\\)\$/)
+    .map((part, i) => (i % 2 ? plainTex(part) : part.replace(/\\\$/g, '$')))
+    .join('');
+}
+
+function plainTex(source) {
+  return source
+    .replace(/\\([A-Za-z]+)/g, (_, name) => GREEK[name] ?? SYMBOLS[name]?.[0] ?? name)
+    .replace(/[_^{}]/g, '')
+    .replace(/\\(.)/g, '$1');
 }

@@ -271,11 +271,22 @@ export const mathStyles = css`
     font-family: var(--font-sans, system-ui, sans-serif);
     font-size: 0.91em;
   }
+  /* the spaces around = and + are part of the text (copied, read aloud); KaTeX's font draws them
+     narrow, so margins make up TeX's thick and medium spaces */
+  .math .mo.rel,
+  .math .mo.bin {
+    white-space: pre;
+  }
   .math .mo.rel {
-    margin: 0 0.28em;
+    margin: 0 0.14em;
   }
   .math .mo.bin {
-    margin: 0 0.22em;
+    margin: 0 0.08em;
+  }
+  .math .script .mo {
+    margin: 0;
+    white-space: normal;
+    word-spacing: -0.2em; /* scripts are set tight, as TeX does */
   }
   .math .mo.punct {
     margin-right: 0.17em;

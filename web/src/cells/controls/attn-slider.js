@@ -7,7 +7,8 @@
  * `limits` adds two buttons, "0" and "∞", that set the exact limits 0 and
  * Infinity (the temperature limits of softmax: argmax and uniform).
  *
- * State (permalink): value. Config attributes: label, symbol, min, max, step,
+ * State (permalink): value. Config attributes: label (text; maths between $…$ is typeset), symbol
+ * (TeX: τ, \theta_Q, s_K; shown typeset as "symbol = value"), min, max, step,
  * scale (linear | log), limits (boolean); for and field: drive that setting of another cell,
  * e.g. <attn-slider for="att" field="temperature"> (cells/base/wiring.js; the slider then starts
  * at that cell's value and its Reset resets that setting).
@@ -18,6 +19,7 @@ import { css, html } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, formatNumber } from '../base/cell-support.js';
 import { FieldLink, fieldLinkProperties } from '../base/wiring.js';
+import { mathPlain, mathText, texValue } from '../base/math.js';
 
 const significant = (x, digits = 6) => Number(x.toPrecision(digits));
 
@@ -155,22 +157,21 @@ export class AttnSlider extends AttnCell {
 
   #text(value) {
     const v = this.#formatted(value);
-    return this.symbol ? `${this.symbol} = ${v}` : v;
+    return this.symbol ? texValue(this.symbol, v) : v;
   }
 
   renderCell() {
     const [lo, hi, step] = this.#range();
     const value = this.value;
-    const name = this.symbol || this.label;
+    const name = mathPlain(this.symbol ? `$${this.symbol}$` : this.label);
+    const label = mathPlain(this.label);
     const spoken = value === Infinity ? 'infinity' : this.#formatted(value);
     return html`
       <div class="card ${this.limits ? 'limits' : ''}">
         <div class="head">
-          <label class="label" for="range">${this.label}</label>
+          <label class="label" for="range">${mathText(this.label)}</label>
           <output for="range">${this.#text(value)}</output>
-          <button type="button" class="reset" @click=${() => this.reset()} aria-label=${`Reset ${this.label}`}>
-            Reset
-          </button>
+          <button type="button" class="reset" @click=${() => this.reset()} aria-label=${`Reset ${label}`}>Reset</button>
         </div>
         <div class="track">
           ${
@@ -193,7 +194,7 @@ export class AttnSlider extends AttnCell {
             max=${hi}
             step=${step}
             .value=${String(this.#position(value))}
-            aria-valuetext=${this.symbol ? `${this.symbol} = ${spoken}` : spoken}
+            aria-valuetext=${this.symbol ? `${mathPlain(`$${this.symbol}$`)} = ${spoken}` : spoken}
             @input=${(e) => this.#set(this.#fromPosition(Number(e.target.value)))}
           />
           ${

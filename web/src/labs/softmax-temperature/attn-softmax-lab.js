@@ -23,6 +23,7 @@
 import { css, html } from 'lit';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask, memoLast } from '../../cells/base/lab-task.js';
+import { tex, texDisplay } from '../../cells/base/math.js';
 import { tableStyles } from '../../cells/base/styles.js';
 import { formatNumber } from '../../cells/base/cell-support.js';
 import '../../charts/attn-bar-chart.js';
@@ -187,8 +188,8 @@ export class AttnSoftmaxLab extends AttnLab {
       <table class="compare" aria-labelledby="compare-title" tabindex="0">
         <thead>
           <tr>
-            <th scope="col">τ</th>
-            ${positionLabels(T).map((label) => html`<th scope="col">α at ${label}</th>`)}
+            <th scope="col">${tex`\tau`}</th>
+            ${positionLabels(T).map((label) => html`<th scope="col">${tex`\alpha`} at ${label}</th>`)}
           </tr>
         </thead>
         <tbody>
@@ -219,7 +220,7 @@ export class AttnSoftmaxLab extends AttnLab {
     const T = this.logits.length;
     const labels = positionLabels(T);
     const figure = html`
-      <p class="part-title" id="logits-title">Logits s (drag a bar)</p>
+      <p class="part-title" id="logits-title">Logits ${tex`s`} (drag a bar)</p>
       <attn-bar-chart
         class="chart logits"
         aria-describedby="logits-hint"
@@ -234,7 +235,7 @@ export class AttnSoftmaxLab extends AttnLab {
         @bar-input=${(e) => this._editLogits(e.detail.values, false)}
         @bar-change=${(e) => this._editLogits(e.detail.values, true)}
       ></attn-bar-chart>
-      <p class="part-title">Weights α</p>
+      <p class="part-title">Weights ${tex`\alpha`}</p>
       ${
         r && r.weights.length === T
           ? html`<attn-bar-chart
@@ -264,8 +265,8 @@ export class AttnSoftmaxLab extends AttnLab {
         Drag a logit bar, or focus it (Tab) and press ↑/↓ (±0.1), PageUp/PageDown, Home/End.
       </p>
       <p class="formula">
-        α<sub>j</sub> = exp(s<sub>j</sub>/τ) / Σ<sub>k=0</sub><sup>T−1</sup> exp(s<sub>k</sub>/τ), for j = 0, …,
-        ${T - 1}
+        ${texDisplay`\alpha_j = \frac{\exp(s_j/\tau)}{\sum_{k=0}^{T-1} \exp(s_k/\tau)}`} for
+        ${tex`j = 0, \ldots, ${T - 1}`}
       </p>
       ${
         r
@@ -273,11 +274,11 @@ export class AttnSoftmaxLab extends AttnLab {
                 α = [${Array.from(r.weights, (w) => w.toFixed(4)).join(', ')}], sum = ${r.sum.toFixed(6)}
               </p>
               <dl class="stats">
-                <dt>entropy H = −Σ α log α</dt>
+                <dt>entropy ${tex`H = -\sum_j \alpha_j \log \alpha_j`}</dt>
                 <dd class="entropy" data-value=${String(r.entropy)}>
-                  ${r.entropy.toFixed(4)} nats (from 0 to ln ${T} = ${Math.log(T).toFixed(4)})
+                  ${r.entropy.toFixed(4)} nats (from 0 to ${tex`\ln ${T}`} = ${Math.log(T).toFixed(4)})
                 </dd>
-                <dt>effective positions exp(H)</dt>
+                <dt>effective positions ${tex`\exp(H)`}</dt>
                 <dd class="effective" data-value=${String(r.effective)}>${r.effective.toFixed(3)} of ${T}</dd>
               </dl>`
           : this.task.error
