@@ -25,6 +25,7 @@
 import { css, html } from 'lit';
 import { download, fileStem, svgToPng, toCsv, toJson } from '../../charts/export.js';
 import { AttnCell } from './attn-cell.js';
+import { mathPlain, mathText } from './math.js';
 import { flatOnPhones } from './styles.js';
 
 /** Lit attribute converter for comma-separated text lists ("a, b, c"). */
@@ -252,9 +253,14 @@ export class AttnFigure extends AttnCell {
     super.attributeChangedCallback(name, old, spec?.type === 'boolean' && value === '' ? 'true' : value);
   }
 
-  /** The accessible name: the `label` attribute, or the subclass's default. */
+  /** The accessible name: the `label` attribute (its $…$ maths as plain characters), or the subclass's default. */
   get accessibleName() {
-    return this.label || this.defaultLabel || 'Figure';
+    return mathPlain(this.label || this.defaultLabel || 'Figure');
+  }
+
+  /** The caption, its $…$ maths typeset (math.js). */
+  renderCaption() {
+    return this.caption ? html`<figcaption>${mathText(this.caption)}</figcaption>` : '';
   }
 
   /** Call before applying a user edit: remembers the state Reset goes back to. */
@@ -313,7 +319,7 @@ export class AttnFigure extends AttnCell {
     const name = this.accessibleName;
     return html`
       <figure aria-label=${name} aria-describedby="alt">
-        ${this.renderFigure()} ${this.caption ? html`<figcaption>${this.caption}</figcaption>` : ''}
+        ${this.renderFigure()} ${this.renderCaption()}
         <p class="sr-only alt" id="alt">${this.describe()}</p>
         <div class="toolbar" role="group" aria-label=${`${name}: tools`}>
           <button type="button" @click=${() => this.reset()}>Reset</button>

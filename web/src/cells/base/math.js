@@ -24,13 +24,14 @@ const GREEK = {
   Gamma: 'Γ', Delta: 'Δ', Theta: 'Θ', Lambda: 'Λ', Xi: 'Ξ', Pi: 'Π', Sigma: 'Σ', Phi: 'Φ', Psi: 'Ψ', Omega: 'Ω',
 }; // prettier-ignore
 const SYMBOLS = {
-  sum: ['∑', 'op big'], top: ['⊤', 'ord'], cdot: ['·', 'bin'], times: ['×', 'bin'], pm: ['±', 'bin'],
+  sum: ['∑', 'op big'], top: ['⊤', 'ord'], cdot: ['·', 'bin'], times: ['×', 'bin'], pm: ['±', 'bin'], div: ['÷', 'bin'],
   le: ['≤', 'rel'], leq: ['≤', 'rel'], ge: ['≥', 'rel'], geq: ['≥', 'rel'], ne: ['≠', 'rel'],
   approx: ['≈', 'rel'], in: ['∈', 'rel'], to: ['→', 'rel'], mapsto: ['↦', 'rel'], propto: ['∝', 'rel'],
   infty: ['∞', 'ord'], ldots: ['…', 'ord'], dots: ['…', 'ord'], cdots: ['⋯', 'ord'], prime: ['′', 'ord'],
   ',': ['\u2009', 'space'], ';': ['\u2005', 'space'], quad: ['\u2003', 'space'], '!': ['', 'space'],
   '{': ['{', 'open'], '}': ['}', 'close'], '|': ['‖', 'ord'], '%': ['%', 'ord'], '#': ['#', 'ord'],
 }; // prettier-ignore
+const PLAIN = { sqrt: '√', div: '÷', left: '', right: '' };
 const WORDS = new Set(['exp', 'log', 'ln', 'max', 'min', 'softmax', 'argmax', 'sin', 'cos', 'mean', 'var']);
 const ARG_COMMANDS = new Set(['sqrt', 'frac', 'operatorname', 'text', 'mathrm', 'mathbf', 'mathbb', 'hat', 'bar']);
 const RELATIONS = new Set(['=', '<', '>', '≤', '≥', '≈', '≠', '→', '∈', '↦']);
@@ -250,7 +251,10 @@ export function mathPlain(text) {
 
 function plainTex(source) {
   return source
-    .replace(/\\([A-Za-z]+)/g, (_, name) => GREEK[name] ?? SYMBOLS[name]?.[0] ?? name)
+    .replace(/\\frac\{([^{}]*)\}\{([^{}]*)\}/g, '$1/$2')
+    .replace(/\\(operatorname|text|mathrm|mathbf)\{([^{}]*)\}/g, '$2')
+    .replace(/\^\\top/g, 'ᵀ')
+    .replace(/\\([A-Za-z]+)/g, (_, name) => GREEK[name] ?? SYMBOLS[name]?.[0] ?? PLAIN[name] ?? name)
     .replace(/[_^{}]/g, '')
     .replace(/\\(.)/g, '$1');
 }

@@ -320,7 +320,7 @@ export class AttnHeatmap extends AttnFigure {
   renderCell() {
     if (!this.compact && !this.bare) return super.renderCell();
     return html`<figure aria-label=${this.accessibleName} aria-describedby="alt">
-      ${this.renderFigure()} ${this.caption ? html`<figcaption>${this.caption}</figcaption>` : ''}
+      ${this.renderFigure()} ${this.renderCaption()}
       <p class="sr-only alt" id="alt">${this.describe()}</p>
     </figure>`;
   }

@@ -109,7 +109,7 @@ export class AttnMatrix extends AttnFigure {
   renderCell() {
     if (!this.compact) return super.renderCell();
     return html`<figure aria-label=${this.accessibleName} aria-describedby="alt">
-      ${this.renderFigure()} ${this.caption ? html`<figcaption>${this.caption}</figcaption>` : ''}
+      ${this.renderFigure()} ${this.renderCaption()}
       <p class="sr-only alt" id="alt">${this.describe()}</p>
     </figure>`;
   }

@@ -28,7 +28,7 @@ import { css, html, nothing } from 'lit';
 import { cellStyles } from '../../cells/base/cell-support.js';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
-import { tex } from '../../cells/base/math.js';
+import { mathText, tex } from '../../cells/base/math.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { touchTargets } from '../../cells/base/styles.js';
 import { batchOf, rowsOf } from '../common/qkv-lab.js';
@@ -241,7 +241,7 @@ export class AttnSdpa extends AttnLab {
         >
       </p>
       <p class="note term-text" id="term-text" aria-live="polite">
-        ${TERMS[this._term]?.text ?? 'Hover over a term of the formula, or focus it with Tab, to see where it is in the figures below.'}
+        ${TERMS[this._term] ? mathText(TERMS[this._term].text) : 'Hover over a term of the formula, or focus it with Tab, to see where it is in the figures below.'}
       </p>`;
   }
 

@@ -119,48 +119,60 @@ export function sdpaPrintout(r) {
  * the formula light them up.
  */
 export const PANELS = [
-  { id: 'q', kind: 'matrix', tensor: 'q', name: 'Queries Q', caption: 'Row i is the query qᵢ of position i.' },
-  { id: 'k', kind: 'matrix', tensor: 'k', name: 'Keys K', caption: 'Row j is the key kⱼ of position j.' },
-  { id: 'scores', kind: 'map', tensor: 'raw', name: 'Scores QKᵀ', caption: 'Row i: query i; column j: key j.' },
+  { id: 'q', kind: 'matrix', tensor: 'q', name: 'Queries $Q$', caption: 'Row $i$ is the query $q_i$ of position $i$.' },
+  { id: 'k', kind: 'matrix', tensor: 'k', name: 'Keys $K$', caption: 'Row $j$ is the key $k_j$ of position $j$.' },
+  {
+    id: 'scores',
+    kind: 'map',
+    tensor: 'raw',
+    name: 'Scores $QK^\\top$',
+    caption: 'Row $i$: query $i$; column $j$: key $j$.',
+  },
   {
     id: 'scaled',
     kind: 'map',
     tensor: 'scaled',
-    name: 'Scaled scores QKᵀ/√d_k',
-    caption: 'The same scores divided by √8.',
+    name: 'Scaled scores $QK^\\top/\\sqrt{d_k}$',
+    caption: 'The same scores divided by $\\sqrt{8}$.',
   },
   {
     id: 'weights',
     kind: 'map',
     tensor: 'weights',
-    name: 'Weights softmax(QKᵀ/√d_k)',
+    name: 'Weights $\\operatorname{softmax}(QK^\\top/\\sqrt{d_k})$',
     caption: 'Each row: a softmax of the scaled scores, non-negative, summing to 1.',
   },
-  { id: 'v', kind: 'matrix', tensor: 'v', name: 'Values V', caption: 'Row j is the value vⱼ of position j.' },
-  { id: 'out', kind: 'matrix', tensor: 'out', name: 'Output', caption: 'Row i is Σⱼ weightsᵢⱼ vⱼ.' },
+  { id: 'v', kind: 'matrix', tensor: 'v', name: 'Values $V$', caption: 'Row $j$ is the value $v_j$ of position $j$.' },
+  {
+    id: 'out',
+    kind: 'matrix',
+    tensor: 'out',
+    name: 'Output',
+    caption: 'Row $i$ is $\\sum_j w_{ij} v_j$, with $w$ the weights.',
+  },
 ];
 
 /** The formula's terms: what each one is and which panels it lights up. */
 export const TERMS = {
   out: {
     panels: ['out'],
-    text: 'Attention(Q, K, V): the output, one row of D = 8 numbers per query, shape (B, T, D) = (2, 5, 8).',
+    text: '$\\operatorname{Attention}(Q, K, V)$: the output, one row of $D = 8$ numbers per query, shape $(B, T, D) = (2, 5, 8)$.',
   },
   softmax: {
     panels: ['weights'],
-    text: 'softmax(…): applied to each row of the scaled scores, so every row of weights is ≥ 0 and sums to 1.',
+    text: '$\\operatorname{softmax}(\\ldots)$: applied to each row of the scaled scores, so every row of weights is $\\ge 0$ and sums to 1.',
   },
   scores: {
     panels: ['q', 'k', 'scores'],
-    text: 'QKᵀ: every query dotted with every key; entry (i, j) scores how well query i matches key j. Shape (B, T, T) = (2, 5, 5).',
+    text: '$QK^\\top$: every query dotted with every key; entry $(i, j)$ scores how well query $i$ matches key $j$. Shape $(B, T, T) = (2, 5, 5)$.',
   },
   scale: {
     panels: ['scaled'],
-    text: `÷ √d_k: the scores divided by √8 ≈ ${Math.sqrt(D).toFixed(4)}, d_k = 8 being the length of a query or key.`,
+    text: `$\\div \\sqrt{d_k}$: the scores divided by $\\sqrt{8} \\approx ${Math.sqrt(D).toFixed(4)}$, $d_k = 8$ being the length of a query or key.`,
   },
   v: {
     panels: ['v'],
-    text: 'V: the values; the output row i is the weights of row i times V, a weighted average of the rows of V.',
+    text: '$V$: the values; the output row $i$ is the weights of row $i$ times $V$, a weighted average of the rows of $V$.',
   },
 };
 
