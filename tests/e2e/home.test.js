@@ -1,5 +1,6 @@
 // The home page in headless Chromium (the site over http, and the single file from file://): the
-// live figure at the top moves at once and is in the first viewport of a wide screen and of a phone;
+// live figure at the top moves at once and is in the first viewport of a wide screen and of a phone,
+// with the call to start;
 // the lessons are numbered; progress reads "N of M exercises solved" with the noun agreeing and
 // nothing about exercises where a lesson has none; the link to the next lesson follows progress.
 import assert from 'node:assert/strict';
@@ -63,6 +64,13 @@ for (const [name, base] of targets) {
           inView.top >= 0 && inView.sliderBottom <= inView.height,
           `figure and slider on screen: ${JSON.stringify(inView)}`,
         );
+        // the call to start sits in the first screen too, before the figure
+        const start = await page.locator('.home-hero a.hero-next').boundingBox();
+        assert.ok(
+          start.y >= 0 && start.y + start.height <= inView.height,
+          `the call to start: ${JSON.stringify(start)}`,
+        );
+        assert.ok(start.y < inView.top || viewport.width > 900, 'on a phone it comes before the figure');
 
         const bars = () =>
           figure.locator('rect.bar').evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-value'))));

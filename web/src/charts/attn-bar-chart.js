@@ -13,7 +13,8 @@
  * the owner decides (set .values from the event).
  *
  * Properties: values, labels, series, min (0), max (1), step (a round step of 1/100 of the
- * range), format (v → text, 3 decimals), editable, barClass ('bar'), label (accessible name).
+ * range), format (v → text, 3 decimals), editable, barClass ('bar'), height (px; by default from
+ * the width, 200 to 260), label (accessible name).
  * Drawn: <svg class="bar-chart"> with rect.<barClass>[data-index][data-value] (grouped:
  * rect.bar.series-<k>[data-series][data-index]), text.value (only when every value fits its
  * bar's width; the data table of the Export menu has them all), text.label and text.tick.
@@ -37,6 +38,7 @@ export class AttnBarChart extends ChartElement {
     format: { attribute: false },
     editable: { type: Boolean },
     barClass: { attribute: 'bar-class' },
+    height: { type: Number },
   };
 
   constructor() {
@@ -50,6 +52,7 @@ export class AttnBarChart extends ChartElement {
     this.format = decimals;
     this.editable = false;
     this.barClass = 'bar';
+    this.height = null;
     this._drag = null;
   }
 
@@ -65,7 +68,8 @@ export class AttnBarChart extends ChartElement {
   renderChart(width, measure) {
     const labels = this.#labels;
     const { series, format } = this;
-    const l = layoutBars({ width, labels, min: this.min, max: this.max, series, format, measure });
+    const { min, max, height } = this;
+    const l = layoutBars({ width, labels, min, max, series, format, measure, height: height ?? undefined });
     this._layout = l;
     const name = this.label || 'Bar chart';
     const editable = this.editable && !series;

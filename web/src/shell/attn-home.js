@@ -1,8 +1,8 @@
 /**
- * <attn-home .lessons=${lessons}>: the home page. At the top, what attnbook is and a live figure the
- * visitor can move at once (attn-softmax-temperature, configured by its attributes: drag the
- * temperature and the weights follow), with a link to the next lesson to read and the progress over
- * the course ("2 of 10 lessons opened · 1 of 3 exercises solved"); below, the numbered lessons
+ * <attn-home .lessons=${lessons}>: the home page. At the top, what attnbook is with a link to the
+ * next lesson to read (in the first screen of a phone too), and a live figure the visitor can move
+ * at once (attn-softmax-temperature, configured by its attributes: drag the temperature and the
+ * weights follow), with the progress over the course ("2 of 10 lessons opened · 1 of 3 exercises solved"); below, the numbered lessons
  * (attn-lesson-list). Under the progress line, attn-progress-view (each exercise's state, "Reset my
  * progress…"). Light DOM, styled by app.css.
  */
@@ -44,6 +44,7 @@ export class AttnHome extends CourseElement {
               weights blend the values. These short lessons build attention up from there, with every number computed
               live in your browser.
             </p>
+            ${this._renderNext(course)}
           </div>
           <attn-softmax-temperature
             class="hero-figure"
@@ -54,7 +55,6 @@ export class AttnHome extends CourseElement {
             temperature="1"
           ></attn-softmax-temperature>
           <div class="hero-actions">
-            ${this._renderNext(course)}
             <p class="course-progress">${courseText(course)}</p>
             <attn-progress-view
               .lessons=${this.lessons}

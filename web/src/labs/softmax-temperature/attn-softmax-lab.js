@@ -15,12 +15,12 @@
  *
  * State (permalink): logits (1 to 64 numbers), temperature (0 to Infinity; 0 and Infinity are
  * the limits), temperatures (1 to 4 numbers in [0.001, 1000]). Attributes: label, caption;
- * figure-only (boolean: the two charts and the controls beside them, without the comparison,
+ * figure-only (boolean: the two charts, shorter, and the controls beside them, without the comparison,
  * checks, code and notes, for a page that shows the idea at a glance, such as the home page).
  * An AttnLab: Reset, Export (the weight bars as SVG/PNG, logits and weights as CSV/JSON),
  * data-settled once drawn. <attn-softmax-temperature> is the same lab under its older name.
  */
-import { css, html } from 'lit';
+import { css, html, nothing } from 'lit';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask, memoLast } from '../../cells/base/lab-task.js';
 import { tex, texDisplay } from '../../cells/base/math.js';
@@ -227,6 +227,7 @@ export class AttnSoftmaxLab extends AttnLab {
         label="Logits s (editable)"
         editable
         bar-class="logit-bar"
+        height=${this.figureOnly ? 150 : nothing}
         min=${this._domain[0]}
         max=${this._domain[1]}
         .values=${this.logits}
@@ -241,6 +242,7 @@ export class AttnSoftmaxLab extends AttnLab {
           ? html`<attn-bar-chart
               class="chart weights"
               label="Attention weights of each position"
+              height=${this.figureOnly ? 150 : nothing}
               .values=${Array.from(r.weights)}
               .labels=${labels}
             ></attn-bar-chart>`
