@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 import { assertTogether, boxesInView, smallestFigureText, smallestHitArea } from './lab-layout.js';
 import { checkPredictFirst, solve } from './exercise-steps.js';
-import { workersFor } from '../../web/src/engine/pool.js';
+import { workersFor } from '../../web/src/engine/pool-split.js';
 
 /** The fused lab waits for Exercise 2 (predict first): the right answer, as a learner gives it. */
 const FUSED_ANSWER = 'Memory ×2, time about ×4';

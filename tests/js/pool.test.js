@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { AttentionError, loadAttention } from '../../web/src/engine/index.js';
-import { keysOfRow, MIN_PART_FLOP, ROW_BLOCK, splitRows, workersFor } from '../../web/src/engine/pool.js';
+import { keysOfRow, MIN_PART_FLOP, ROW_BLOCK, splitRows, workersFor } from '../../web/src/engine/pool-split.js';
 import { API_ROWS } from '../bad-input/matrix.js';
 
 const attn = await loadAttention();

@@ -14,7 +14,7 @@
 import { AttentionError } from './errors.js';
 import { loadAttention } from './index.js';
 import { plainAttention } from './plain-attention.js';
-import { workersFor } from './pool.js';
+import { workersFor } from './pool-split.js';
 
 /** The builds a job may time: 'simd' and 'scalar' wasm modules, loaded once each. */
 export class JobEngines {

@@ -24,162 +24,28 @@
  * message names indices of the whole problem. A worker that fails (an error outside a call, its
  * wasm trapping, the thread exiting) or that terminateWorker() ends is replaced by a fresh one;
  * the calls it held reject with an AttentionError saying so, and the next call works. dispose()
- * ends every worker; calls after it reject.
+ * ends every worker; calls after it reject. How a call is cut into parts: pool-split.js.
  */
 import { AttentionError, describe } from './errors.js';
-import { toMaskFields } from './mask.js';
+import {
+  BALANCE_FLOP,
+  HEAP_ELEMENTS,
+  joinRows,
+  keysOfRow,
+  MAX_SPLIT_ELEMENTS,
+  MIN_PART_FLOP,
+  PARTS_PER_THREAD,
+  partOptions,
+  product,
+  readOptions,
+  sliceRows,
+  splitRows,
+  threadCount,
+} from './pool-split.js';
 import { toTensor } from './tensor.js';
 import { TRAINER_HANDLE_MEMBERS } from './trainer-handle.js';
 import { createWorkerEngine } from './worker-client.js';
 import { cores, startWorker, workerOptions } from '#pool-workers';
-
-/** The kernels' block of query rows: parts start at multiples of it (core/src/kernels/kernels.hpp kBlockRows). */
-export const ROW_BLOCK = 4;
-
-/**
- * Parts per worker a long call (BALANCE_FLOP or more) is cut into, handed out as workers come free;
- * a shorter call gets one part per worker, as every part costs a copy of k and v.
- */
-export const PARTS_PER_THREAD = 2;
-
-/** The work (flops, about 60 ms on one core) from which a call is cut into PARTS_PER_THREAD parts per worker. */
-export const BALANCE_FLOP = 2e9;
-
-/** Flops a part must keep for the call to be split: 2 · rows · S · (E + Ev) ≥ this (about 1 ms on one core). */
-export const MIN_PART_FLOP = 3e7;
-
-/** Calls whose q, output or weights hold more elements than this run whole (and meet the core's limits there). */
-const MAX_SPLIT_ELEMENTS = 2 ** 28;
-
-/** Float32 elements no 32-bit wasm heap can hold in one tensor (2 GiB). */
-const HEAP_ELEMENTS = 2 ** 29;
-
-/** The most workers a pool runs. */
-export const MAX_THREADS = 64;
-
-/**
- * How many threads `threads` asks for: 'auto' (the device's cores) or a whole number from 1 to MAX_THREADS.
- * @param {unknown} threads @returns {number}
- */
-export function threadCount(threads) {
-  if (threads === 'auto' || threads === undefined) return Math.max(1, Math.min(MAX_THREADS, cores()));
-  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
-    throw new AttentionError(
-      `createPool: threads must be 'auto' or a whole number from 1 to ${MAX_THREADS}, got ${describe(threads)}`,
-      { kind: threads !== undefined && typeof threads !== 'number' ? 'TypeError' : 'ValueError' },
-    );
-  }
-  return threads;
-}
-
-/**
- * How a call of L query rows is split: [r0, r1) per part, at most `threads` parts, each starting at
- * a multiple of ROW_BLOCK, with about equal work (the flops of row i are rowFlop(i): a causal mask
- * makes later rows dearer) and at least minPartFlop each. One part (the whole) when the call is
- * too small to split.
- * @param {number} L @param {(i: number) => number} rowFlop @param {number} threads @returns {Array<[number, number]>}
- */
-export function splitRows(L, rowFlop, threads, minPartFlop = MIN_PART_FLOP) {
-  const blocks = [];
-  for (let r0 = 0; r0 < L; r0 += ROW_BLOCK) {
-    let flop = 0;
-    for (let i = r0; i < Math.min(L, r0 + ROW_BLOCK); i++) flop += rowFlop(i);
-    blocks.push(flop);
-  }
-  const total = blocks.reduce((a, b) => a + b, 0);
-  const parts = Math.max(1, Math.min(threads, blocks.length, Math.floor(total / minPartFlop)));
-  const ranges = [];
-  let start = 0;
-  let done = 0;
-  blocks.forEach((flop, b) => {
-    done += flop;
-    const last = b === blocks.length - 1;
-    if (last || (ranges.length < parts - 1 && done >= (total * (ranges.length + 1)) / parts)) {
-      ranges.push([start * ROW_BLOCK, Math.min(L, (b + 1) * ROW_BLOCK)]);
-      start = b + 1;
-    }
-  });
-  return ranges;
-}
-
-/**
- * How many workers of `threads` one pool.attention call of L query rows keeps busy (rowFlop(i): the
- * flops of row i, as splitRows takes them): 1 when the call is too small to split.
- */
-export function workersFor(L, rowFlop, threads, minPartFlop = MIN_PART_FLOP) {
-  return Math.min(threads, splitRows(L, rowFlop, threads, minPartFlop).length);
-}
-
-/**
- * The keys query row i may attend to under the mask fields (toMaskFields), with S keys and the
- * call's rowOffset: what its work is proportional to.
- */
-export function keysOfRow(fields, S, rowOffset) {
-  return (i) => {
-    const at = i + rowOffset;
-    if (fields.mask === 'causal') return Math.min(S, at + 1);
-    if (fields.mask === 'window') {
-      const hi = Math.min(S, at + 1 + (fields.causal ? 0 : fields.window));
-      return Math.max(0, hi - Math.max(0, at - fields.window));
-    }
-    return S;
-  };
-}
-
-const product = (shape) => shape.reduce((a, b) => a * b, 1);
-
-/** Rows [r0, r1) of axis −2 of a row-major tensor (…, L, C), every leading index: a new tensor. */
-export function sliceRows({ data, shape }, r0, r1) {
-  const [L, C] = shape.slice(-2);
-  const lead = data.length / (L * C);
-  const out = new data.constructor(lead * (r1 - r0) * C);
-  for (let b = 0; b < lead; b++) out.set(data.subarray((b * L + r0) * C, (b * L + r1) * C), b * (r1 - r0) * C);
-  return { data: out, shape: [...shape.slice(0, -2), r1 - r0, C] };
-}
-
-/** The parts' tensors (…, r1 − r0, C), in row order, put together as (…, L, C). */
-function joinRows(parts, ranges, L) {
-  const [first] = parts;
-  const C = first.shape.at(-1);
-  const lead = product(first.shape.slice(0, -2));
-  const data = new first.data.constructor(lead * L * C);
-  parts.forEach((part, p) => {
-    const [r0, r1] = ranges[p];
-    for (let b = 0; b < lead; b++) {
-      data.set(part.data.subarray(b * (r1 - r0) * C, (b + 1) * (r1 - r0) * C), (b * L + r0) * C);
-    }
-  });
-  return { data, shape: [...first.shape.slice(0, -2), L, C] };
-}
-
-/**
- * Each part's options: the caller's, with rowOffset moved to the part's first row and a mask
- * tensor cut to the part's rows (when it has one per query row; a mask broadcast over the rows is
- * sent whole). Returns null when the options are not ones a split can carry (the whole call then
- * runs on one worker, which reports whatever is wrong with them exactly as attention() does).
- */
-function readOptions(options) {
-  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) return null;
-  const { mask = null, rowOffset = 0, ...rest } = options ?? {};
-  if (!Number.isInteger(rowOffset) || rowOffset < 0) return null;
-  try {
-    return { mask, rowOffset, rest, fields: toMaskFields(mask) };
-  } catch {
-    return null;
-  }
-}
-
-function partOptions({ mask, rowOffset, rest, fields }, L, ranges) {
-  const perRow = fields.maskShape && fields.maskShape.length >= 2 && fields.maskShape.at(-2) === L && L > 1;
-  return ranges.map(([r0, r1]) => {
-    let partMask = mask;
-    if (perRow) {
-      const rows = sliceRows({ data: Float32Array.from(fields.maskData), shape: fields.maskShape }, r0, r1);
-      partMask = fields.mask === 'additive' ? { additive: rows } : rows;
-    }
-    return { ...rest, mask: partMask, rowOffset: rowOffset + r0 };
-  });
-}
 
 /** A pool of engine workers: create it with attn.createPool() (index.js) or createPool(). */
 export class Pool {
@@ -524,5 +390,5 @@ export async function createPool({
       kind: 'ValueError',
     });
   }
-  return new Pool(threadCount(threads), simd, minPartFlop, local, minPartMs).start();
+  return new Pool(threadCount(threads, cores()), simd, minPartFlop, local, minPartMs).start();
 }

@@ -16,7 +16,7 @@
  * between chunks and never cancel each other.
  */
 import { AttentionError } from './errors.js';
-import { checkStepCount } from './trainer.js';
+import { checkStepCount } from './trainer-checks.js';
 import { trainerHandle } from './trainer-handle.js';
 
 /** The work one chunk of steps aims at, in milliseconds. */

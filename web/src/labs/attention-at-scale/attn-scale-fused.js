@@ -24,7 +24,7 @@ import { LabTask } from '../../cells/base/lab-task.js';
 import { sizeSliderStyles } from '../../cells/base/size-slider.js';
 import { tableStyles } from '../../cells/base/styles.js';
 import { AttentionError } from '../../engine/errors.js';
-import { workersFor } from '../../engine/pool.js';
+import { workersFor } from '../../engine/pool-split.js';
 import { getPool } from '../../runtime.js';
 import { lengthSlider } from './length-slider.js';
 import { formatBytes, weightsBytes } from './memory-model.js';
