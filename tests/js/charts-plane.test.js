@@ -1,8 +1,8 @@
-// The plane charts' layout rules, in Node (web/src/charts/scatter-layout.js is pure), on the data
-// the lessons use: at every width from a phone's to a wide screen's, no two pieces of text
-// overlap, no label sits on a point or the ring, nothing is drawn outside the chart, a label with
-// no free spot is left out rather than drawn over another, the plot stays square-ish, and every
-// drag target is at least 44 px across.
+// The plane charts' layout rules, in Node (web/src/charts/scatter-layout.js and strips-layout.js
+// are pure), on the data the lessons use: at every width from a phone's to a wide screen's, no two
+// pieces of text overlap, no label sits on a point, the ring or a dot, nothing is drawn outside the
+// chart, a label with no free spot is left out rather than drawn over another, the plot stays
+// square-ish, and every drag target is at least 44 px across.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FONT_PX } from '../../web/src/charts/bar-layout.js';
@@ -16,7 +16,9 @@ import {
   scatterDomain,
   textBox,
 } from '../../web/src/charts/scatter-layout.js';
+import { DOT_R, layoutStrips, MAX_LEVELS, RING_R as STRIP_RING_R } from '../../web/src/charts/strips-layout.js';
 import { roughMeasure } from '../../web/src/charts/text-width.js';
+import { stripRows } from '../../web/src/labs/convex-combinations/convex-mix-model.js';
 
 const WIDTHS = [200, 240, 280, 320, 358, 390, 480, 540, 640, 900, 1200];
 const regular = (text) => roughMeasure(text, FONT_PX);
@@ -210,5 +212,104 @@ describe('scatter layout', () => {
 
   test('every point’s drag target is 48 px across at every width (the chart is drawn 1:1 in CSS px)', () => {
     assert.ok(2 * HIT_RADIUS_PX >= 44);
+  });
+});
+
+// ---- the value strips (the convex-combinations lab) ----
+
+const V = [
+  [1, 0, 0],
+  [0, 2, 0],
+  [0, 0, 3],
+  [1, 1, 1],
+];
+const close = [
+  [0, 0.1, 0.2],
+  [0.05, 0.12, 0.21],
+  [0.1, 0.15, 0.24],
+  [0.15, 0.2, 0.3],
+  [1, 0.1, 0.25],
+];
+const sixteen = Array.from({ length: 16 }, (_, j) => [j % 5, Math.round(Math.sin(j) * 40) / 10, (j * 7) % 16]);
+
+const STRIP_CASES = [
+  // the lesson's default: y = α V = [0.7, 0.5, 0.9]
+  { name: 'the lesson’s values and y', ...stripRows(V, [0.7, 0.5, 0.9], null), stale: false, all: true },
+  // a negative weight (0.4, −0.1, 0.2, 0.3): the last valid y, stale, and the stray sum
+  {
+    name: 'a broken rule: last valid y and the stray sum',
+    ...stripRows(V, [0.7, 0.5, 0.9], [0.7, 0.1, 0.9]),
+    stale: true,
+    all: true,
+  },
+  // all the weight on v2 (the lesson's drag test): y = (0, 0, 3)
+  { name: 'y on v2', ...stripRows(V, [0, 0, 3], null), stale: false, all: true },
+  // the sum-two exercise: weights adding up to 2 put y at 2v
+  { name: 'weights summing to 2', ...stripRows(V, [0.7, 0.5, 0.9], [1.4, 1, 1.8]), stale: true, all: true },
+  { name: 'five values close together', ...stripRows(close, [0.2, 0.13, 0.23], null), stale: false, all: false },
+  { name: 'sixteen values', ...stripRows(sixteen, [2, 0.3, 7.5], [-1, 5, 20]), stale: true, all: false },
+];
+
+/** Every text box and every mark of a strips layout. */
+function stripBoxes(l) {
+  const texts = l.ticks.map((t) => named(textBox(regular(t.text), t.x, t.y), `tick ${t.text}`));
+  const marks = [];
+  for (const row of l.rows) {
+    texts.push(named(textBox(regular(row.name.text), row.name.x, row.name.y, 'end'), row.name.text));
+    for (const g of row.groups) {
+      marks.push(circle(g.x, row.lineY, DOT_R, `a dot of row ${row.index}`));
+      if (g.label) texts.push(named(textBox(bold(g.label.text), g.label.x, g.label.y), g.label.text));
+    }
+    if (row.mark) {
+      marks.push(circle(row.mark.x, row.lineY, STRIP_RING_R + 1.25, `the ring of row ${row.index}`));
+      if (row.mark.label)
+        texts.push(named(textBox(bold(row.mark.label.text), row.mark.label.x, row.mark.label.y), row.mark.label.text));
+    }
+    if (row.stray) marks.push(circle(row.stray.x, row.lineY, 7.5, `the cross of row ${row.index}`));
+  }
+  return { texts, marks };
+}
+
+describe('value strips layout', () => {
+  for (const c of STRIP_CASES) {
+    test(`${c.name}: no text overlaps another or a mark, or leaves the chart`, () => {
+      for (const width of WIDTHS) {
+        const l = layoutStrips({ width, rows: c.rows, domain: c.domain, stale: c.stale, measure: roughMeasure });
+        const what = `${c.name} at ${width} px`;
+        assert.equal(l.width, width);
+        const { texts, marks } = stripBoxes(l);
+        assertClear(texts, marks, l, what);
+        for (const row of l.rows) {
+          for (const g of row.groups) if (g.label) assert.ok(g.label.level < MAX_LEVELS, what);
+          if (c.all) {
+            assert.ok(
+              row.groups.every(
+                (g) => g.label && g.label.text === c.rows[row.index].groups.find((d) => d.x === g.value).label,
+              ),
+              `${what}: every value of row ${row.index} labelled in full`,
+            );
+            assert.equal(row.name.text, c.rows[row.index].label);
+            if (row.mark) assert.equal(row.mark.label.text, c.stale ? 'y (last valid)' : 'y');
+          }
+          for (const x of [...row.groups.map((g) => g.x), row.mark?.x, row.stray?.x].filter((v) => v !== undefined))
+            assert.ok(x >= l.plot.left - 0.01 && x <= l.plot.right + 0.01, `${what}: a mark inside the scale`);
+        }
+        assert.ok(l.ticks.length >= 2, `${what}: ${l.ticks.length} ticks`);
+      }
+    });
+  }
+
+  test('labels close together go up a level; apart, they share the first', () => {
+    const { rows, domain } = stripRows(V, [0.7, 0.5, 0.9], null);
+    const narrow = layoutStrips({ width: 200, rows, domain, measure: roughMeasure });
+    const wide = layoutStrips({ width: 900, rows, domain, measure: roughMeasure });
+    const levels = (l) => l.rows.map((r) => r.groups.map((g) => g.label.level));
+    assert.deepEqual(levels(wide), [
+      [0, 0],
+      [0, 0, 0],
+      [0, 0, 0],
+    ]);
+    assert.ok(levels(narrow)[0][1] === 1, `at 200 px "v1, v2" and "v0, v3" (one unit apart) take two levels`);
+    assert.ok(narrow.rows[0].lineY - narrow.rows[0].top > wide.rows[0].lineY - wide.rows[0].top, 'a taller row');
   });
 });
