@@ -46,6 +46,34 @@ export function tickCount(pixels, spacing, most = 10) {
   return Math.max(2, Math.min(most, Math.floor(pixels / spacing)));
 }
 
+/**
+ * Ticks along a horizontal axis whose labels do not touch: about one per `spacing` px (at least
+ * 3 asked for, at most `most`), fewer when needed, at round numbers whose labels, centred on
+ * their ticks and kept inside [0, width], stay `gap` px apart.
+ * → [{ value, text, half (half the label's width), grid (the tick's x), x (the label's centre) }]
+ *
+ *   fittingTicks([0, 6], linearScale([0, 6], [30, 330]), { width: 360, textWidth })
+ */
+export function fittingTicks(
+  [lo, hi],
+  scale,
+  { width, textWidth, gap = 8, spacing = 50, most = 10, format = formatDecimals },
+) {
+  const pixels = Math.abs(scale(hi) - scale(lo));
+  let best = [];
+  for (let count = Math.max(3, tickCount(pixels, spacing, most)); count >= 1; count--) {
+    const marks = niceTicks(lo, hi, count).map((value) => {
+      const text = format(value, 6);
+      const half = textWidth(text) / 2;
+      return { value, text, half, grid: scale(value), x: Math.min(Math.max(scale(value), half + 1), width - half - 1) };
+    });
+    const clear = marks.every((m, i) => i === 0 || m.x - m.half >= marks[i - 1].x + marks[i - 1].half + gap);
+    if (clear && marks.length >= 2) return marks;
+    if (clear && marks.length > best.length) best = marks;
+  }
+  return best;
+}
+
 /** The powers of `base` inside [lo, hi] (whole exponents), for log axes. */
 export function powersOf(base, lo, hi) {
   const out = [];

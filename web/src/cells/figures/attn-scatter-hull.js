@@ -19,8 +19,9 @@
  * data-outside = mixtures outside; data-settled (AttnCell) once the hull is drawn.
  */
 import { css, html } from 'lit';
-import { createScatterHull, scatterDomain } from '../../charts/scatter-hull.js';
+import '../../charts/attn-scatter-hull-chart.js';
 import { formatDecimals } from '../../charts/scale.js';
+import { scatterDomain } from '../../charts/scatter-layout.js';
 import { AttnFigure, listConverter } from '../base/figure-base.js';
 
 /** The source notebook's four values in the plane: this figure's default points, and the convex-hull lab's. */
@@ -31,7 +32,7 @@ export const NOTEBOOK_POINTS = [
   [4, 0.5],
 ];
 
-/** The plot's CSS, shared with the labs that draw createScatterHull themselves. */
+/** The plot's CSS (attn-scatter-hull-chart draws into the light DOM), shared with the labs that use the chart. */
 export const scatterHullStyles = css`
   .chart {
     max-width: 30rem;
@@ -170,27 +171,7 @@ export class AttnScatterHull extends AttnFigure {
   }
 
   updated() {
-    if (!this._chart) {
-      this._chart = createScatterHull(this.renderRoot.querySelector('.chart'), {
-        title: this.accessibleName,
-        pointLabel: (i) => this.pointLabel(i),
-        onInput: (points) => this._edit(points, false),
-        onChange: (points) => this._edit(points, true),
-      });
-    }
-    this._chart.update({
-      points: this.points,
-      hull: this._hull,
-      mixtures: this.mixtures,
-      inside: this._inside,
-      domain: this._domain,
-      path: this.path,
-      highlight: this.highlight,
-      highlightLabel: this.highlightLabel,
-    });
-    if (this._hull) {
-      this.dataset.outside = String(this.outsideCount);
-    }
+    if (this._hull) this.dataset.outside = String(this.outsideCount);
   }
 
   _edit(points, done) {
@@ -224,7 +205,21 @@ export class AttnScatterHull extends AttnFigure {
   renderFigure() {
     const m = this.mixtures?.length ?? 0;
     return html`
-      <div class="chart"></div>
+      <attn-scatter-hull-chart
+        class="chart"
+        label=${this.accessibleName}
+        highlight-label=${this.highlightLabel}
+        .points=${this.points}
+        .pointLabels=${this.labels}
+        .hull=${this._hull}
+        .domain=${this._domain}
+        .mixtures=${this.mixtures}
+        .inside=${this._inside}
+        .path=${this.path}
+        .highlight=${this.highlight}
+        @point-input=${(e) => this._edit(e.detail.points, false)}
+        @point-change=${(e) => this._edit(e.detail.points, true)}
+      ></attn-scatter-hull-chart>
       ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : ''}
       <p class="readout">Hull (counter-clockwise): ${this._hullText() || '…'}</p>
       ${
@@ -239,7 +234,7 @@ export class AttnScatterHull extends AttnFigure {
   }
 
   exportSvgText() {
-    return this._chart.exportSvg(this.mixtures, this._inside);
+    return this.renderRoot.querySelector('attn-scatter-hull-chart').exportSvg();
   }
 
   exportRows() {

@@ -31,7 +31,7 @@ import { formatField } from '../../cells/base/state-fields.js';
 import { formatNumber } from '../../cells/base/cell-support.js';
 import '../../charts/attn-bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
-import { createValueStrips } from '../../charts/value-strips.js';
+import '../../charts/attn-value-strips.js';
 import {
   AGREEMENT,
   barDomain,
@@ -85,7 +85,6 @@ export class AttnConvexMix extends AttnLab {
   constructor() {
     super();
     this._barDomain = [0, 1];
-    this._strips = null;
     this._fromBars = false;
     this._dragBase = null; // the weights when a drag began (keep Σα = 1 rescales from them)
     this._rules = null;
@@ -165,21 +164,24 @@ export class AttnConvexMix extends AttnLab {
   }
 
   updated() {
-    const mix = this.task.value;
     if (this._rules && this.task.engine) {
       this.dataset.valid = String(this._valid);
       this.dataset.y = yAttribute(this._mix?.y);
     }
-    const stripBox = this.renderRoot.querySelector('.chart.strips');
-    if (!stripBox) return;
-    if (!this._strips || !stripBox.contains(this._strips.svg)) {
-      stripBox.replaceChildren();
-      this._strips = createValueStrips(stripBox, { title: 'Where y lands among the values, one line per coordinate' });
-    }
-    const rules = this._rules;
-    const broken = rules && !(rules.okNonNegative && rules.okSum);
+  }
+
+  /** Where y lands among the values: the last y that was a mixture, and the weighted sum when α breaks a rule. */
+  _strips(broken) {
+    const mix = this.task.value;
     const y = mix?.y.length === this.values[0].length ? mix.y : null;
-    this._strips.update({ ...stripRows(this.values, y, broken ? rules.loop : null), stale: !this._mix });
+    const { rows, domain } = stripRows(this.values, y, broken ? this._rules.loop : null);
+    return html`<attn-value-strips
+      class="chart strips"
+      label="Where y lands among the values, one line per coordinate"
+      .rows=${rows}
+      .domain=${domain}
+      ?stale=${!this._mix}
+    ></attn-value-strips>`;
   }
 
   describe() {
@@ -294,7 +296,7 @@ export class AttnConvexMix extends AttnLab {
         @bar-change=${(e) => this._onBars(e.detail.values, e.detail.index, true)}
       ></attn-bar-chart>
       <h3>Where y lands among the values</h3>
-      <div class="chart strips"></div>
+      ${this._strips(broken)}
       <p class="legend">
         <span class="key key-value" aria-hidden="true">●</span> the values, one line per coordinate; shaded: the stretch
         from the smallest to the largest. <span class="key key-y" aria-hidden="true">○</span> y${

@@ -30,7 +30,8 @@ import { ExerciseGate } from '../../cells/notebook/exercise-gate.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { formatField } from '../../cells/base/state-fields.js';
 import { NOTEBOOK_POINTS, scatterHullStyles } from '../../cells/figures/attn-scatter-hull.js';
-import { createScatterHull, scatterDomain } from '../../charts/scatter-hull.js';
+import '../../charts/attn-scatter-hull-chart.js';
+import { scatterDomain } from '../../charts/scatter-layout.js';
 import {
   computeHullView,
   describeHull,
@@ -102,7 +103,6 @@ export class AttnHullMixtures extends AttnLab {
 
   constructor() {
     super();
-    this._chart = null;
     this._domain = null;
     this._fromDrag = false;
     this._cache = {}; // the Dirichlet draws and the path's weights, kept between runs
@@ -176,21 +176,9 @@ export class AttnHullMixtures extends AttnLab {
 
   updated() {
     const view = this.task.value;
-    const box = this.renderRoot.querySelector('.chart');
-    if (!view || !box) return;
+    if (!view) return;
     this.dataset.outside = String(view.outside);
     this.dataset.highlight = view.highlight.map(sig).join(',');
-    if (!this._chart || !box.contains(this._chart.svg)) {
-      box.replaceChildren();
-      this._chart = createScatterHull(box, {
-        title: `Values v0 to v3 (draggable), their convex hull and ${this.count} mixtures`,
-        onInput: (points) => this._onDrag(points, false),
-        onChange: (points) => this._onDrag(points, true),
-      });
-    }
-    // the view's hull, mixtures (inside or not), path and highlight, on the current values
-    const scores = this._scoresOpen ? {} : { path: [], highlight: null }; // predict first: no y(τ) yet
-    this._chart.update({ ...view, points: this.values, domain: this._domain, highlightLabel: 'y(τ)', ...scores });
   }
 
   /** Drops the lines about y(τ) from a text while the scores part waits for its exercise. */
@@ -207,8 +195,7 @@ export class AttnHullMixtures extends AttnLab {
   }
 
   exportSvgText() {
-    const view = this.task.value;
-    return this._chart.exportSvg(view?.mixtures, view?.inside);
+    return this.renderRoot.querySelector('attn-scatter-hull-chart').exportSvg();
   }
 
   exportRows() {
@@ -221,8 +208,23 @@ export class AttnHullMixtures extends AttnLab {
 
   renderFigure() {
     const v = this.task.value;
+    const open = this._scoresOpen; // predict first: no y(τ) and no path until then
     const figure = html`
-      <div class="chart" aria-describedby="drag-hint"></div>
+      <attn-scatter-hull-chart
+        class="chart"
+        aria-describedby="drag-hint"
+        label="Values v0 to v3 (draggable), their convex hull and ${this.count} mixtures"
+        highlight-label="y(τ)"
+        .points=${this.values}
+        .hull=${v?.hull ?? null}
+        .domain=${this._domain}
+        .mixtures=${v?.mixtures ?? null}
+        .inside=${v?.inside ?? null}
+        .path=${open ? v?.path : null}
+        .highlight=${open ? v?.highlight : null}
+        @point-input=${(e) => this._onDrag(e.detail.points, false)}
+        @point-change=${(e) => this._onDrag(e.detail.points, true)}
+      ></attn-scatter-hull-chart>
       <p class="readout">Hull (counter-clockwise): ${v ? hullText(v.hull) : '…'}</p>
       <p class="count" aria-live="polite">
         <strong class="outside-count">${v ? v.outside : '…'}</strong> of ${this.count} mixtures lie outside the hull.
