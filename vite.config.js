@@ -10,6 +10,7 @@ import { viteSingleFile } from 'vite-plugin-singlefile';
 import { asciiHtml } from './scripts/ascii-html.mjs';
 import lessonsPlugin from './scripts/vite-lessons-plugin.mjs';
 import serviceWorkerPlugin from './scripts/vite-sw-plugin.mjs';
+import templateWhitespace from './scripts/vite-template-whitespace.mjs';
 
 // Every page of the site: web/*.html and the component galleries in web/gallery/*.html.
 function sitePages() {
@@ -105,7 +106,7 @@ const embedConfig = {
   base: './',
   publicDir: false,
   logLevel: 'warn',
-  plugins: [projectWasm, lessonsPlugin()], // lessons: for any .md import (the widgets leave out attn-app, their user)
+  plugins: [projectWasm, lessonsPlugin(), templateWhitespace()], // lessons: for any .md import (the widgets leave out attn-app, their user)
   resolve: { alias: [gzippedWasm, inlineWorker] },
   worker: classicWorker,
   build: {
@@ -137,6 +138,7 @@ export default defineConfig(({ mode }) => {
     // Lessons: web/lessons/*.md -> { meta, html, headings } with KaTeX rendered at build time.
     plugins: [
       projectWasm,
+      templateWhitespace(),
       lessonsPlugin({ compress: single }),
       ...(single ? [viteSingleFile({ removeViteModuleLoader: true }), inlineIcon, asciiOnly] : []),
       ...offline,
