@@ -38,7 +38,7 @@
 import { LitElement, css, html } from 'lit';
 import { defaults, FieldError, parseField } from './state-fields.js';
 import { getEngine } from '../../runtime.js';
-import { resetToAuthored } from './cell-support.js';
+import { cellStyles, resetToAuthored } from './cell-support.js';
 import { whenNearViewport } from './near-viewport.js';
 import { mathStyles } from './styles.js';
 
@@ -101,6 +101,17 @@ export class AttnCell extends LitElement {
       button:focus-visible {
         outline: 2px solid var(--accent, #3b5bdb);
         outline-offset: 2px;
+      }
+    `,
+  ];
+
+  /** The styles of a notebook cell or control: the base, the shared card and field styles, a tighter margin. */
+  static compactStyles = [
+    AttnCell.baseStyles,
+    cellStyles,
+    css`
+      :host {
+        margin: 0.75rem 0;
       }
     `,
   ];

@@ -18,7 +18,7 @@
 import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { AttnCell } from '../base/attn-cell.js';
-import { cellStyles, parseNumberText } from '../base/cell-support.js';
+import { parseNumberText } from '../base/cell-support.js';
 import { FieldLink, fieldLinkProperties } from '../base/wiring.js';
 
 const labelList = {
@@ -55,12 +55,8 @@ export class AttnMatrixEditor extends AttnCell {
   };
 
   static styles = [
-    AttnCell.baseStyles,
-    cellStyles,
+    AttnCell.compactStyles,
     css`
-      :host {
-        margin: 0.75rem 0;
-      }
       .scroll {
         overflow-x: auto;
         margin-top: 0.35rem;

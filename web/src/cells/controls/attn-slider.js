@@ -17,7 +17,7 @@
  */
 import { css, html } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
-import { cellStyles, formatNumber } from '../base/cell-support.js';
+import { formatNumber } from '../base/cell-support.js';
 import { FieldLink, fieldLinkProperties } from '../base/wiring.js';
 import { mathPlain, mathText, texValue } from '../base/math.js';
 
@@ -42,12 +42,8 @@ export class AttnSlider extends AttnCell {
   };
 
   static styles = [
-    AttnCell.baseStyles,
-    cellStyles,
+    AttnCell.compactStyles,
     css`
-      :host {
-        margin: 0.75rem 0;
-      }
       .track {
         display: flex;
         align-items: center;

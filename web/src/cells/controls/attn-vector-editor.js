@@ -17,7 +17,7 @@
 import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { AttnCell } from '../base/attn-cell.js';
-import { cellStyles, parseNumberList } from '../base/cell-support.js';
+import { parseNumberList } from '../base/cell-support.js';
 import { FieldLink, fieldLinkProperties } from '../base/wiring.js';
 
 const MAX_ENTRIES = 64;
@@ -41,12 +41,8 @@ export class AttnVectorEditor extends AttnCell {
   };
 
   static styles = [
-    AttnCell.baseStyles,
-    cellStyles,
+    AttnCell.compactStyles,
     css`
-      :host {
-        margin: 0.75rem 0;
-      }
       .field {
         display: flex;
         align-items: center;

@@ -27,7 +27,7 @@
  */
 import { css, html } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
-import { cellStyles, pythonLiteral } from '../base/cell-support.js';
+import { pythonLiteral } from '../base/cell-support.js';
 import { showCode } from '../base/preferences.js';
 import { allValues, CellLink } from '../base/wiring.js';
 
@@ -58,12 +58,8 @@ export class AttnCode extends AttnCell {
   };
 
   static styles = [
-    AttnCell.baseStyles,
-    cellStyles,
+    AttnCell.compactStyles,
     css`
-      :host {
-        margin: 0.75rem 0;
-      }
       .code {
         border: 1px solid var(--border, #d0d4dc);
         border-radius: 8px;

@@ -14,7 +14,6 @@
  */
 import { css, html } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
-import { cellStyles } from '../base/cell-support.js';
 import { CellLink, formatValue, readValue, readerProperties } from '../base/wiring.js';
 
 export class AttnOutput extends AttnCell {
@@ -27,12 +26,8 @@ export class AttnOutput extends AttnCell {
   };
 
   static styles = [
-    AttnCell.baseStyles,
-    cellStyles,
+    AttnCell.compactStyles,
     css`
-      :host {
-        margin: 0.75rem 0;
-      }
       .output {
         border-left: 3px solid var(--border, #d0d4dc);
         padding: 0.35rem 0 0.35rem 0.75rem;
