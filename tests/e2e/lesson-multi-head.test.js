@@ -281,7 +281,7 @@ for (const [width, height] of [
   [1280, 900],
   [390, 844],
 ]) {
-  test(`at ${width}×${height}, T = 8 and 24 maps: text ≥ 11 px, numbers only in cells ≥ 28 px, 44 px targets, sizes in view with the grid`, async () => {
+  test(`at ${width}×${height}, T = 8 and 24 maps: text ≥ 12 px, numbers only in cells ≥ 28 px, 44 px targets, sizes in view with the grid`, async () => {
     const page = await site.browser.context.newPage();
     const { problems } = watch(page);
     await page.setViewportSize({ width, height });
@@ -292,7 +292,7 @@ for (const [width, height] of [
     await lab.locator('.detail attn-heatmap').scrollIntoViewIfNeeded();
     await settled(lab);
     const m = await measure(lab);
-    assert.ok(m.text >= 11, `smallest figure text ${m.text} px`);
+    assert.ok(m.text >= 12 - 0.05, `smallest figure text ${m.text} px`);
     assert.ok(m.cell >= 28, `cells of the large map ${m.cell} px wide hold numbers`);
     assert.equal(m.tileText, 0, 'the small maps print no numbers');
     assert.match(await lab.locator('.overview .note').textContent(), /colours only/);

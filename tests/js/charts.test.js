@@ -168,3 +168,45 @@ describe('scales (d3)', () => {
     assert.equal(shorten('everything', 10, roughMeasure), '');
   });
 });
+
+describe('shape diagram layout', async () => {
+  const { layoutShapes } = await import('../../web/src/charts/shape-layout.js');
+  const { matmulShapes } = await import('../../web/src/charts/shape-diagram.js');
+  const CASES = [
+    [
+      'multi-head',
+      matmulShapes([4, 8, 10, 10], [4, 8, 10, 16], ['B', 'h', 'T', 'T'], ['B', 'h', 'T', 'd_v']),
+      ['S', 'V', 'Y = SV'],
+    ],
+    ['sdpa', matmulShapes([2, 5, 7], [2, 7, 3], ['B', 'L', 'S'], ['B', 'S', 'E_v']), ['weights', 'V', 'output']],
+    ['broadcast', matmulShapes([1, 4, 5, 5], [2, 1, 5, 8]), ['A', 'B', 'A × B']],
+  ];
+  for (const [name, shapes, names] of CASES) {
+    test(`${name}: lines fit, heads and notes stay in their columns, at every width`, () => {
+      for (const width of WIDTHS) {
+        const l = layoutShapes({ width, shapes, names, measure: roughMeasure });
+        for (const [line, px] of [...l.formula.map((p) => [p, 13]), ...l.sizes.map((p) => [p, 12])])
+          assert.ok(4 + line.text.length * px * 0.6 <= l.width, `${name} at ${width}: "${line.text}" fits`);
+        const last = l.columns.at(-1);
+        assert.ok(last.x + l.box.width <= l.width, `${name} at ${width}: the last column is inside`);
+        l.columns.forEach((col, i) => {
+          assert.ok(
+            roughMeasure(col.head) <= l.box.width + 6,
+            `${name} at ${width}: head "${col.head}" fits its column`,
+          );
+          if (col.summed) assert.ok(roughMeasure(col.summed) <= l.box.width + 6, `"${col.summed}" fits`);
+          if (i) assert.ok(col.x >= l.columns[i - 1].x + l.box.width, 'columns do not overlap');
+        });
+        assert.ok(l.columns[0].x >= Math.max(...names.map((n) => roughMeasure(n))), 'names left of the boxes');
+      }
+    });
+  }
+  test('a narrow diagram breaks the formula before → and keeps its whole text', () => {
+    const [, shapes] = CASES[0];
+    const l = layoutShapes({ width: 320, shapes, names: ['S', 'V', 'Y = SV'], measure: roughMeasure });
+    assert.equal(l.formula.length, 2);
+    assert.equal(l.formula.map((p) => p.text).join(''), '(B, h, T, T) × (B, h, T, d_v) → (B, h, T, d_v)');
+    const wide = layoutShapes({ width: 1200, shapes, names: ['S', 'V', 'Y = SV'], measure: roughMeasure });
+    assert.equal(wide.formula.length, 1);
+  });
+});

@@ -148,10 +148,11 @@ test('colour scales: linear as before; log from 10⁻⁶ of the largest, zeros a
   );
 });
 
-test('heatmap layout: 12 px labels that do not crowd, numbers only in cells of 28 px or more', () => {
+test('heatmap layout: 12 px labels that do not crowd, numbers (12 px) only in cells of MIN_ANNOTATED_CELL (32) px or more', () => {
   const wide = heatmapLayout({ rows: 5, cols: 5, width: 700 });
   assert.equal(wide.mode, 'svg');
   assert.ok(wide.annotated && wide.cellW === 56, `cell ${wide.cellW}`);
+  assert.equal(wide.annotationPx, 12);
   assert.ok(wide.width <= 700);
   assert.deepEqual(wide.rowTicks, [0, 1, 2, 3, 4]);
   const phone = heatmapLayout({ rows: 32, cols: 32, width: 330 });

@@ -10,7 +10,7 @@
  *
  * The chart is laid out in CSS pixels for the width its container gives it (and again
  * when that width changes), one SVG unit to a pixel, so its text is the size it says:
- * axis and legend labels 12 px, numbers in cells 11–12 px. A cell under MIN_ANNOTATED_CELL
+ * axis and legend labels and numbers in cells 12 px. A cell under MIN_ANNOTATED_CELL
  * pixels is too small for its number: the numbers are hidden and a note says so (hover,
  * focus or the data table still read every value). Elements are created once; update()
  * recolours in place.
@@ -29,7 +29,7 @@ import { setAttributes, svgElement } from './svg.js';
 /** Matrices with more cells than this are drawn on a canvas, without annotations. */
 export const SVG_LIMIT = 32 * 32;
 /** Cells narrower than this (CSS pixels) do not print their numbers. */
-export const MIN_ANNOTATED_CELL = 28;
+export const MIN_ANNOTATED_CELL = 32;
 /** Axis and legend text, in CSS pixels. */
 export const FONT_PX = 12;
 
@@ -80,7 +80,7 @@ export function heatmapLayout({ rows, cols, rowLabels = null, colLabels = null, 
     rowTicks,
     colTicks,
     annotated: mode === 'svg' && Math.min(cellW, cellH) >= MIN_ANNOTATED_CELL,
-    annotationPx: Math.min(cellW, cellH) >= 40 ? 12 : 11,
+    annotationPx: FONT_PX,
   };
 }
 

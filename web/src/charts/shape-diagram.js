@@ -1,14 +1,10 @@
 /**
- * A tensor-shape diagram of a batched matrix product A × B → C, e.g.
- * (B, h, T, T) × (B, h, T, d_v) → (B, h, T, d_v), drawn as one labelled box per
- * axis, in columns that align the axes the operands share: the batch axes
- * (broadcast as in NumPy/PyTorch matmul), A's rows, the contracted axis (A's
- * last = B's second-to-last, summed over) and B's columns.
+ * The shapes of a batched matrix product A × B → C, e.g. (B, h, T, T) × (B, h, T, d_v) →
+ * (B, h, T, d_v): the batch axes (broadcast as in NumPy/PyTorch matmul), A's rows, the contracted
+ * axis (A's last = B's second-to-last, summed over) and B's columns. Pure; attn-shape-chart.js draws them.
  *
  *   const shapes = matmulShapes([2, 4, 5, 5], [2, 4, 5, 8], ['B','h','T','T'], ['B','h','T','d_v']);
- *   createShapeDiagram(el, { title }).update(shapes);
  */
-import { setAttributes, svgElement } from './svg.js';
 
 /**
  * The shapes of a batched matmul and its output, or an Error naming the mismatch.
@@ -61,80 +57,3 @@ export function matmulShapes(a, b, aLabels = [], bLabels = []) {
 
 /** "(B, h, T, T)" */
 export const shapeText = (labels) => `(${labels.join(', ')})`;
-
-const BOX = { w: 64, h: 38, gap: 8 };
-const LEFT = 64;
-const TOP = 58;
-const ROW = 54;
-
-/**
- * @param {Element} container
- * @param {{ title?: string, names?: string[] }} [options] names: the row names of the two
- *   operands and the product (default 'A', 'B', 'A × B'; e.g. 'A', 'V', 'Y = AV')
- */
-export function createShapeDiagram(container, { title = 'Tensor shapes', names = ['A', 'B', 'A × B'] } = {}) {
-  const svg = svgElement('svg', { role: 'img', 'aria-label': title, class: 'shape-diagram' });
-  container.append(svg);
-  return {
-    svg,
-    update(s) {
-      svg.replaceChildren();
-      const columns = [
-        ...s.batch.map((d) => ({ head: 'batch', cells: [d.a, d.b, d.out], broadcast: d.a?.[1] !== d.b?.[1] })),
-        { head: 'rows', cells: [s.rows, null, s.rows] },
-        { head: 'summed', cells: [s.inner.a, s.inner.b, null], inner: true },
-        { head: 'columns', cells: [null, s.cols, s.cols] },
-      ];
-      const width = LEFT + columns.length * (BOX.w + BOX.gap) + 8;
-      const height = TOP + 3 * ROW + 4;
-      setAttributes(svg, { viewBox: `0 0 ${width} ${height}` });
-      svg.style.maxWidth = `${width * 1.25}px`;
-      svgElement('title', {}, svg).textContent = title;
-      const formula = svgElement('text', { x: 4, y: 18, class: 'formula' }, svg);
-      formula.textContent = `${shapeText(s.aLabels)} × ${shapeText(s.bLabels)} → ${shapeText(s.outLabels)}`;
-      const sizes = svgElement('text', { x: 4, y: 36, class: 'sizes' }, svg);
-      sizes.textContent = `${shapeText(s.a)} × ${shapeText(s.b)} → ${shapeText(s.out)}`;
-      names.forEach((name, r) => {
-        svgElement('text', { x: 4, y: TOP + r * ROW + BOX.h / 2 + 4, class: 'operand' }, svg).textContent = name;
-      });
-      columns.forEach((col, c) => {
-        const x = LEFT + c * (BOX.w + BOX.gap);
-        svgElement('text', { x: x + BOX.w / 2, y: TOP - 6, 'text-anchor': 'middle', class: 'head' }, svg).textContent =
-          col.head;
-        if (col.inner) {
-          svgElement(
-            'rect',
-            { x: x - 3, y: TOP - 2, width: BOX.w + 6, height: 2 * ROW - (ROW - BOX.h) + 4, rx: 6, class: 'shared' },
-            svg,
-          );
-          svgElement(
-            'text',
-            { x: x + BOX.w / 2, y: TOP + 2 * ROW + BOX.h / 2 + 4, 'text-anchor': 'middle', class: 'summed' },
-            svg,
-          ).textContent = `Σ over ${col.cells[0][0]}`;
-        }
-        col.cells.forEach((cell, r) => {
-          if (!cell) return;
-          const y = TOP + r * ROW;
-          const out = r === 2;
-          const box = svgElement(
-            'rect',
-            { x, y, width: BOX.w, height: BOX.h, rx: 4, class: `box${out ? ' out' : ''}${col.inner ? ' inner' : ''}` },
-            svg,
-          );
-          if (col.broadcast && cell[1] === 1 && r < 2) box.classList.add('broadcast');
-          svgElement(
-            'text',
-            { x: x + BOX.w / 2, y: y + 16, 'text-anchor': 'middle', class: 'axis-name' },
-            svg,
-          ).textContent = cell[0];
-          svgElement(
-            'text',
-            { x: x + BOX.w / 2, y: y + 31, 'text-anchor': 'middle', class: 'axis-size' },
-            svg,
-          ).textContent = String(cell[1]);
-        });
-      });
-    },
-  };
-}

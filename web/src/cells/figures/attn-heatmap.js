@@ -2,7 +2,7 @@
  * <attn-heatmap values="0.1,0.9;0.5,0.5" row-labels="q0,q1" col-labels="k0,k1" palette="viridis">
  *
  * An annotated heatmap of a matrix (attention weights, scores, …). Up to 32 × 32
- * cells each value is printed in its cell (while the cells are at least 28 px; below,
+ * cells each value is printed in its cell (while the cells are at least 32 px; below,
  * a note says the numbers are hidden), in black or white for contrast, and
  * the cells form a keyboard grid (arrow keys); larger matrices are drawn on a
  * canvas (4096 × 4096 stays responsive) with a keyboard cursor and a magnifier

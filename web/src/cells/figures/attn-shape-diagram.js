@@ -14,7 +14,8 @@
  */
 import { css, html } from 'lit';
 import { svgDocument } from '../../charts/export.js';
-import { createShapeDiagram, matmulShapes, shapeText } from '../../charts/shape-diagram.js';
+import '../../charts/attn-shape-chart.js';
+import { matmulShapes, shapeText } from '../../charts/shape-diagram.js';
 import { AttnFigure, listConverter } from '../base/figure-base.js';
 
 const SHAPE = { type: 'numbers', minLength: 2, maxLength: 6, min: 1, max: 1e6, integer: true };
@@ -38,10 +39,10 @@ export class AttnShapeDiagram extends AttnFigure {
     AttnFigure.figureStyles,
     css`
       .formula {
-        font: 600 14px var(--font-mono, ui-monospace, monospace);
+        font: 600 13px var(--font-mono, ui-monospace, monospace);
       }
       .sizes {
-        font: 13px var(--font-mono, ui-monospace, monospace);
+        font: 12px var(--font-mono, ui-monospace, monospace);
         fill: var(--muted, #555d6b);
       }
       .operand {
@@ -50,7 +51,7 @@ export class AttnShapeDiagram extends AttnFigure {
       .head,
       .summed {
         fill: var(--muted, #555d6b);
-        font-size: 11px;
+        font-size: 12px;
       }
       .box {
         fill: var(--surface, #fff);
@@ -102,17 +103,6 @@ export class AttnShapeDiagram extends AttnFigure {
     }
   }
 
-  updated() {
-    const names = this.operandNames;
-    const container = this.renderRoot.querySelector('.chart');
-    if (!this._chart || this._chartNames !== names.join('\n') || !container.contains(this._chart.svg)) {
-      container.replaceChildren();
-      this._chart = createShapeDiagram(container, { title: this.accessibleName, names });
-      this._chartNames = names.join('\n');
-    }
-    this._chart.update(this._shapes);
-  }
-
   /** The row names: the `operands` attribute when it names all three, else A, B, A × B. */
   get operandNames() {
     return this.operands?.length === 3 && this.operands.every(Boolean) ? this.operands : ['A', 'B', 'A × B'];
@@ -127,12 +117,17 @@ export class AttnShapeDiagram extends AttnFigure {
   }
 
   renderFigure() {
-    return html`<div class="chart"></div>
+    return html`<attn-shape-chart
+        class="chart"
+        label=${this.accessibleName}
+        .shapes=${this._shapes}
+        .names=${this.operandNames}
+      ></attn-shape-chart>
       ${this._error ? html`<p class="error" role="alert">${this._error}; showing the last valid shapes.</p>` : ''}`;
   }
 
   exportSvgText() {
-    return svgDocument(this._chart.svg);
+    return svgDocument(this.renderRoot.querySelector('attn-shape-chart').svg);
   }
 
   exportRows() {

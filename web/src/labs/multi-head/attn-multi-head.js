@@ -9,7 +9,7 @@
  * A (rows: sequences b, columns: heads k), small and in colours only (their cells are too small to
  * print numbers in, which the lab says), with the sizes B, h, T, d_v (typed, or − and +) and the
  * Seed row directly under it; and the map picked in the grid (click it, or arrow keys), drawn
- * large with its numbers (attn-heatmap, compact: 12 px text, numbers in cells of 28 px and more,
+ * large with its numbers (attn-heatmap, compact: 12 px text, numbers in cells of 32 px and more,
  * up to 56 px beside the grid). Then the shapes of Y = AV (attn-shape-diagram), the
  * notebook's printout and its dimensional audit table with the live shapes, indices from 0.
  * Verified (one line): every row of A sums to 1 across all sequences and heads; Y has shape

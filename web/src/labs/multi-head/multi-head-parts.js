@@ -221,11 +221,7 @@ export const multiHeadStyles = css`
     margin: 0;
     padding: 0;
   }
-  .shapes {
-    overflow-x: auto;
-  }
   .shapes attn-shape-diagram {
-    min-width: 30rem;
     margin: 0.5rem 0;
   }
   table.audit {
