@@ -17,6 +17,7 @@ import { startHeightReports, startProgressReports } from './embed.js';
 import { findLesson, lessonHtml, lessons, neighbours } from './lessons.js';
 import { applyState, collectState } from './permalink.js';
 import { markVisited } from './progress.js';
+import { fitFormulas } from './fit-formulas.js';
 import { ReadingPosition } from './reading-position.js';
 import { buildHash, clip, parseHash } from './route.js';
 import { prefersReducedMotion } from './theme.js';
@@ -70,6 +71,7 @@ export class AttnApp extends AttnCell {
     clearTimeout(this._timer);
     this._stopHeightReports?.();
     this._stopProgressReports?.();
+    this._stopFitting?.();
   }
 
   get _lesson() {
@@ -107,7 +109,10 @@ export class AttnApp extends AttnCell {
 
     const lesson = this._lesson;
     if (lesson) {
-      const { issues, defaulted } = applyState(this.querySelector('.lesson-body'), route.params);
+      const body = this.querySelector('.lesson-body');
+      const { issues, defaulted } = applyState(body, route.params);
+      this._stopFitting?.();
+      this._stopFitting = fitFormulas(body);
       this._issues = [...this._issues, ...issues];
       this._defaulted = defaulted;
       markVisited(lesson.meta.id);
@@ -182,6 +187,9 @@ export class AttnApp extends AttnCell {
     clearTimeout(this._timer);
     this._timer = 0;
     if (!this._lesson) return location.href;
+    // a route followed since (location.hash set, its hashchange not handled yet) is not overwritten
+    const now = parseHash(location.hash);
+    if (now && (now.page !== 'lesson' || now.lessonId !== this._lesson.meta.id)) return location.href;
     const url = this.permalink();
     if (url !== location.href) history.replaceState(history.state, '', url);
     return url;
@@ -292,12 +300,16 @@ export class AttnApp extends AttnCell {
              innerHTML: parsed once, where unsafeHTML parses into a template and then copies it. -->
         ${keyed(this._visit, html`<div class="lesson-body" .innerHTML=${this._html}></div>`)}
         <footer class="lesson-foot">
-          <section class="sources" aria-labelledby="sources-title">
-            <h2 id="sources-title">Sources</h2>
-            <ul>
-              ${meta.sources.map((source) => html`<li>${source}</li>`)}
-            </ul>
-          </section>
+          ${
+            meta.sources.length === 0
+              ? ''
+              : html`<section class="sources" aria-labelledby="sources-title">
+                  <h2 id="sources-title">Sources</h2>
+                  <ul>
+                    ${meta.sources.map((source) => html`<li>${source}</li>`)}
+                  </ul>
+                </section>`
+          }
           ${
             embed
               ? ''

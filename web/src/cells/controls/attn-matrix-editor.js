@@ -18,6 +18,7 @@
 import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { AttnCell } from '../base/attn-cell.js';
+import { markScrollEnd, matrixBoxStyles, WIDE_MATRIX_COLUMNS } from '../base/styles.js';
 import { parseNumberText } from '../base/cell-support.js';
 import { FieldLink, fieldLinkProperties } from '../base/wiring.js';
 
@@ -56,10 +57,15 @@ export class AttnMatrixEditor extends AttnCell {
 
   static styles = [
     AttnCell.compactStyles,
+    matrixBoxStyles,
     css`
       .scroll {
-        overflow-x: auto;
         margin-top: 0.35rem;
+      }
+      @container (max-width: 26rem) {
+        .scroll:not([data-wide-matrix]) input[type='text'] {
+          width: 3.6rem;
+        }
       }
       table {
         border-collapse: collapse;
@@ -178,7 +184,11 @@ export class AttnMatrixEditor extends AttnCell {
           <span class="label" id="label">${this.label}</span>
           <button type="button" @click=${() => this.reset()} aria-label=${`Reset ${this.label}`}>Reset</button>
         </div>
-        <div class="scroll">
+        <div
+          class="scroll matrix-box"
+          ?data-wide-matrix=${cols > WIDE_MATRIX_COLUMNS}
+          @scroll=${cols > WIDE_MATRIX_COLUMNS ? markScrollEnd : null}
+        >
           <table aria-labelledby="label" @keydown=${this.#onKeydown} @input=${this.#onInput}>
             <thead>
               <tr>

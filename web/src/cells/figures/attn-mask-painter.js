@@ -29,7 +29,7 @@ import { live } from 'lit/directives/live.js';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, readWholeNumber, resetToAuthored } from '../base/cell-support.js';
 import { listConverter } from '../base/figure-base.js';
-import { controlStyles } from '../base/styles.js';
+import { controlStyles, markScrollEnd, matrixBoxStyles, WIDE_MATRIX_COLUMNS } from '../base/styles.js';
 import { emptyRows, MASK_PRESETS as PRESETS, maskFor } from './mask-presets.js';
 
 export { maskFor };
@@ -66,6 +66,7 @@ export class AttnMaskPainter extends AttnCell {
     AttnCell.baseStyles,
     cellStyles,
     controlStyles,
+    matrixBoxStyles,
     css`
       :host {
         margin: 0.5rem 0;
@@ -94,14 +95,13 @@ export class AttnMaskPainter extends AttnCell {
         width: 3.5rem;
       }
       .grid-box {
-        /* a grid wider than its box scrolls here; the cells keep their 44 px */
-        overflow-x: auto;
-        max-width: 100%;
-        padding: 3px;
+        /* the cells keep their 44 px: a grid of up to WIDE_MATRIX_COLUMNS keys fits a phone, a
+           wider one scrolls here (matrixBoxStyles: data-wide-matrix, its edge faded) */
+        padding: 2px;
       }
       .grid {
         display: inline-grid;
-        gap: 2px;
+        gap: 1px;
         user-select: none;
         font-family: var(--font-mono, ui-monospace, monospace);
         font-size: 0.8rem;
@@ -114,7 +114,7 @@ export class AttnMaskPainter extends AttnCell {
         align-items: center;
         justify-content: center;
         color: var(--muted, #555d6b);
-        min-width: 1.6rem;
+        min-width: 1.25rem;
         min-height: 1.4rem;
       }
       .cell {
@@ -323,7 +323,11 @@ export class AttnMaskPainter extends AttnCell {
         }
         ${this.noReset ? '' : html`<button type="button" class="reset-mask" @click=${() => this.reset()}>Reset mask</button>`}
       </div>
-      <div class="grid-box">
+      <div
+        class="grid-box matrix-box"
+        ?data-wide-matrix=${n > WIDE_MATRIX_COLUMNS}
+        @scroll=${n > WIDE_MATRIX_COLUMNS ? markScrollEnd : null}
+      >
         <div
           class="grid"
           role="grid"

@@ -11,6 +11,7 @@
 import { css, html } from 'lit';
 import { tableSvgDocument, themeColours } from '../../charts/table-svg.js';
 import { AttnFigure, listConverter } from '../base/figure-base.js';
+import { markScrollEnd, matrixBoxStyles, WIDE_MATRIX_COLUMNS } from '../base/styles.js';
 
 export class AttnMatrix extends AttnFigure {
   static stateFields = {
@@ -37,10 +38,8 @@ export class AttnMatrix extends AttnFigure {
   static styles = [
     AttnFigure.baseStyles,
     AttnFigure.figureStyles,
+    matrixBoxStyles,
     css`
-      .table-wrap {
-        overflow-x: auto;
-      }
       table {
         border-collapse: collapse;
         font-family: var(--font-mono, ui-monospace, monospace);
@@ -116,7 +115,15 @@ export class AttnMatrix extends AttnFigure {
 
   renderFigure() {
     const h = this['highlight-row'];
-    return html`<div class="table-wrap" role="region" tabindex="0" aria-label=${`${this.accessibleName} (table)`}>
+    const wide = this.cols > WIDE_MATRIX_COLUMNS;
+    return html`<div
+      class="table-wrap matrix-box"
+      ?data-wide-matrix=${wide}
+      role="region"
+      tabindex="0"
+      aria-label=${`${this.accessibleName} (table)`}
+      @scroll=${wide ? markScrollEnd : null}
+    >
       <table>
         <caption class="sr-only">
           ${this.accessibleName}

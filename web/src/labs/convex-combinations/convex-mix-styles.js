@@ -127,14 +127,23 @@ export const mixStyles = css`
     margin: 0.3rem 0;
     overflow-wrap: anywhere;
   }
-  .terms {
-    overflow-x: auto;
-  }
   .terms table {
     font-family: var(--font-mono, ui-monospace, monospace);
+    overflow-x: visible;
   }
   .terms td {
     white-space: nowrap;
+  }
+  /* a narrow figure: the vectors break after a comma, so the table fits instead of scrolling */
+  @container (max-width: 32rem) {
+    .terms td:nth-child(n + 3) {
+      white-space: normal;
+    }
+    .terms th,
+    .terms td {
+      padding-left: 0.25rem;
+      padding-right: 0.25rem;
+    }
   }
   .terms th {
     font-family: var(--font-sans, system-ui, sans-serif);

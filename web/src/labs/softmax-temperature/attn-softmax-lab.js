@@ -180,33 +180,65 @@ export class AttnSoftmaxLab extends AttnLab {
   }
 
   /** The weights at the comparison temperatures; each row's button moves the slider there. */
+  /** The button of comparison temperature k: it moves the slider there. */
+  _tauButton(c, k) {
+    return html`<button
+      type="button"
+      aria-label=${`Set τ to ${c.temperatures[k]}`}
+      aria-pressed=${String(this.temperature === c.temperatures[k])}
+      @click=${() => this._setTemperature(c.temperatures[k])}
+    >
+      ${c.temperatures[k]}
+    </button>`;
+  }
+
+  /**
+   * The weights at the comparison temperatures, a row per temperature; more than four positions
+   * are transposed (a row per position, a column per temperature), so the table fits a phone
+   * instead of scrolling sideways. Each temperature's button moves the slider there.
+   */
   _comparison(r) {
     const c = r?.comparison;
     if (!c) return '';
-    const T = this.logits.length;
-    return html`<p class="part-title" id="compare-title">The same logits at ${c.temperatures.length} temperatures</p>
+    const labels = positionLabels(this.logits.length);
+    const cell = (w) => html`<td data-value=${String(w)}>${formatWeight(w)}</td>`;
+    const title = html`<p class="part-title" id="compare-title">
+      The same logits at ${c.temperatures.length} temperatures
+    </p>`;
+    if (labels.length > 4) {
+      return html`${title}
+        <table class="compare transposed" aria-labelledby="compare-title" tabindex="0">
+          <thead>
+            <tr>
+              <td></td>
+              ${c.temperatures.map((_, k) => html`<th scope="col">${tex`\tau`} ${this._tauButton(c, k)}</th>`)}
+            </tr>
+          </thead>
+          <tbody>
+            ${labels.map(
+              (label, j) =>
+                html`<tr>
+                  <th scope="row">${tex`\alpha`} at ${label}</th>
+                  ${c.rows.map((row) => cell(row[j]))}
+                </tr>`,
+            )}
+          </tbody>
+        </table>`;
+    }
+    return html`${title}
       <table class="compare" aria-labelledby="compare-title" tabindex="0">
         <thead>
           <tr>
             <th scope="col">${tex`\tau`}</th>
-            ${positionLabels(T).map((label) => html`<th scope="col">${tex`\alpha`} at ${label}</th>`)}
+            ${labels.map((label) => html`<th scope="col">${tex`\alpha`} at ${label}</th>`)}
           </tr>
         </thead>
         <tbody>
           ${c.rows.map(
             (row, k) =>
               html`<tr>
-                <th scope="row">
-                  <button
-                    type="button"
-                    aria-label=${`Set τ to ${c.temperatures[k]}`}
-                    aria-pressed=${String(this.temperature === c.temperatures[k])}
-                    @click=${() => this._setTemperature(c.temperatures[k])}
-                  >
-                    ${c.temperatures[k]}
-                  </button>
-                </th>
-                ${Array.from(row, (w) => html`<td data-value=${String(w)}>${formatWeight(w)}</td>`)}
+                <th scope="row">${this._tauButton(c, k)}</th>
+                ${Array.from(row, cell)}
               </tr>`,
           )}
         </tbody>
