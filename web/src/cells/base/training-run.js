@@ -1,0 +1,150 @@
+/**
+ * TrainingRun: Train, Pause, Step and Reset for a lab that trains a model, as a Lit reactive
+ * controller (the training counterpart of LabTask), so that no lab writes its own training loop.
+ *
+ *   this.run = new TrainingRun(this, {
+ *     advance: (count, { signal, onProgress }) => trainer.step(count, { signal, onProgress }).then((r) => r.step),
+ *     measure: (step) => evaluate(step),         // optional: what the lab shows after each block
+ *     pace: () => ({ block: 25, minMs: 100 }),   // steps a block, and the least time one takes
+ *   });
+ *   run.train(400);  run.pause();  run.stepOnce();  await run.restore(1200);  run.reset();
+ *   run.training, run.at, run.progress, run.error, run.value
+ *
+ * - train(until) runs blocks of `pace().block` steps (the pace is read again before every block,
+ *   so a learner can change it while it trains) until `until`, Pause or a failure. After each
+ *   block it measures (`measure(step)`, kept in `value`), asks the host to draw, and waits for the
+ *   next animation frame and for `minMs` since the block began, so every block is seen. It
+ *   resolves when the run stops; it never rejects.
+ * - pause() and a disconnected host abort the run's AbortSignal: advance() should stop at once
+ *   and reject with an error of kind 'Cancelled' (the engine's trainers do), which is not a
+ *   failure. The model stays at the last completed step (`at`).
+ * - restore(steps) brings a fresh model to a permalink's step in one go, with progress
+ *   ({ done, count }) for the host to show; Pause cancels it as well.
+ * - A failure of advance() or measure() ends the run with `error` (the learner's words, from
+ *   `explain`), keeps `value` as it was, and the next train() clears it.
+ * - reset() stops the run and forgets the model's step (the host makes a fresh model).
+ * Only one run at a time: train(), stepOnce() and restore() while one runs do nothing.
+ */
+const frame = () =>
+  new Promise((resolve) =>
+    typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => resolve()) : setTimeout(resolve, 0),
+  );
+const sleep = (ms, signal) =>
+  new Promise((resolve) => {
+    if (ms <= 0 || signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+const cancelled = (error) => error?.kind === 'Cancelled' || error?.name === 'AbortError';
+
+export class TrainingRun {
+  /**
+   * @param {import('lit').ReactiveControllerHost} host
+   * @param {{ advance: (count: number, o: { signal: AbortSignal, onProgress: (p: object) => void }) => Promise<number> | number,
+   *   measure?: (step: number) => unknown, pace?: () => { block: number, minMs?: number },
+   *   explain?: (error: Error) => string }} options
+   */
+  constructor(host, { advance, measure = () => undefined, pace = () => ({ block: 1 }), explain }) {
+    this.host = host;
+    this.advance = advance;
+    this.measure = measure;
+    this.pace = pace;
+    this.explain = explain ?? ((error) => `Training stopped: ${error.message}`);
+    /** The model's step, as last reached. */
+    this.at = 0;
+    /** Whether a run (train or restore) is under way. */
+    this.training = false;
+    /** { done, count } while restore() runs, else null. */
+    this.progress = null;
+    /** Why the last run failed, in the learner's words, or ''. */
+    this.error = '';
+    /** The last measure's result. */
+    this.value = undefined;
+    this._controller = null;
+    host.addController(this);
+  }
+
+  hostDisconnected() {
+    this.pause();
+  }
+
+  /** Stops the run under way (if any) between two steps. */
+  pause() {
+    this._controller?.abort();
+  }
+
+  /** Stops any run and forgets the model's step: the host starts a fresh model. */
+  reset() {
+    this.pause();
+    this.at = 0;
+    this.value = undefined;
+    this.error = '';
+    this.host.requestUpdate();
+  }
+
+  /** One step more. */
+  stepOnce() {
+    return this.train(this.at + 1);
+  }
+
+  /** Trains in blocks until step `until`, Pause or a failure (see the top of this file). */
+  train(until = Infinity) {
+    return this.#run(async (signal) => {
+      while (!signal.aborted && this.at < until) {
+        const started = performance.now();
+        const { block, minMs = 0 } = this.pace();
+        const count = Math.max(1, Math.min(block, until - this.at));
+        this.at = await this.advance(count, { signal, onProgress: (p) => this.#reached(p) });
+        await this.#measure();
+        await frame(); // this block is drawn before the next starts
+        await sleep(minMs - (performance.now() - started), signal);
+      }
+    });
+  }
+
+  /** Brings the model from its step to `steps` in one call, with progress (a permalink's step). */
+  restore(steps) {
+    if (steps <= this.at) return this.training ? Promise.resolve() : this.#run(() => this.#measure());
+    return this.#run(async (signal) => {
+      const from = this.at;
+      this.progress = { done: 0, count: steps - from };
+      this.host.requestUpdate();
+      const onProgress = (p) => {
+        this.#reached(p);
+        this.progress = { done: this.at - from, count: steps - from };
+        this.host.requestUpdate();
+      };
+      this.at = await this.advance(steps - from, { signal, onProgress });
+      await this.#measure();
+    });
+  }
+
+  /** A progress report's step ({ step }) is where the model is, even if the call is then cancelled. */
+  #reached(p) {
+    if (Number.isFinite(p?.step)) this.at = p.step;
+  }
+
+  async #measure() {
+    this.value = await this.measure(this.at);
+    this.host.requestUpdate();
+  }
+
+  async #run(work) {
+    if (this.training) return;
+    const controller = new AbortController();
+    this._controller = controller;
+    this.training = true;
+    this.error = '';
+    this.host.requestUpdate();
+    try {
+      await work(controller.signal);
+    } catch (error) {
+      if (!cancelled(error)) this.error = this.explain(error);
+    } finally {
+      if (this._controller === controller) this._controller = null;
+      this.training = false;
+      this.progress = null;
+      this.host.requestUpdate();
+    }
+  }
+}
