@@ -210,3 +210,100 @@ describe('shape diagram layout', async () => {
     assert.equal(wide.formula.length, 1);
   });
 });
+
+describe('line chart layout', async () => {
+  const { layoutLines } = await import('../../web/src/charts/line-layout.js');
+  const three = (v) => String(Number(v.toFixed(3)));
+  const CASES = [
+    [
+      'dot variance',
+      {
+        series: [{ name: 'q·k' }, { name: 'q·k / √D' }],
+        xDomain: [-64, 64],
+        yDomain: [0, 0.45],
+        xLabel: 'value',
+        yLabel: 'share per unit',
+      },
+    ],
+    [
+      'scaling curves',
+      {
+        series: [{ name: 'unscaled: q·k' }, { name: 'scaled: q·k / √d' }],
+        xDomain: [1, 512],
+        xLog: true,
+        yDomain: [0, 1],
+        xLabel: 'd (dimension of q and k)',
+        yLabel: 'mean largest weight',
+      },
+    ],
+    [
+      'benchmark',
+      {
+        series: [
+          { name: 'wasm SIMD' },
+          { name: 'wasm scalar' },
+          { name: 'plain JS' },
+          { name: 'wasm SIMD, every core' },
+        ],
+        xDomain: [64, 4096],
+        xLog: true,
+        yDomain: [0.01, 1000],
+        yLog: true,
+        xLabel: 'sequence length T',
+        yLabel: 'ms per call',
+        format: (v) => (v >= 1 ? String(v) : v.toPrecision(1)),
+      },
+    ],
+    [
+      'trainer accuracy',
+      {
+        series: [{ name: 'answer-token accuracy' }],
+        xDomain: [0, 6400],
+        yDomain: [0, 1],
+        xLabel: 'step',
+        yLabel: 'accuracy',
+        format: (v) => `${Math.round(v * 100)}%`,
+      },
+    ],
+    [
+      'qkv loss',
+      {
+        series: [{ name: 'loss' }, { name: 'accuracy' }],
+        xDomain: [0, 400],
+        yDomain: [0, 2],
+        xLabel: 'step',
+        yLabel: 'loss, accuracy',
+      },
+    ],
+  ];
+  for (const [name, options] of CASES) {
+    test(`${name}: no text overlaps or leaves the chart at any width`, () => {
+      for (const width of WIDTHS) {
+        const l = layoutLines({ format: three, ...options, width, measure: roughMeasure });
+        const boxes = [
+          ...l.yTicks.map((t) => textBox(t.text, l.plot.left - 6, t.y + 4, 'end')),
+          ...l.xTicks.map((t) => textBox(t.text, t.labelX, l.tickY)),
+          textBox(l.xLabel.text, l.xLabel.x, l.xLabel.y),
+          ...l.legend.map((e) => textBox(e.text, e.x + 28, e.y + 4, 'start')),
+        ];
+        // the y axis title is turned: a box of its height across, its width along the axis
+        const w = roughMeasure(l.yLabel.text);
+        boxes.push({
+          left: l.yLabel.x - 9,
+          right: l.yLabel.x + 3,
+          top: l.yLabel.y - w / 2,
+          bottom: l.yLabel.y + w / 2,
+          text: l.yLabel.text,
+        });
+        for (let i = 0; i < boxes.length; i++) {
+          const a = boxes[i];
+          assert.ok(a.left >= -0.5 && a.right <= l.width + 0.5, `${name} at ${width}: "${a.text}" inside the width`);
+          assert.ok(a.top >= -0.5 && a.bottom <= l.height + 0.5, `${name} at ${width}: "${a.text}" inside the height`);
+          for (let j = i + 1; j < boxes.length; j++)
+            assert.ok(!overlaps(a, boxes[j]), `${name} at ${width}: "${a.text}" overlaps "${boxes[j].text}"`);
+        }
+        assert.ok(l.xTicks.length >= 2, `${name} at ${width}: at least two x ticks`);
+      }
+    });
+  }
+});

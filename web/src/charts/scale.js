@@ -94,3 +94,9 @@ export function formatDecimals(v, places = 3) {
   const s = Number(v.toFixed(places)).toString();
   return s === '-0' ? '0' : s;
 }
+
+/** A domain for a log axis: whole decades around [lo, hi]. */
+export function logDomain(lo, hi) {
+  if (!(lo > 0) || !(hi > 0)) return [1, 10];
+  return [10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi))];
+}

@@ -193,7 +193,7 @@ export const touchTargets = css`
 `;
 
 /**
- * lineChartStyles: the colours of charts/line-chart.js's series (series-0 red, series-1 blue,
+ * lineChartStyles: the colours of attn-line-chart's series (series-0 red, series-1 blue,
  * series-2 green; they differ by dash and marker shape too), its marker and its texts.
  */
 export const lineChartStyles = css`

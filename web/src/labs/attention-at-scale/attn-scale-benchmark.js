@@ -20,7 +20,7 @@ import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { lineChartStyles, tableStyles } from '../../cells/base/styles.js';
 import { svgDocument } from '../../charts/export.js';
-import { createLineChart } from '../../charts/line-chart.js';
+import '../../charts/attn-line-chart.js';
 import { poolBenchmark } from '../../engine/jobs.js';
 import { getEngine, getPool } from '../../runtime.js';
 import {
@@ -40,6 +40,8 @@ import {
   sizesUpTo,
   timed,
 } from './scale-benchmark-model.js';
+
+const msText = (v) => (v >= 1 ? String(v) : v.toPrecision(1));
 
 export class AttnScaleBenchmark extends AttnLab {
   static stateFields = {
@@ -75,7 +77,6 @@ export class AttnScaleBenchmark extends AttnLab {
   constructor() {
     super();
     this._rows = [];
-    this._chart = null;
     this._runs = 0; // the newest run's token: rows of an older one are dropped
     this._cores = null; // { threads, why }: the pool the every-core rows ran on
     this._request = { n: 0, on: false, tmax: this.tmax }; // Run asks for run n; Cancel turns it off
@@ -160,43 +161,14 @@ export class AttnScaleBenchmark extends AttnLab {
     this.stateChanged();
   }
 
-  updated() {
-    const box = this.renderRoot.querySelector('.chart');
-    if (!box) return;
-    if (timed(this._rows).length === 0) {
-      box.replaceChildren();
-      this._chart = null;
-      return;
-    }
-    const max = Math.max(...this._rows.map((r) => r.T));
-    const axes = chartAxes(this._rows, Math.max(max, Number(this._request.tmax)));
-    const key = JSON.stringify(axes);
-    if (!this._chart || this._chart.key !== key || !box.contains(this._chart.chart.svg)) {
-      box.replaceChildren();
-      this._chart = {
-        key,
-        chart: createLineChart(box, {
-          title: 'Time per attention call against T (log–log)',
-          xLabel: 'sequence length T',
-          yLabel: 'ms per call',
-          xLog: true,
-          yLog: true,
-          ...axes,
-          series: CONTENDERS,
-          format: (v) => (v >= 1 ? String(v) : v.toPrecision(1)),
-        }),
-      };
-    }
-    this._chart.chart.update(seriesOf(this._rows));
-  }
-
   describe() {
     return describeBenchmark(this._rows);
   }
 
   exportSvgText() {
-    if (!this._chart) throw new Error('run the benchmark first');
-    return svgDocument(this._chart.chart.svg);
+    const chart = this.renderRoot.querySelector('attn-line-chart');
+    if (!chart) throw new Error('run the benchmark first');
+    return svgDocument(chart.svg);
   }
 
   exportRows() {
@@ -245,8 +217,23 @@ export class AttnScaleBenchmark extends AttnLab {
 
   renderFigure() {
     const p = this.running ? this.task.progress : null;
-    const figure = html`<div class="chart"></div>
-      ${timed(this._rows).length ? '' : html`<p class="note">Press Run: the chart fills in as each size is timed.</p>`}`;
+    const drawn = timed(this._rows).length > 0;
+    const axes = drawn && chartAxes(this._rows, Math.max(...this._rows.map((r) => r.T), Number(this._request.tmax)));
+    const figure = drawn
+      ? html`<attn-line-chart
+          class="chart"
+          label="Time per attention call against T (log–log)"
+          x-label="sequence length T"
+          y-label="ms per call"
+          x-log
+          y-log
+          .xDomain=${axes.xDomain}
+          .yDomain=${axes.yDomain}
+          .series=${CONTENDERS}
+          .format=${msText}
+          .data=${seriesOf(this._rows)}
+        ></attn-line-chart>`
+      : html`<p class="note">Press Run: the chart fills in as each size is timed.</p>`;
     const controls = html`
       <label for="max">Largest T</label>
       <select id="max" .value=${this.tmax} @change=${this._onMax}>

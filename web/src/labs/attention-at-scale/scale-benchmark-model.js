@@ -3,7 +3,7 @@
  * job's rows (the time ratio to T/2), the chart's range, the text alternative, the exports and the
  * PyTorch code. No DOM; unit-tested in Node (tests/js/labs-attention-at-scale.test.js).
  */
-import { logDomain } from '../../charts/line-chart.js';
+import { logDomain } from '../../charts/scale.js';
 
 export const MAX_SIZES = [64, 128, 256, 512, 1024, 2048];
 

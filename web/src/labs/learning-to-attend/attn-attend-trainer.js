@@ -28,7 +28,7 @@ import { getPool } from '../../runtime.js';
 import { searchFewestHeads } from './fewest-heads-model.js';
 import { lineChartStyles } from '../../cells/base/styles.js';
 import { download, svgDocument, toJson } from '../../charts/export.js';
-import { createLineChart } from '../../charts/line-chart.js';
+import '../../charts/attn-line-chart.js';
 import {
   costSummary,
   curveDomain,
@@ -63,6 +63,27 @@ import {
   trainerOptions,
   WIDTHS,
 } from './trainer-model.js';
+
+/** The two curves' charts. */
+const CURVES = {
+  loss: {
+    label: 'Loss against training steps',
+    yLabel: 'loss (cross-entropy)',
+    yDomain: [0, 3],
+    line: { name: 'training loss', className: 'series-0', points: false, format: (v) => String(Number(v.toFixed(2))) },
+  },
+  accuracy: {
+    label: 'Accuracy against training steps',
+    yLabel: 'accuracy',
+    yDomain: [0, 1],
+    line: {
+      name: 'answer-token accuracy',
+      className: 'series-1',
+      points: false,
+      format: (v) => `${Math.round(v * 100)}%`,
+    },
+  },
+};
 
 /** Examples per accuracy measurement while training (256 when paused). */
 const EVAL_SAMPLES = { training: 128, still: 256 };
@@ -242,7 +263,6 @@ export class AttnAttendTrainer extends AttnLab {
     this._ownDraft = null; // { text, error } while the field holds something that is not an input
     this._fileNote = '';
     this._pace = 'watch'; // view state: how fast Train goes (PACES)
-    this._charts = {};
     this._gflops = null; // measured speed
     this._lastLoss = NaN;
     this._searching = false; // fewestHeads() is trying subsets of heads
@@ -644,46 +664,28 @@ export class AttnAttendTrainer extends AttnLab {
   }
 
   updated() {
-    this._drawCurves();
     // for the fewest-heads exercise: the step, the knock-outs or the accuracy may have changed
     this.dispatchEvent(new CustomEvent('attn-trainer-change', { bubbles: true, composed: true }));
   }
 
-  _drawCurves() {
-    const boxes = {
-      loss: this.renderRoot.querySelector('.curve-loss'),
-      accuracy: this.renderRoot.querySelector('.curve-accuracy'),
-    };
-    if (!boxes.loss) return;
+  /** The loss and accuracy curves, their step axis doubling as training goes on. */
+  _curves() {
     const domain = curveDomain(this._history.at(-1)?.step ?? 0);
     const series = curveSeries(this._history);
-    for (const [name, box] of Object.entries(boxes)) {
-      const key = `${domain[1]}`;
-      let entry = this._charts[name];
-      if (!entry || entry.key !== key || !box.contains(entry.chart.svg)) {
-        box.replaceChildren();
-        entry = {
-          key,
-          chart: createLineChart(box, {
-            title: name === 'loss' ? 'Loss against training steps' : 'Accuracy against training steps',
-            xLabel: 'step',
-            yLabel: name === 'loss' ? 'loss (cross-entropy)' : 'accuracy',
-            xDomain: domain,
-            yDomain: name === 'loss' ? [0, 3] : [0, 1],
-            series: [
-              {
-                name: name === 'loss' ? 'training loss' : 'answer-token accuracy',
-                className: name === 'loss' ? 'series-0' : 'series-1',
-                points: false,
-              },
-            ],
-            format: (v) => (name === 'accuracy' ? `${Math.round(v * 100)}%` : String(Number(v.toFixed(2)))),
-          }),
-        };
-        this._charts[name] = entry;
-      }
-      entry.chart.update(series[name]);
-    }
+    return ['loss', 'accuracy'].map((name) => {
+      const { label, yLabel, yDomain, line } = CURVES[name];
+      return html`<attn-line-chart
+        class=${`curve-${name}`}
+        label=${label}
+        x-label="step"
+        y-label=${yLabel}
+        .xDomain=${domain}
+        .yDomain=${yDomain}
+        .series=${[line]}
+        .format=${line.format}
+        .data=${series[name]}
+      ></attn-line-chart>`;
+    });
   }
 
   describe() {
@@ -698,8 +700,9 @@ export class AttnAttendTrainer extends AttnLab {
   }
 
   exportSvgText() {
-    if (!this._charts.accuracy) throw new Error('nothing drawn yet');
-    return svgDocument(this._charts.accuracy.chart.svg);
+    const chart = this.renderRoot.querySelector('.curve-accuracy');
+    if (!chart?.svg) throw new Error('nothing drawn yet');
+    return svgDocument(chart.svg);
   }
 
   exportRows() {
@@ -977,10 +980,7 @@ export class AttnAttendTrainer extends AttnLab {
     const result = this.job.value;
     const s = this.settings;
     const figure = html`${this._runControls()}
-      <div class="curves">
-        <div class="curve-loss"></div>
-        <div class="curve-accuracy"></div>
-      </div>
+      <div class="curves">${this._curves()}</div>
       ${this._history.length ? '' : html`<p class="note">Press Train: the curves fill in as the model learns.</p>`}
       ${this._maps(result ?? this._placeholder(), 'probe', { title: 'Every head’s attention on the probe' })}`;
     const after = html`${this._ownSection(result)} ${this._ablation(result)}

@@ -26,7 +26,7 @@ import { LabTask } from '../../cells/base/lab-task.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { lineChartStyles, touchTargets } from '../../cells/base/styles.js';
 import { svgDocument } from '../../charts/export.js';
-import { createLineChart } from '../../charts/line-chart.js';
+import '../../charts/attn-line-chart.js';
 import { createVectorPlane } from '../../charts/vector-plane.js';
 import { TRAIN_TORCH } from './qkv-code.js';
 import { planeStyles } from './plane-styles.js';
@@ -50,6 +50,11 @@ import {
 } from './qkv-training-model.js';
 
 const SUB = '₀₁₂';
+
+const LOSS_SERIES = [
+  { name: 'loss', className: 'series-0', points: false },
+  { name: 'accuracy', className: 'series-1', dashed: true, points: false },
+];
 
 /** A loss as a learner reads it: 0.253, or 3.1e-5 once it is tiny (not a flat 0). */
 const lossText = (loss) => (loss >= 0.001 ? fmt(loss, 3) : loss.toExponential(1).replace('-', '−'));
@@ -96,8 +101,6 @@ export class AttnQkvTraining extends AttnLab {
     this._run = newRun();
     this._plane = null;
     this._radius = 0;
-    this._chart = null;
-    this._chartKey = '';
     this._playing = false;
     this._goal = 0;
     this._frame = 0;
@@ -162,7 +165,6 @@ export class AttnQkvTraining extends AttnLab {
     const s = this.task.value;
     if (!s) return;
     this._drawPlane(s);
-    this._drawLoss(s);
     Object.assign(this.dataset, {
       step: String(s.step),
       training: String(this._playing),
@@ -213,30 +215,21 @@ export class AttnQkvTraining extends AttnLab {
     });
   }
 
-  _drawLoss(s) {
-    const box = this.renderRoot.querySelector('.loss');
-    if (!box) return;
+  /** The loss and accuracy curves, their axes growing by whole blocks of Train as it goes on. */
+  _loss(s) {
     const xMax = Math.max(TRAIN_STEPS, Math.ceil(Math.max(this._goal, s.step) / TRAIN_STEPS) * TRAIN_STEPS);
     const yMax = Math.max(2, Math.ceil(Math.max(0, ...s.history.map((h) => h[1])) * 2) / 2);
-    const key = `${xMax}:${yMax}`;
-    if (!this._chart || !box.contains(this._chart.svg) || key !== this._chartKey) {
-      box.replaceChildren();
-      this._chartKey = key;
-      this._chart = createLineChart(box, {
-        title: 'Loss of the last batch and accuracy on the 16 inputs, by step',
-        xLabel: 'step',
-        yLabel: 'loss, accuracy',
-        xDomain: [0, xMax],
-        yDomain: [0, yMax],
-        series: [
-          { name: 'loss', className: 'series-0', points: false },
-          { name: 'accuracy', className: 'series-1', dashed: true, points: false },
-        ],
-      });
-    }
-    this._chart.update([s.history.map(([x, loss]) => [x, loss]), s.history.map(([x, , acc]) => [x, acc])], {
-      marker: s.step,
-    });
+    return html`<attn-line-chart
+      class="loss"
+      label="Loss of the last batch and accuracy on the 16 inputs, by step"
+      x-label="step"
+      y-label="loss, accuracy"
+      .xDomain=${[0, xMax]}
+      .yDomain=${[0, yMax]}
+      .series=${LOSS_SERIES}
+      .data=${[s.history.map(([x, loss]) => [x, loss]), s.history.map(([x, , acc]) => [x, acc])]}
+      .marker=${s.step}
+    ></attn-line-chart>`;
   }
 
   describe() {
@@ -294,7 +287,7 @@ export class AttnQkvTraining extends AttnLab {
     return this.renderLab({
       figure,
       controls,
-      after: s ? html`<div class="loss"></div>` : '', // under both columns: on a phone Train stays next to the plane
+      after: s ? this._loss(s) : '', // under both columns: on a phone Train stays next to the plane
       checks: s ? checkCells(trainingChecks(s)) : '',
       code: html`<attn-code
         label="PyTorch: the same model and task"

@@ -20,7 +20,7 @@ import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { sizeSlider, sizeSliderStyles } from '../../cells/base/size-slider.js';
 import { lineChartStyles, tableStyles } from '../../cells/base/styles.js';
 import { svgDocument } from '../../charts/export.js';
-import { createLineChart } from '../../charts/line-chart.js';
+import '../../charts/attn-line-chart.js';
 import {
   computeDotVariance,
   describeVariance,
@@ -61,7 +61,6 @@ export class AttnDotVariance extends AttnLab {
 
   constructor() {
     super();
-    this._chart = null;
     this.seeds = new SeedControl(this, 'Random draws of q and k');
     this.task = new LabTask(this, {
       engine: 'worker',
@@ -69,24 +68,6 @@ export class AttnDotVariance extends AttnLab {
       run: ([d, samples, seed], { engine }) => computeDotVariance(engine, { d, samples, seed }),
       explain: explainVariance,
     });
-  }
-
-  updated() {
-    const r = this.task.value;
-    const box = this.renderRoot.querySelector('.chart');
-    if (!r || !box) return;
-    if (!this._chart || !box.contains(this._chart.svg)) {
-      box.replaceChildren();
-      this._chart = createLineChart(box, {
-        title: 'How q·k and q·k/√D are spread',
-        xLabel: 'value',
-        yLabel: 'share per unit',
-        xDomain: [HISTOGRAM.lo, HISTOGRAM.hi],
-        yDomain: [0, 0.45],
-        series: SERIES,
-      });
-    }
-    this._chart.update([r.raw, r.scaled]);
   }
 
   _setD(d) {
@@ -100,7 +81,7 @@ export class AttnDotVariance extends AttnLab {
   }
 
   exportSvgText() {
-    return svgDocument(this._chart.svg);
+    return svgDocument(this.renderRoot.querySelector('attn-line-chart').svg);
   }
 
   exportRows() {
@@ -117,7 +98,16 @@ export class AttnDotVariance extends AttnLab {
 
   renderFigure() {
     const r = this.task.value;
-    const figure = html`<div class="chart" role="presentation"></div>`;
+    const figure = html`<attn-line-chart
+      class="chart"
+      label="How q·k and q·k/√D are spread"
+      x-label="value"
+      y-label="share per unit"
+      .xDomain=${[HISTOGRAM.lo, HISTOGRAM.hi]}
+      .yDomain=${[0, 0.45]}
+      .series=${SERIES}
+      .data=${r ? [r.raw, r.scaled] : []}
+    ></attn-line-chart>`;
     const controls = html`
       ${sizeSlider({ id: 'd', label: 'D (dimension)', symbol: 'D', value: this.d, min: 1, max: 512, onChange: (d) => this._setD(d) })}
       <p class="readout mono">${r ? varianceSentence(r) : 'Computing…'}</p>

@@ -23,7 +23,7 @@ import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { sizeSlider, sizeSliderStyles } from '../../cells/base/size-slider.js';
 import { lineChartStyles } from '../../cells/base/styles.js';
 import { svgDocument } from '../../charts/export.js';
-import { createLineChart } from '../../charts/line-chart.js';
+import '../../charts/attn-line-chart.js';
 import {
   CHECKS,
   checkValues,
@@ -84,7 +84,6 @@ export class AttnScalingCurves extends AttnLab {
   constructor() {
     super();
     this._drafts = {}; // field -> { text, error } while a number field holds bad text
-    this._charts = null;
     this.seeds = new SeedControl(this, 'Random draws of queries and keys');
     this.task = new LabTask(this, {
       engine: 'worker',
@@ -96,37 +95,6 @@ export class AttnScalingCurves extends AttnLab {
 
   get state() {
     return { d: this.d, draws: this.draws, tokens: this.tokens, seed: this.seed };
-  }
-
-  updated() {
-    const s = this.task.value;
-    const maxBox = this.renderRoot.querySelector('.chart-max');
-    const entBox = this.renderRoot.querySelector('.chart-entropy');
-    if (!s || !maxBox || !entBox) return;
-    if (!this._charts || this._charts.tokens !== s.tokens || !maxBox.contains(this._charts.max.svg)) {
-      maxBox.replaceChildren();
-      entBox.replaceChildren();
-      const common = { xLabel: 'd (dimension of q and k)', xLog: true, xDomain: [1, 512], series: SERIES };
-      this._charts = {
-        tokens: s.tokens,
-        max: createLineChart(maxBox, {
-          ...common,
-          title: 'Mean largest weight against d',
-          yLabel: 'mean largest weight',
-          yDomain: [0, 1],
-        }),
-        entropy: createLineChart(entBox, {
-          ...common,
-          title: 'Mean entropy (nats) against d',
-          yLabel: 'mean entropy (nats)',
-          yDomain: [0, Math.ceil(Math.log(s.tokens) * 2) / 2],
-        }),
-      };
-    }
-    const dims = drawnDims(s, this.d);
-    const pick = (field) => dims.map((d) => [d, s.byDim.get(d)[field]]);
-    this._charts.max.update([pick('maxU'), pick('maxS')], { marker: this.d });
-    this._charts.entropy.update([pick('entU'), pick('entS')], { marker: this.d });
   }
 
   _setD(d) {
@@ -160,7 +128,7 @@ export class AttnScalingCurves extends AttnLab {
   }
 
   exportSvgText() {
-    return svgDocument(this._charts.max.svg);
+    return svgDocument(this.renderRoot.querySelector('.chart-max').svg);
   }
 
   exportRows() {
@@ -192,8 +160,24 @@ export class AttnScalingCurves extends AttnLab {
   renderFigure() {
     const a = this.task.value?.byDim.get(this.d);
     const values = checkValues(this.task.value);
-    const figure = html`<div class="chart-max"></div>
-      <div class="chart-entropy"></div>`;
+    const s = this.task.value;
+    const dims = s ? drawnDims(s, this.d) : [];
+    const pick = (field) => dims.map((d) => [d, s.byDim.get(d)[field]]);
+    const chart = (kind, label, yLabel, yDomain, fields) =>
+      html`<attn-line-chart
+        class=${`chart-${kind}`}
+        label=${label}
+        x-label="d (dimension of q and k)"
+        y-label=${yLabel}
+        x-log
+        .xDomain=${[1, 512]}
+        .yDomain=${yDomain}
+        .series=${SERIES}
+        .data=${s ? fields.map(pick) : []}
+        .marker=${this.d}
+      ></attn-line-chart>`;
+    const figure = html`${chart('max', 'Mean largest weight against d', 'mean largest weight', [0, 1], ['maxU', 'maxS'])}
+    ${chart('entropy', 'Mean entropy (nats) against d', 'mean entropy (nats)', [0, Math.ceil(Math.log(s?.tokens ?? this.tokens) * 2) / 2], ['entU', 'entS'])}`;
     const controls = html`
       ${sizeSlider({ id: 'd', label: 'D (dimension)', symbol: 'D', value: this.d, min: 1, max: 512, onChange: (d) => this._setD(d) })}
       <p class="readout" data-d=${this.d}>
