@@ -92,7 +92,7 @@ for (const [name, url] of targets) {
       const knob = world.getByRole('slider', { name: /^Query q2/ });
       const from = await knob.boundingBox();
       const svg = await world.locator('.plane svg').boundingBox();
-      const to = await world.evaluate((el) => el._plane.toSvg([0.5, -1]).map((u) => u / 360)); // viewBox units → share
+      const to = await world.evaluate((el) => el._plane.toSvg([0.5, -1]).map((u) => u / el._plane.size)); // drawing units → share
       await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
       await page.mouse.down();
       await page.mouse.move(svg.x + to[0] * svg.width, svg.y + to[1] * svg.height, { steps: 8 });

@@ -307,3 +307,73 @@ describe('line chart layout', async () => {
     });
   }
 });
+
+describe('vector plane layout', async () => {
+  const { layoutPlane } = await import('../../web/src/charts/plane-layout.js');
+  // the queries-keys-values world: five embeddings, their keys, the followed query's arrow
+  const tokens = [
+    [2, 0],
+    [1, 2],
+    [-0.5, 1],
+    [-2, -0.5],
+    [1, -1.5],
+  ];
+  const world = {
+    radius: 5,
+    points: [
+      ...tokens.map((at, j) => ({ at, label: `x${j}`, size: 4, labelOffset: [-20, 14] })),
+      ...tokens.map((at, j) => ({ at: [at[0] * 1.2, at[1] * 1.2], label: `k${j}` })),
+    ],
+    arrows: [{ to: [-0.6, 1.2], label: 'q2' }, { to: [2.4, 0] }],
+  };
+  // the trained world: keys of two items close together at two positions, two queries
+  const trained = {
+    radius: 4,
+    points: [
+      [1, 1],
+      [1.2, 0.9],
+      [-1, 1],
+      [-1.1, 0.8],
+      [1, -1],
+      [1.1, -1.2],
+      [-1, -1],
+      [-0.9, -1.1],
+    ].map((at, i) => ({ at, label: `${i >> 1}${'₀₁'[i % 2]}`, size: 5 })),
+    arrows: [
+      { to: [2, 2], label: 'q(A?)' },
+      { to: [1.1, -1.1], label: 'q(B?)' },
+    ],
+  };
+  for (const [name, plane] of [
+    ['world', world],
+    ['trained', trained],
+  ]) {
+    test(`${name}: labels touch no other label or tick label and stay inside, at every width`, () => {
+      for (const width of WIDTHS) {
+        const l = layoutPlane({ ...plane, width, measure: roughMeasure });
+        const boxes = [
+          ...l.xTicks.map((t) => textBox(t.text, t.x, t.y)),
+          ...l.yTicks.map((t) => textBox(t.text, t.x, t.y + 4, 'end')),
+          ...plane.arrows.flatMap((a, i) =>
+            l.arrowLabels[i] ? [textBox(a.label, l.arrowLabels[i].x, l.arrowLabels[i].y, 'start')] : [],
+          ),
+          ...plane.points.flatMap((p, i) =>
+            l.pointLabels[i] ? [textBox(p.label, l.pointLabels[i].x, l.pointLabels[i].y, 'start')] : [],
+          ),
+        ];
+        for (let i = 0; i < boxes.length; i++) {
+          const a = boxes[i];
+          assert.ok(
+            a.left >= -0.5 && a.right <= l.size + 0.5 && a.top >= -0.5 && a.bottom <= l.size + 0.5,
+            `${name} at ${width}: "${a.text}" inside`,
+          );
+          for (let j = i + 1; j < boxes.length; j++)
+            assert.ok(!overlaps(a, boxes[j]), `${name} at ${width}: "${a.text}" overlaps "${boxes[j].text}"`);
+        }
+        const drawn = l.pointLabels.filter(Boolean).length + l.arrowLabels.filter(Boolean).length;
+        const asked = plane.points.length + plane.arrows.filter((a) => a.label).length;
+        if (width >= 320) assert.equal(drawn, asked, `${name} at ${width}: every label has a place`);
+      }
+    });
+  }
+});

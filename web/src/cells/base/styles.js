@@ -178,6 +178,18 @@ export const tableStyles = css`
   th:first-child {
     text-align: left;
   }
+  /* a narrow figure (a phone): heads wrap and cells tighten, so a table fits instead of scrolling */
+  @container (max-width: 36rem) {
+    thead th {
+      white-space: normal;
+      vertical-align: bottom;
+    }
+    th,
+    td {
+      padding-left: 0.25rem;
+      padding-right: 0.25rem;
+    }
+  }
 `;
 
 export const touchTargets = css`

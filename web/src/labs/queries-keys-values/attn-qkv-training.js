@@ -27,7 +27,7 @@ import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { lineChartStyles, touchTargets } from '../../cells/base/styles.js';
 import { svgDocument } from '../../charts/export.js';
 import '../../charts/attn-line-chart.js';
-import { createVectorPlane } from '../../charts/vector-plane.js';
+import '../../charts/attn-vector-plane.js';
 import { TRAIN_TORCH } from './qkv-code.js';
 import { planeStyles } from './plane-styles.js';
 import {
@@ -99,7 +99,6 @@ export class AttnQkvTraining extends AttnLab {
   constructor() {
     super();
     this._run = newRun();
-    this._plane = null;
     this._radius = 0;
     this._playing = false;
     this._goal = 0;
@@ -164,7 +163,6 @@ export class AttnQkvTraining extends AttnLab {
   updated() {
     const s = this.task.value;
     if (!s) return;
-    this._drawPlane(s);
     Object.assign(this.dataset, {
       step: String(s.step),
       training: String(this._playing),
@@ -175,44 +173,34 @@ export class AttnQkvTraining extends AttnLab {
     });
   }
 
-  _drawPlane(s) {
-    const box = this.renderRoot.querySelector('.plane');
-    if (!box) return;
+  /** The plane: the four items' keys and the two queries, each joined to the key it scores highest. */
+  _planeChart(s) {
     // the scale grows with the vectors; while it trains it never shrinks (the plane would jump)
     const radius = this._playing ? Math.max(planeRadius(s), this._radius) : planeRadius(s);
-    if (!this._plane || !box.contains(this._plane.svg) || radius !== this._radius) {
-      box.replaceChildren();
-      this._radius = radius;
-      this._plane = createVectorPlane(box, {
-        title: "Keys of the four items and the queries of 'A?' and 'B?'",
-        radius,
-      });
-    }
-    const best = { A: null, B: null }; // the key each query scores highest, for the dashed link
-    for (const g of ['A', 'B']) {
-      const q = s.queries[g];
-      best[g] = s.keys.reduce((top, k) =>
-        q[0] * k.at[0] + q[1] * k.at[1] > q[0] * top.at[0] + q[1] * top.at[1] ? k : top,
-      );
-    }
-    this._plane.update({
-      points: s.keys.map((k) => ({
+    this._radius = radius;
+    const best = (q) =>
+      s.keys.reduce((top, k) => (q[0] * k.at[0] + q[1] * k.at[1] > q[0] * top.at[0] + q[1] * top.at[1] ? k : top));
+    return html`<attn-vector-plane
+      class="plane"
+      label="Keys of the four items and the queries of 'A?' and 'B?'"
+      radius=${radius}
+      .points=${s.keys.map((k) => ({
         at: k.at,
         label: `${k.token}${SUB[k.position]}`,
         className: k.group === 'A' ? 'group-a' : 'group-b',
         shape: k.position === 0 ? 'circle' : 'square',
         size: 5,
         labelOffset: k.position === 0 ? [-24, -6] : [8, 14], // the two positions' keys lie close together
-      })),
-      arrows: [
+      }))}
+      .arrows=${[
         { to: s.queries.A, label: 'q(A?)', className: 'query' },
         { to: s.queries.B, label: 'q(B?)', className: 'query query-b' },
-      ],
-      links: [
-        { from: s.queries.A, to: best.A.at, className: 'pick' },
-        { from: s.queries.B, to: best.B.at, className: 'pick' },
-      ],
-    });
+      ]}
+      .links=${[
+        { from: s.queries.A, to: best(s.queries.A).at, className: 'pick' },
+        { from: s.queries.B, to: best(s.queries.B).at, className: 'pick' },
+      ]}
+    ></attn-vector-plane>`;
   }
 
   /** The loss and accuracy curves, their axes growing by whole blocks of Train as it goes on. */
@@ -237,7 +225,7 @@ export class AttnQkvTraining extends AttnLab {
   }
 
   exportSvgText() {
-    return svgDocument(this._plane.svg);
+    return svgDocument(this.renderRoot.querySelector('attn-vector-plane').svg);
   }
 
   exportRows() {
@@ -251,7 +239,7 @@ export class AttnQkvTraining extends AttnLab {
   renderFigure() {
     const s = this.task.value;
     const figure = s
-      ? html`<div class="plane"></div>
+      ? html`${this._planeChart(s)}
           <p class="plane-legend" aria-hidden="true">
             <span><span class="swatch group-a"></span>keys of group A (tokens 0, 1)</span>
             <span><span class="swatch group-b"></span>keys of group B (tokens 2, 3)</span>

@@ -26,7 +26,7 @@ import { LabTask } from '../../cells/base/lab-task.js';
 import { formatField } from '../../cells/base/state-fields.js';
 import { tableStyles, touchTargets } from '../../cells/base/styles.js';
 import { svgDocument } from '../../charts/export.js';
-import { createVectorPlane } from '../../charts/vector-plane.js';
+import '../../charts/attn-vector-plane.js';
 import { WORLD_NUMPY } from './qkv-code.js';
 import { planeStyles } from './plane-styles.js';
 import {
@@ -122,7 +122,6 @@ export class AttnQkvWorld extends AttnLab {
 
   constructor() {
     super();
-    this._plane = null;
     this._exercise = null;
     this.task = new LabTask(this, {
       args: () => [this._state()],
@@ -179,21 +178,26 @@ export class AttnQkvWorld extends AttnLab {
 
   updated() {
     const w = this.task.value;
-    const box = this.renderRoot.querySelector('.plane');
-    if (!w || !box) return;
-    if (!this._plane || !box.contains(this._plane.svg)) {
-      box.replaceChildren();
-      this._plane = createVectorPlane(box, {
-        title: 'The plane: embeddings x, keys k and queries q',
-        radius: RADIUS,
-        onDrag: (at, done) => this._dragTo(at, done),
-        onKey: (key) => this._onKey(key),
-      });
-    }
+    if (!w) return;
+    this.dataset.picks = w.picks.join(',');
+    this.dataset.pick = String(w.picks[this.query]);
+  }
+
+  /** The chart part (for tests that drag: toSvg, size). */
+  get _plane() {
+    return this.renderRoot.querySelector('attn-vector-plane');
+  }
+
+  /** The plane: the embeddings, the keys (the pick ringed), the queries and the handle of the one followed. */
+  _planeChart(w) {
     const i = this.query;
     const pick = w.picks[i];
-    this._plane.update({
-      points: [
+    return html`<attn-vector-plane
+      class="plane"
+      aria-describedby="plane-hint"
+      label="The plane: embeddings x, keys k and queries q"
+      radius=${RADIUS}
+      .points=${[
         ...TOKENS.map((x, j) => ({ at: x, label: `x${j}`, className: 'embedding', size: 4, labelOffset: [-20, 14] })),
         ...w.keys.map((k, j) => ({
           at: k,
@@ -203,22 +207,22 @@ export class AttnQkvWorld extends AttnLab {
           id: `k${j}`,
           ring: j === pick,
         })),
-      ],
-      arrows: w.queries.map((q, j) =>
+      ]}
+      .arrows=${w.queries.map((q, j) =>
         j === i ? { to: q, label: `q${j}`, className: 'query' } : { to: q, className: 'query faint' },
-      ),
-      links: [{ from: w.queries[i], to: w.keys[pick], className: 'pick' }],
-      handle: {
+      )}
+      .links=${[{ from: w.queries[i], to: w.keys[pick], className: 'pick' }]}
+      .handle=${{
         at: w.queries[i],
         label: `Query q${i} (drag it, or use the arrow keys: left and right turn W_Q, up and down change its length)`,
         valueText: `q${i} = ${vec(w.queries[i])}, W_Q turned ${fmt(this[ANGLE_Q], 0)}°, length ${fmt(this[SCALE_Q])}; picks key ${pick}`,
         value: this[ANGLE_Q],
         min: ANGLE.min,
         max: ANGLE.max,
-      },
-    });
-    this.dataset.picks = w.picks.join(',');
-    this.dataset.pick = String(pick);
+      }}
+      @plane-drag=${(e) => this._dragTo(e.detail.at, e.detail.done)}
+      @plane-key=${(e) => this._onKey(e.detail.key) && e.preventDefault()}
+    ></attn-vector-plane>`;
   }
 
   describe() {
@@ -289,7 +293,7 @@ export class AttnQkvWorld extends AttnLab {
     const i = this.query;
     const degrees = (v) => `${fmt(v, 0)}°`;
     const figure = w
-      ? html`<div class="plane" aria-describedby="plane-hint"></div>
+      ? html`${this._planeChart(w)}
           <p class="plane-legend" aria-hidden="true">
             <span><span class="swatch embedding"></span>embedding x<sub>j</sub></span>
             <span><span class="swatch key"></span>key k<sub>j</sub> = x<sub>j</sub>W<sub>K</sub></span>

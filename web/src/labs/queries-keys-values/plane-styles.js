@@ -1,5 +1,5 @@
 /**
- * The look of charts/vector-plane.js in this lesson's labs (not an element): embeddings grey,
+ * The look of attn-vector-plane in this lesson's labs (not an element): embeddings grey,
  * queries in the accent colour, keys in orange and group B in green; the picked key ringed; the
  * draggable handle. Colours come from the theme's variables, so dark mode follows.
  */

@@ -65,17 +65,11 @@ export class AttnSoftmaxStability extends AttnLab {
       table.stability tr.sum > * {
         border-top: 2px solid var(--border, #d0d4dc);
       }
-      /* a narrow figure: the heads wrap and the cells tighten, so both halves, the naive formula and
-         the fix, are on screen side by side instead of the fix scrolled out of view */
+      /* a narrow figure: the heads wrap (as tableStyles has every table do), so both halves, the
+         naive formula and the fix, are on screen side by side instead of the fix scrolled away */
       @container (max-width: 36rem) {
         table.stability thead th {
           white-space: normal;
-          vertical-align: bottom;
-        }
-        table.stability th,
-        table.stability td {
-          padding-left: 0.25rem;
-          padding-right: 0.25rem;
         }
       }
       .presets button {
