@@ -7,15 +7,19 @@
 //   title: Softmax temperature    shown as the page's <h1>
 //   order: 3                      position in the course (a number; lessons are sorted by it)
 //   summary: One or two sentences for the lesson list.
-//   sources: [ ... ]              at least one credit line (strings)
+//   sources: [ ... ]              optional: credit lines (strings), listed under the lesson
 // and continues in Markdown: $…$ and $$…$$ are rendered by KaTeX here, at build
 // time (the page only needs KaTeX's CSS and fonts); HTML is allowed, so cells are
 // written inline as custom elements (<attn-softmax-temperature id="t" …>). An
 // element on a line of its own is not wrapped in a <p>.
 //
+// An <attn-exercise> needs no lesson="…": the build writes the lesson's id into each one that has
+// none (its progress is saved under attnbook:exercise:<lesson id>/<exercise id>); one written with
+// another lesson's id stops the build.
+//
 // The module exports
-//   meta      the front matter plus exercises (number of <attn-exercise id=…>), exerciseIds and
-//             exerciseLabels ({ id: its label attribute, else the id })
+//   meta      the front matter (sources [] when none) plus exercises (number of
+//             <attn-exercise id=…>), exerciseIds and exerciseLabels ({ id: its label attribute, else the id })
 //   html      the lesson body (no <h1>: headings start at ##), or null with
 //   htmlGzip  the body gzipped, base64 (option compress, for the single file)
 //   headings  [{ id, text, level }] for ## and ### headings, with the ids set in html
@@ -45,7 +49,8 @@ const markdownItKatex = markdownItKatexModule.default ?? markdownItKatexModule;
 
 const ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const CELL_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
-const FIELDS = ['id', 'title', 'order', 'summary', 'sources'];
+const REQUIRED = ['id', 'title', 'order', 'summary'];
+const FIELDS = [...REQUIRED, 'sources'];
 
 /** Error thrown for a lesson that cannot be built; `field` names the culprit. */
 export class LessonError extends Error {
@@ -66,16 +71,16 @@ function describe(value) {
 export function validateMeta(attributes, file) {
   const name = path.basename(file, '.md');
   if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes)) {
-    throw new LessonError(file, null, `needs YAML front matter between --- lines with ${FIELDS.join(', ')}`);
+    throw new LessonError(file, null, `needs YAML front matter between --- lines with ${REQUIRED.join(', ')}`);
   }
   const fail = (field, message) => {
     throw new LessonError(file, field, message);
   };
-  for (const field of FIELDS) if (!(field in attributes)) fail(field, 'is missing');
+  for (const field of REQUIRED) if (!(field in attributes)) fail(field, 'is missing');
   for (const field of Object.keys(attributes)) {
     if (!FIELDS.includes(field)) fail(field, `is not a known field (known: ${FIELDS.join(', ')})`);
   }
-  const { id, title, order, summary, sources } = attributes;
+  const { id, title, order, summary, sources = [] } = attributes;
   if (typeof id !== 'string' || !ID_PATTERN.test(id)) {
     fail('id', `must be lower-case words joined by hyphens, got ${describe(id)}`);
   }
@@ -85,15 +90,15 @@ export function validateMeta(attributes, file) {
   if (typeof summary !== 'string' || summary.trim() === '') {
     fail('summary', `must be non-empty text, got ${describe(summary)}`);
   }
-  if (!Array.isArray(sources) || sources.length === 0) {
-    fail('sources', `must be a list of at least one credit line, got ${describe(sources)}`);
+  if (!Array.isArray(sources ?? [])) {
+    fail('sources', `must be a list of credit lines (or left out), got ${describe(sources)}`);
   }
-  sources.forEach((source, i) => {
+  (sources ?? []).forEach((source, i) => {
     if (typeof source !== 'string' || source.trim() === '') {
       fail('sources', `entry ${i} must be non-empty text, got ${describe(source)}`);
     }
   });
-  return { id, title: title.trim(), order, summary: summary.trim(), sources: sources.map((s) => s.trim()) };
+  return { id, title: title.trim(), order, summary: summary.trim(), sources: (sources ?? []).map((s) => s.trim()) };
 }
 
 function slugify(text) {
@@ -110,6 +115,9 @@ const ELEMENT_TAG = /<(attn-[a-z0-9-]+)\b([^>]*)>/gi;
 const ID_ATTRIBUTE = /(?:^|\s)id\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
 const LABEL_ATTRIBUTE = /(?:^|\s)label\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
 const AFTER_ATTRIBUTE = /(?:^|\s)after\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
+const LESSON_ATTRIBUTE = /(?:^|\s)lesson\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
+const ANSWER_ATTRIBUTE = /(?:^|\s)answer\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
+const EXERCISE_TAG = /<attn-exercise(?=[\s/>])([^>]*)>/gi;
 
 const DEFINE = /customElements\.define\(\s*(['"`])(attn-[a-z0-9-]+)\1/g;
 
@@ -228,6 +236,8 @@ function attnElements(html) {
       id: m ? (m[1] ?? m[2] ?? m[3]) : null,
       label: attribute(LABEL_ATTRIBUTE),
       after: attribute(AFTER_ATTRIBUTE),
+      lesson: attribute(LESSON_ATTRIBUTE),
+      answer: attribute(ANSWER_ATTRIBUTE),
     };
   });
 }
@@ -270,7 +280,7 @@ export function compileLesson(source, file, { knownTags = null } = {}) {
     throw new LessonError(file, null, `has front matter that is not valid YAML: ${error.message.split('\n')[0]}`);
   }
   if (!/^\uFEFF?---/.test(source)) {
-    throw new LessonError(file, null, `needs YAML front matter between --- lines with ${FIELDS.join(', ')}`);
+    throw new LessonError(file, null, `needs YAML front matter between --- lines with ${REQUIRED.join(', ')}`);
   }
   const meta = validateMeta(parsed.attributes, file);
 
@@ -310,6 +320,28 @@ export function compileLesson(source, file, { knownTags = null } = {}) {
     }
     if (taken.has(id)) throw new LessonError(file, null, `has two elements with id "${id}"`);
     taken.add(id);
+  }
+  // An exercise's lesson is the page's: written into each <attn-exercise> that has no lesson="…".
+  for (const { id, lesson } of elements.filter((e) => e.tag === 'attn-exercise')) {
+    if (lesson !== null && lesson !== meta.id) {
+      throw new LessonError(
+        file,
+        null,
+        `has <attn-exercise${id ? ` id="${id}"` : ''} lesson="${lesson}">: an exercise belongs to the lesson it is in;` +
+          ` leave lesson out (or write lesson="${meta.id}")`,
+      );
+    }
+  }
+  for (const token of all.filter((t) => t.type === 'html_block' || t.type === 'html_inline')) {
+    token.content = token.content.replace(EXERCISE_TAG, (tag, attributes) =>
+      LESSON_ATTRIBUTE.test(attributes) ? tag : `<attn-exercise lesson="${meta.id}"${attributes}>`,
+    );
+  }
+  // A "Try another" question written in the lesson: its answer is a number.
+  for (const { answer } of elements.filter((e) => e.tag === 'attn-variant')) {
+    if (answer === null || answer.trim() === '' || !Number.isFinite(Number(answer))) {
+      throw new LessonError(file, null, `has <attn-variant answer="${answer ?? ''}">: "answer" must be a number`);
+    }
   }
   const exercises = elements.filter((e) => e.tag === 'attn-exercise' && e.id);
   const exerciseIds = exercises.map((e) => e.id);

@@ -1,17 +1,9 @@
-// axe-core on every page and route of the site (every lesson), in light and
-// dark: no serious or critical accessibility violation anywhere. Each page is
-// scrolled through first, so every figure has drawn (they draw when visible).
+// axe-core on every page and route of the site, in light and dark: no serious or
+// critical accessibility violation anywhere. Each page is scrolled through first, so
+// every figure has drawn (they draw when visible). Every lesson: course-a11y.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  axeViolations,
-  everyFigureShown,
-  lessonIds,
-  scrollThrough,
-  settled,
-  useBrowserAndSite,
-  watch,
-} from './browser.js';
+import { axeViolations, everyFigureShown, scrollThrough, settled, useBrowserAndSite, watch } from './browser.js';
 
 /** Waits until every attn-* cell of the page has drawn its current state (data-settled). */
 const everyCellSettled = (page) =>
@@ -37,7 +29,6 @@ const nothing = async () => {};
 // has come near the viewport, waits until what axe reads is drawn.
 const PAGES = [
   ['home', 'index.html#/', app, appDrawn],
-  ...(await lessonIds()).map((id) => [`lesson ${id}`, `index.html#/${id}`, app, appDrawn]),
   ['not found', 'index.html#/no-such-lesson', app, appDrawn],
   ['check this browser', 'selftest.html', (page) => page.locator('body[data-done="true"]').waitFor(), nothing],
   [

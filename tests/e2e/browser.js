@@ -1,6 +1,13 @@
 // Shared set-up for the browser tests: Debian's Chromium driven by
 // playwright-core, the built site served on 127.0.0.1, and a watcher that
 // collects console errors, uncaught exceptions and any non-local request.
+//
+// The course's lessons are read from web/lessons and the builds from dist/, unless
+//   ATTNBOOK_LESSONS_DIR  another folder of lessons (the course a build was made from), and
+//   ATTNBOOK_DIST_DIR     another build folder (with site/ and attnbook.html)
+// say otherwise; ATTNBOOK_COURSE_ONLY (lesson ids, comma-separated) limits the lessons that the
+// course-wide tests (tests/e2e/course-*.test.js, courseLessons()) run one by one.
+// tests/e2e/teacher-lesson.test.js builds a course with a teacher's lesson added and runs them so.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +19,9 @@ import { chromiumLaunchOptions } from '../../scripts/lib.mjs';
 import { serve, STRICT_CSP } from '../../scripts/serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The folder of the course's lessons (web/lessons, or ATTNBOOK_LESSONS_DIR). */
+export const lessonsDir = path.resolve(root, process.env.ATTNBOOK_LESSONS_DIR || path.join('web', 'lessons'));
 
 /** Launches headless Chromium with a fresh profile. Returns { browser, close }. */
 export async function launch() {
@@ -40,16 +50,16 @@ export function serveDir(dir, { csp = true } = {}) {
   return serve(dir, { headers: csp ? { 'Content-Security-Policy': STRICT_CSP } : {} });
 }
 
+/** Where the builds land (dist/, or ATTNBOOK_DIST_DIR). */
+export const distDir = path.resolve(root, process.env.ATTNBOOK_DIST_DIR || 'dist');
+
 /** Serves dist/site on a free loopback port, with the strict CSP unless { csp: false }. */
 export function serveSite({ csp = true } = {}) {
-  return serveDir(path.join(root, 'dist', 'site'), { csp });
+  return serveDir(path.join(distDir, 'site'), { csp });
 }
 
-/** Where the builds land. */
-export const distDir = path.join(root, 'dist');
-
 /** file:// URL of the offline single file. */
-export const singleFileUrl = pathToFileURL(path.join(root, 'dist', 'attnbook.html')).href;
+export const singleFileUrl = pathToFileURL(path.join(distDir, 'attnbook.html')).href;
 
 /**
  * Records every CSP violation in `page` and its frames (a securitypolicyviolation
@@ -205,10 +215,9 @@ export async function scrollThrough(page) {
 
 /** Every lesson (web/lessons/*.md) in course order: [{ id, title }]. */
 export async function lessonList() {
-  const dir = path.join(root, 'web', 'lessons');
   const lessons = [];
-  for (const name of (await readdir(dir)).filter((n) => n.endsWith('.md'))) {
-    const { attributes } = frontMatter(await readFile(path.join(dir, name), 'utf8'));
+  for (const name of (await readdir(lessonsDir)).filter((n) => n.endsWith('.md'))) {
+    const { attributes } = frontMatter(await readFile(path.join(lessonsDir, name), 'utf8'));
     lessons.push(attributes);
   }
   return lessons
@@ -219,6 +228,26 @@ export async function lessonList() {
 /** The ids of every lesson, in course order. */
 export async function lessonIds() {
   return (await lessonList()).map((lesson) => lesson.id);
+}
+
+/** A lesson's Markdown source, by id. */
+export function lessonSource(id) {
+  return readFile(path.join(lessonsDir, `${id}.md`), 'utf8');
+}
+
+/**
+ * The lessons a course-wide test runs one by one: every lesson, or those ATTNBOOK_COURSE_ONLY names.
+ * @returns {Promise<{ id: string, title: string }[]>}
+ */
+export async function courseLessons() {
+  const only = process.env.ATTNBOOK_COURSE_ONLY?.split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  const lessons = await lessonList();
+  if (!only) return lessons;
+  const unknown = only.filter((id) => !lessons.some((lesson) => lesson.id === id));
+  if (unknown.length) throw new Error(`ATTNBOOK_COURSE_ONLY names no lesson of ${lessonsDir}: ${unknown.join(', ')}`);
+  return lessons.filter((lesson) => only.includes(lesson.id));
 }
 
 /**

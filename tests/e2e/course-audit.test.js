@@ -13,10 +13,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/lib.mjs';
-import { lessonIds, serveSite } from './browser.js';
+import { courseLessons, lessonIds, serveSite } from './browser.js';
 import { AUDIT_SIZES, auditPage, openEverything } from './layout-audit.js';
 
 const LESSONS = await lessonIds();
+// the lessons audited one by one: every lesson (or those ATTNBOOK_COURSE_ONLY names, browser.js)
+const AUDITED = (await courseLessons()).map((lesson) => lesson.id);
 let browser;
 let server;
 
@@ -46,7 +48,7 @@ for (const { name, ...options } of AUDIT_SIZES) {
       .evaluateAll((cards) => cards.map((card) => card.dataset.lesson));
     assert.deepEqual([...listedIds].sort(), [...LESSONS].sort(), 'the home page lists every lesson of web/lessons');
     const faults = [];
-    for (const id of ['home', ...LESSONS]) {
+    for (const id of ['home', ...AUDITED]) {
       // a fresh document per page: nothing of the last lesson (a scheduled permalink) carries over
       await page.goto('about:blank');
       await page.goto(id === 'home' ? server.url : `${server.url}#/${id}`);

@@ -4,20 +4,16 @@
 // the lessons are numbered; progress reads "N of M exercises solved" with the noun agreeing and
 // nothing about exercises where a lesson has none; the link to the next lesson follows progress.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { lessonList, settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { lessonList, lessonSource, settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 const LESSONS = await lessonList();
-const lessonsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/lessons');
 
 /** The exercise ids of each lesson, read from its Markdown: { id, exercises: string[] }[]. */
 const EXERCISES = await Promise.all(
   LESSONS.map(async ({ id }) => {
-    const source = await readFile(path.join(lessonsDir, `${id}.md`), 'utf8');
+    const source = await lessonSource(id);
     return { id, exercises: [...source.matchAll(/<attn-exercise\b[^>]*\bid="([^"]+)"/g)].map((m) => m[1]) };
   }),
 );

@@ -1,14 +1,13 @@
-// Predict, then verify, in every lesson (headless Chromium, the built site): each lesson has at
-// least two exercises (attn-exercise elements, or elements with data-exercise, so tools can count
-// them); before the learner commits an answer no exercise offers its explanation or "Show me", and
-// every figure held back for an exercise (attn-reveal) is not rendered, so it cannot be seen or
-// focused; one checked answer, right or wrong, shows it. Also: the lesson's own progress line, and
-// assignment links (`at=`) that open a lesson at an exercise.
+// Exercises in the project's own lessons (tests/fixtures/lessons/project-lessons.js; headless
+// Chromium, the built site): a lesson's own progress line follows solving and Reset, and
+// assignment links (`at=`) open a lesson at an exercise. The predict-first rules every lesson
+// follows are checked over the whole course in course-predict-first.test.js.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { lessonIds, settled, useBrowserAndSite, watch } from './browser.js';
+import { settled, useBrowserAndSite, watch } from './browser.js';
 import { exercisesSolved } from '../../web/src/shell/progress.js';
+import { PROJECT_LESSONS } from '../fixtures/lessons/project-lessons.js';
 
 const site = useBrowserAndSite();
 
@@ -29,69 +28,10 @@ async function exerciseIds(lesson) {
   return [...text.matchAll(/<attn-exercise\b[^>]*\bid="([^"]+)"/g)].map((m) => m[1]);
 }
 
-/** Commits some answer, as a learner would: the first choice, the number 0, or Check as it stands. */
-async function attempt(exercise) {
-  await exercise.scrollIntoViewIfNeeded();
-  await settled(exercise);
-  const radio = exercise.getByRole('radio').first();
-  if (await radio.count()) await radio.check();
-  const field = exercise.getByRole('textbox', { name: 'Your answer' });
-  if (await field.count()) await field.fill('0');
-  await exercise.locator('.check-button').click();
-  await exercise.locator(':scope[data-progress]').waitFor();
-  await settled(exercise);
-}
-
-for (const lesson of await lessonIds()) {
-  test(`${lesson}: at least two exercises, nothing revealed before an attempt, the figure after one`, async () => {
-    const { page, problems } = await open(`#/${lesson}`);
-    const count = await page.locator('.lesson-body :is(attn-exercise, [data-exercise])').count();
-    assert.ok(count >= 2, `${lesson} has ${count} exercises; every lesson needs at least two`);
-    assert.match(await page.locator('.lesson-progress').innerText(), new RegExp(`^${exercisesSolved(0, count)}$`));
-
-    for (const id of await exerciseIds(lesson)) {
-      const exercise = page.locator(`attn-exercise#${id}`);
-      assert.equal(
-        await exercise.locator('.check-button').count(),
-        1,
-        `${lesson}/${id}: a Check button commits the answer`,
-      );
-      const names = await exercise.getByRole('button').allInnerTexts();
-      assert.ok(
-        !names.some((n) => /explanation|Show me|hint/i.test(n)),
-        `${lesson}/${id}: nothing to open before an attempt (${names.join(', ')})`,
-      );
-      const reveals = page.locator(`attn-reveal[after="${id}"]`);
-      for (let i = 0; i < (await reveals.count()); i += 1) {
-        const reveal = reveals.nth(i);
-        assert.equal(await reveal.getAttribute('data-revealed'), 'false', `${lesson}/${id}: the figure waits`);
-        const hidden = await reveal.evaluate((el) =>
-          [...el.children].every((child) => !child.checkVisibility() && child.matches(':not(:focus-within)')),
-        );
-        assert.ok(hidden, `${lesson}/${id}: the figure it reveals is not shown before an attempt`);
-      }
-
-      await attempt(exercise);
-      const after = await exercise.getByRole('button').allInnerTexts();
-      assert.ok(
-        after.some((n) => /Show explanation/.test(n)),
-        `${lesson}/${id}: the explanation is offered after an attempt`,
-      );
-      for (let i = 0; i < (await reveals.count()); i += 1) {
-        const reveal = reveals.nth(i);
-        assert.equal(await reveal.getAttribute('data-revealed'), 'true');
-        assert.ok(await reveal.evaluate((el) => [...el.children].some((child) => child.checkVisibility())));
-      }
-    }
-    assert.deepEqual(problems, []);
-    await page.close();
-  });
-}
-
 test("a lesson's own progress line follows solving and Reset", async () => {
-  // the first choice exercise of the course; its right option is read from the page, as written
+  // the first choice exercise of the project's lessons; its right option is read from the page, as written
   let found = null;
-  for (const lesson of await lessonIds()) {
+  for (const lesson of PROJECT_LESSONS) {
     const text = await readFile(new URL(`../../web/lessons/${lesson}.md`, import.meta.url), 'utf8');
     const m = text.match(/<attn-exercise\b[^>]*\bid="([^"]+)"[^>]*\bmode="choice"/);
     if (m) {
@@ -127,7 +67,7 @@ test('an assignment link opens the lesson at its exercise, keeps at= in the perm
   // the last exercise of the last lesson that has one: the page scrolls furthest for it
   let lesson = null;
   let id = null;
-  for (const each of await lessonIds()) {
+  for (const each of PROJECT_LESSONS) {
     const ids = await exerciseIds(each);
     if (ids.length) [lesson, id] = [each, ids.at(-1)];
   }

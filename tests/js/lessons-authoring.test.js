@@ -1,13 +1,16 @@
 // Writing lessons (scripts/vite-lessons-plugin.mjs): the build refuses an attn-* element that no
 // cell defines (the known elements are read from the front end's files; the error names the file,
 // line and tag, and a real build of a fixture lesson with a misspelt tag fails) and a start tag that
-// Markdown would print as text; web/README's walk-through quotes the tested fixture lesson.
+// Markdown would print as text; web/README's walk-through quotes the tested fixture lesson; a
+// teacher's lesson (tests/fixtures/lessons/teacher/) builds with no lesson= and with "Try another"
+// questions written as <attn-variant> children, which Try another asks in order.
 import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { compileLesson, registeredTags } from '../../scripts/vite-lessons-plugin.mjs';
+import { checkVariant, declaredVariant } from '../../web/src/cells/notebook/exercise-model.js';
 import { buildLessonsSite, root } from '../fixtures/build-site.mjs';
 
 const CELL_DIRS = ['web/src/cells', 'web/src/labs'].map((dir) => path.join(root, dir));
@@ -31,7 +34,7 @@ test('the known elements are every customElements.define under web/src/cells and
   }
   assert.ok(!tags.has('attn-app'), 'the app shell is not a cell a lesson may use');
   // every element the course's lessons use is known: the site's build passes the check
-  const lessonsDir = path.join(root, 'web', 'lessons');
+  const lessonsDir = path.resolve(root, process.env.ATTNBOOK_LESSONS_DIR || path.join('web', 'lessons'));
   for (const name of (await readdir(lessonsDir)).filter((n) => n.endsWith('.md'))) {
     const source = await readFile(path.join(lessonsDir, name), 'utf8');
     assert.doesNotThrow(() => compileLesson(source, `web/lessons/${name}`, { knownTags: tags }), name);
@@ -136,4 +139,62 @@ test('web/README’s walk-through quotes the fixture lesson that the browser tes
   // and the fixture uses only elements the front end defines
   const tags = await registeredTags(CELL_DIRS);
   assert.doesNotThrow(() => compileLesson(fixture, 'tests/fixtures/lessons/authoring-fixture.md', { knownTags: tags }));
+});
+
+test("a teacher's lesson: generic cells only, no lesson= to write, Try another written in the lesson", async () => {
+  const file = 'tests/fixtures/lessons/teacher/teacher-lesson.md';
+  const source = await readFile(path.join(root, file), 'utf8');
+  assert.doesNotMatch(source, /\blesson=/, 'the fixture leaves lesson= out');
+  assert.doesNotMatch(source, /^sources:/m, 'and credits nobody');
+  const { meta, html } = compileLesson(source, file, { knownTags: await registeredTags(CELL_DIRS) });
+  assert.deepEqual(meta.exerciseIds, ['w0', 'cold']);
+  assert.deepEqual(meta.sources, []);
+  assert.equal((html.match(/<attn-exercise lesson="teacher-lesson" /g) ?? []).length, 2);
+  assert.match(html, /<attn-reveal after="w0">/);
+  assert.match(html, /<attn-variant answer="0\.6652" tolerance="0\.0006">/);
+});
+
+test('written variants are asked in order, from seed 1, and start again after the last', () => {
+  const variants = [{ answer: 1 }, { answer: 2 }, { answer: 3 }];
+  assert.deepEqual(
+    [1, 2, 3, 4, 5, 7].map((seed) => declaredVariant(variants, seed).answer),
+    [1, 2, 3, 1, 2, 1],
+  );
+  assert.equal(declaredVariant([], 1), null);
+  // what declaredVariants reads from an <attn-variant> passes the check every variant passes
+  const read = {
+    answer: 0.6652,
+    tolerance: 0.0006,
+    prompt: 'Now the scores are s = (1, 2, 3). What is α2?',
+    hint: '',
+    explanation: 'About 0.665.',
+    mistakes: [{ value: '0.5', tolerance: '0.0006', feedback: '3 / 6 divides by the sum of the scores.' }],
+  };
+  assert.deepEqual(checkVariant(read).mistakes, [
+    { value: 0.5, tolerance: 0.0006, feedback: '3 / 6 divides by the sum of the scores.' },
+  ]);
+  assert.throws(() => checkVariant({ ...read, answer: NaN }), /the variant's answer NaN is not a finite number/);
+});
+
+test('web/README’s "Writing a lesson" names every course-wide test and quotes the teacher’s lesson', async () => {
+  const readme = await readFile(path.join(root, 'web', 'README.md'), 'utf8');
+  const section = readme.slice(
+    readme.indexOf('## Writing a lesson'),
+    readme.indexOf('### A lesson from generic cells'),
+  );
+  const named = [...section.matchAll(/^\| `tests\/e2e\/(course-[\w-]+\.test\.js)` /gm)].map((m) => m[1]).sort();
+  const files = (await readdir(path.join(root, 'tests', 'e2e'))).filter((f) => /^course-.*\.test\.js$/.test(f)).sort();
+  assert.deepEqual(named, files, 'each course-wide test file has its row, saying what it holds every lesson to');
+  const fixture = await readFile(
+    path.join(root, 'tests', 'fixtures', 'lessons', 'teacher', 'teacher-lesson.md'),
+    'utf8',
+  );
+  const variant = section.match(/```markdown\n(\s*<attn-variant[\s\S]*?)```/)?.[1];
+  assert.ok(variant, 'the section shows an <attn-variant>');
+  for (const line of variant
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
+    assert.ok(fixture.includes(line), `the teacher's lesson has: ${line}`);
+  }
 });

@@ -1,27 +1,38 @@
 // The lesson authoring pipeline (scripts/vite-lessons-plugin.mjs) and the
-// permalink route parser (web/src/shell/route.js), in Node.
+// permalink route parser (web/src/shell/route.js), in Node. The course is every lesson found in
+// web/lessons (or ATTNBOOK_LESSONS_DIR: tests/e2e/teacher-lesson.test.js runs this file on a copy
+// of the course with a teacher's lesson added); what is checked of the project's own lessons only
+// is listed in tests/fixtures/lessons/project-lessons.js.
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import lessonsPlugin, { compileLesson, dropUnusedFonts, woff2Only } from '../../scripts/vite-lessons-plugin.mjs';
+import lessonsPlugin, {
+  compileLesson,
+  dropUnusedFonts,
+  registeredTags,
+  woff2Only,
+} from '../../scripts/vite-lessons-plugin.mjs';
 import { buildHash, parseHash } from '../../web/src/shell/route.js';
+import { PROJECT_LESSONS } from '../fixtures/lessons/project-lessons.js';
 
-/** The course of issue 5: lesson ids in order. */
-const COURSE = [
-  'convex-combinations',
-  'convex-hull',
-  'softmax-temperature',
-  'attention-matrix',
-  'multi-head',
-  'scaled-dot-product',
-  'retrieval',
-  'causal-masking',
-  'scaling-by-sqrt-dk',
-  'attention-at-scale',
-  'queries-keys-values',
-  'learning-to-attend',
-];
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The course: web/lessons, or the folder ATTNBOOK_LESSONS_DIR names. */
+const LESSONS_DIR = path.resolve(root, process.env.ATTNBOOK_LESSONS_DIR || 'web/lessons');
+
+/** Every lesson of the course, compiled with the cells the front end defines: [{ name, lesson }]. */
+async function courseLessons() {
+  const knownTags = await registeredTags(['web/src/cells', 'web/src/labs'].map((dir) => path.join(root, dir)));
+  const names = (await readdir(LESSONS_DIR)).filter((n) => n.endsWith('.md')).sort();
+  const found = [];
+  for (const name of names) {
+    const source = await readFile(path.join(LESSONS_DIR, name), 'utf8');
+    found.push({ name, lesson: compileLesson(source, `web/lessons/${name}`, { knownTags }) });
+  }
+  return found;
+}
 
 const FILE = 'web/lessons/demo.md';
 const FRONT = `---
@@ -53,7 +64,7 @@ describe('compileLesson', () => {
         '<attn-reveal after="e1"><attn-softmax-temperature id="t2"></attn-softmax-temperature></attn-reveal>\n',
     );
     assert.match(html, /^<attn-softmax-temperature id="t" temperature="2"><\/attn-softmax-temperature>/);
-    assert.match(html, /<p>Text <attn-exercise id="e2"><\/attn-exercise> inline.<\/p>/);
+    assert.match(html, /<p>Text <attn-exercise lesson="demo" id="e2"><\/attn-exercise> inline.<\/p>/);
     assert.throws(
       () => lesson('<attn-exercise id="e1"></attn-exercise>\n\n<attn-reveal after="e9"></attn-reveal>\n'),
       /demo\.md: has <attn-reveal after="e9">: "after" must be the id of an <attn-exercise> in this lesson \(e1\)/,
@@ -91,7 +102,30 @@ describe('compileLesson', () => {
     ],
     ['an id unlike the file name', withField('id: other', 'id'), '', /field "id" must match the file name "demo"/],
     ['an id with capitals', withField('id: Demo', 'id'), '', /field "id" must be lower-case words/],
-    ['empty sources', FRONT.replace(/^sources:\n.*\n/m, 'sources: []\n'), '', /field "sources" must be a list of/],
+    [
+      'sources that are not a list',
+      FRONT.replace(/^sources:\n.*\n/m, 'sources: Vaswani et al.\n'),
+      '',
+      /field "sources" must be a list of credit lines \(or left out\), got "Vaswani et al\."/,
+    ],
+    [
+      'an empty credit line',
+      FRONT.replace(/^sources:\n.*\n/m, "sources:\n  - ''\n"),
+      '',
+      /field "sources" entry 0 must be non-empty text/,
+    ],
+    [
+      "another lesson's exercise",
+      FRONT,
+      '<attn-exercise id="e1" lesson="other"></attn-exercise>\n',
+      /demo\.md: has <attn-exercise id="e1" lesson="other">: an exercise belongs to the lesson it is in; leave lesson out \(or write lesson="demo"\)/,
+    ],
+    [
+      'a variant without a number for its answer',
+      FRONT,
+      '<attn-exercise id="e1" mode="number" answer="1">\n<attn-variant answer="half"></attn-variant>\n</attn-exercise>\n',
+      /demo\.md: has <attn-variant answer="half">: "answer" must be a number/,
+    ],
     ['an unknown field', FRONT.replace('order: 2', 'order: 2\nauthor: me'), '', /field "author" is not a known field/],
     ['no front matter', '', '# Hi\n', /demo\.md: needs YAML front matter/],
     ['a # heading', FRONT, '# Title again\n', /has a # heading "Title again"/],
@@ -110,19 +144,49 @@ describe('compileLesson', () => {
     });
   }
 
-  test('the course: the lessons build, in order, each crediting the paper and a source notebook', async () => {
-    const dir = new URL('../../web/lessons/', import.meta.url);
-    const metas = [];
-    for (const name of (await readdir(dir)).filter((n) => n.endsWith('.md'))) {
-      const file = `web/lessons/${name}`;
-      metas.push(compileLesson(await readFile(new URL(name, dir), 'utf8'), file).meta);
-    }
-    metas.sort((a, b) => a.order - b.order);
-    assert.deepEqual(
-      metas.map((meta) => meta.id),
-      COURSE,
+  test('sources may be left out or left empty: a lesson need not credit anyone', () => {
+    const none = FRONT.replace(/^sources:\n.*\n/m, '');
+    assert.deepEqual(compileLesson(`${none}Text.\n`, FILE).meta.sources, []);
+    assert.deepEqual(compileLesson(`${none.replace('---\n', '---\nsources: []\n')}Text.\n`, FILE).meta.sources, []);
+    assert.deepEqual(compileLesson(`${none.replace('---\n', '---\nsources:\n')}Text.\n`, FILE).meta.sources, []);
+  });
+
+  test("an exercise's lesson is implied by the page: the build writes it into every exercise without one", () => {
+    const { html } = lesson(
+      '<attn-exercise id="e1" mode="number" answer="1"><p>One?</p></attn-exercise>\n\n' +
+        'Inline <attn-exercise id="e2"></attn-exercise> too.\n\n' +
+        '<attn-exercise id="e3" lesson="demo" label="Exercise 3"></attn-exercise>\n\n' +
+        '`<attn-exercise id="shown">` in code is left alone.\n',
     );
-    for (const meta of metas) {
+    assert.match(html, /<attn-exercise lesson="demo" id="e1" mode="number" answer="1">/);
+    assert.match(html, /Inline <attn-exercise lesson="demo" id="e2">/);
+    assert.match(html, /<attn-exercise id="e3" lesson="demo" label="Exercise 3">/, 'one written as the page is kept');
+    assert.match(html, /<code>&lt;attn-exercise id=&quot;shown&quot;&gt;<\/code>/);
+    assert.equal((html.match(/lesson="demo"/g) ?? []).length, 3);
+  });
+
+  test('the course: every lesson builds with the cells the front end defines, with at least two exercises', async () => {
+    const found = await courseLessons();
+    assert.ok(found.length > 0, `lessons in ${LESSONS_DIR}`);
+    for (const { name, lesson } of found) {
+      assert.equal(`${lesson.meta.id}.md`, name);
+      assert.ok(lesson.meta.exercises >= 2, `${name} has ${lesson.meta.exercises} exercises; every lesson needs two`);
+      // every exercise saves its progress under this lesson's id (written by the build where left out)
+      const lessons = [...lesson.html.matchAll(/<attn-exercise\b[^>]*\blesson="([^"]*)"/g)].map((m) => m[1]);
+      assert.deepEqual(new Set(lessons), new Set([lesson.meta.id]), `${name}: each exercise's lesson`);
+    }
+  });
+
+  test("the project's own lessons: in their order, each crediting the paper and a source notebook by title", async () => {
+    const metas = (await courseLessons())
+      .map(({ lesson }) => lesson.meta)
+      .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
+    const own = metas.filter((meta) => PROJECT_LESSONS.includes(meta.id));
+    assert.deepEqual(
+      own.map((meta) => meta.id),
+      PROJECT_LESSONS,
+    );
+    for (const meta of own) {
       assert.ok(
         meta.sources.some((s) => s.includes('arXiv:1706.03762')),
         `${meta.id} credits Vaswani et al.`,

@@ -1,9 +1,11 @@
 /**
  * The course: every web/lessons/*.md, compiled at build time by
- * scripts/vite-lessons-plugin.mjs, sorted by the `order` in its front matter.
- * Adding a lesson is adding a Markdown file.
+ * scripts/vite-lessons-plugin.mjs, sorted by the `order` in its front matter (then by id).
+ * Adding a lesson is adding a Markdown file: there is no list of lessons anywhere else
+ * (web/README.md, "Writing a lesson").
  *
- * A lesson is { meta: { id, title, order, summary, sources, exercises, exerciseIds },
+ * A lesson is { meta: { id, title, order, summary, sources ([] when it credits no one),
+ *                       exercises, exerciseIds, exerciseLabels },
  *               html, htmlGzip, headings: [{ id, text, level }] };
  * its body comes from lessonHtml(lesson) (the single file keeps it gzipped).
  */

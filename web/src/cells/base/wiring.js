@@ -17,6 +17,8 @@
  *
  * A bad `for`, `field` or `value-of` shows a notice on the wired cell naming the attribute; the
  * cell stays usable. Linking is registered with the cell's data-settled (AttnCell.settleAfter).
+ * A reader of a cell held back inside an <attn-reveal> (predict first) says which exercise it waits
+ * for (CellLink.heldBy; a notice, unless the reader says it in its own words) until that opens.
  *
  * CellLink and FieldLink are Lit reactive controllers: a cell creates one in its constructor. They
  * follow the other cell with a controller added to it (its hostUpdated runs after each of its
@@ -140,22 +142,39 @@ const KINDS = {
 };
 
 /**
+ * The label of the exercise whose <attn-reveal> still holds `cell` back (predict first), or ''.
+ * @param {Element} cell
+ */
+function heldBackBy(cell) {
+  const reveal = cell.closest?.('attn-reveal');
+  if (!reveal || reveal.revealed === 'true') return '';
+  return reveal.gate?.exercise?.getAttribute('label') || `the exercise "${clip(reveal.getAttribute('after'))}"`;
+}
+
+/**
  * Links `host` (a cell with a `for` property) to the cell that names. `onSource(source)` runs once
  * linked, after every update of that cell, and when one of the host's `watched` properties (its
  * other wiring attributes, such as value-of) changes; `onBroken()` when `for` names no cell.
+ * `heldBy`: the label of the exercise that holds the linked cell back (heldBackBy), else ''; while
+ * it is set, the host shows a notice saying so, unless `{ sayHeld: false }` (it says so itself).
  */
 export class CellLink {
-  constructor(host, onSource, onBroken = () => {}, watched = []) {
+  constructor(host, onSource, onBroken = () => {}, watched = [], { sayHeld = true } = {}) {
     this.host = host;
     this.onSource = onSource;
     this.onBroken = onBroken;
     this.watched = watched;
+    this.sayHeld = sayHeld;
     this._key = '';
     /** The linked cell, or null. */
     this.source = null;
+    /** The label of the exercise that holds the linked cell back, or ''. */
+    this.heldBy = '';
     this._id = undefined; // the `for` linked (or being linked) to
     this._watch = null; // the controller added to the source
+    this._reveal = null; // [the attn-reveal around the source, the controller added to it]
     this._problem = '';
+    this._heldNotice = '';
     host.addController(this);
   }
 
@@ -168,7 +187,7 @@ export class CellLink {
     if (id === this._id) {
       // after this update (a change made during it would miss the host's willUpdate)
       const source = this.source;
-      if (source) this.host.settleAfter(Promise.resolve().then(() => this.source === source && this.onSource(source)));
+      if (source) this.host.settleAfter(Promise.resolve().then(() => this.source === source && this._read(source)));
       return;
     }
     this._unlink();
@@ -188,8 +207,27 @@ export class CellLink {
 
   _unlink() {
     this.source?.removeController(this._watch);
+    this._reveal?.[0].removeController(this._reveal[1]);
     this.source = null;
     this._watch = null;
+    this._reveal = null;
+    this._held('');
+  }
+
+  /** Reads the source (onSource), then whether it is held back. */
+  _read(source) {
+    this.onSource(source);
+    this._held(heldBackBy(source));
+  }
+
+  _held(label) {
+    const notice = label && this.sayHeld ? `Waits for ${label}: check an answer there first.` : '';
+    if (this._heldNotice && this._problem === this._heldNotice && notice !== this._heldNotice) this.report('');
+    if (notice && !this._problem) this.report(notice);
+    this._heldNotice = notice;
+    if (label === this.heldBy) return;
+    this.heldBy = label;
+    this.host.requestUpdate();
   }
 
   async _link(id) {
@@ -211,9 +249,15 @@ export class CellLink {
       return;
     }
     this.source = found;
-    this._watch = { hostUpdated: () => this.onSource(found) };
+    this._watch = { hostUpdated: () => this._read(found) };
     found.addController(this._watch);
-    this.onSource(found);
+    // a cell held back for an exercise: read again when it is let out (its attn-reveal updates)
+    const reveal = found.closest('attn-reveal');
+    if (typeof reveal?.addController === 'function') {
+      this._reveal = [reveal, { hostUpdated: () => this.source === found && this._read(found) }];
+      reveal.addController(this._reveal[1]);
+    }
+    this._read(found);
   }
 
   /** Shows `message` as the host's notice (or clears the one this link showed). */

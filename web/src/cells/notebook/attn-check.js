@@ -10,7 +10,9 @@
  * e.g. <attn-check for="att" value-of="maxRowSumError" threshold="1e-6"> (cells/base/wiring.js);
  * the label defaults to the value-of text, and a value-of that cannot be read fails the check.
  * The host reflects data-status="pass" | "fail" | "pending" (no value yet),
- * for CSS and tests; the verdict is a status region with icon, word and colour.
+ * for CSS and tests; the verdict is a status region with icon, word and colour. A check of a cell
+ * held back for an exercise (inside an attn-reveal) waits for it and says so ("… waits for
+ * Exercise 1: …"), and reflects that exercise's label in data-waits-for.
  */
 import { css, html } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
@@ -42,6 +44,7 @@ export class AttnCheck extends AttnCell {
     comparison: { type: String },
     pass: { converter: optionalBoolean },
     status: { type: String, reflect: true, attribute: 'data-status' },
+    waitsFor: { type: String, reflect: true, attribute: 'data-waits-for' },
     ...readerProperties,
   };
 
@@ -100,11 +103,13 @@ export class AttnCheck extends AttnCell {
     this.comparison = 'le';
     this.pass = undefined;
     this.status = 'pending';
+    this.waitsFor = undefined;
     this._link = new CellLink(
       this,
       (source) => this.#read(source),
       () => (this.value = NaN),
       ['valueOfPath'],
+      { sayHeld: false },
     );
   }
 
@@ -127,6 +132,7 @@ export class AttnCheck extends AttnCell {
     const name = this.#name;
     const measured = hasValue ? `${name} = ${formatNumber(this.value)}` : name;
     if (typeof this.pass === 'boolean') return { status: this.pass ? 'pass' : 'fail', text: measured };
+    if (!hasValue && this._link.heldBy) return { status: 'pending', text: `${name}: waits for ${this._link.heldBy}` };
     if (!hasValue) return { status: 'pending', text: `${name} (not measured yet)` };
     if (typeof this.threshold !== 'number' || Number.isNaN(this.threshold)) {
       return { status: 'fail', text: `${measured} (no threshold to compare with)` };
@@ -146,6 +152,7 @@ export class AttnCheck extends AttnCell {
     }
     this._verdict = this.#verdict();
     this.status = this._verdict.status;
+    this.waitsFor = this.status === 'pending' && this._link.heldBy ? this._link.heldBy : undefined;
   }
 
   renderCell() {

@@ -20,11 +20,15 @@
  * explanation" and "Show me" only after an attempt (before, they are not rendered at all).
  * "Show me" reveals the answer (number, choice; custom: `el.showAnswer()` may return a message)
  * and opens the explanation: the exercise then counts as shown, not solved, until a fresh
- * question (Try another) is solved or Reset. "Try another" (number mode, after an attempt) calls
- * `el.variant(seed)` (seeds 1, 2, 3, …; it may return a promise; by default the lesson's own,
- * from web/src/labs/<lesson>/variants.js: exercise-variants.js) for { answer, tolerance?, prompt?, hint?, explanation?,
- * mistakes? } (plain text; mistakes as { value, tolerance, feedback }) and asks that instead.
+ * question (Try another) is solved or Reset. "Try another" (number mode, after an attempt) asks
+ * another question: `el.variant(seed)` when the page set one (seeds 1, 2, 3, …; it may return a
+ * promise) for { answer, tolerance?, prompt?, hint?, explanation?, mistakes? } (plain text;
+ * mistakes as { value, tolerance, feedback }); else the exercise's <attn-variant> children, written
+ * in the lesson (attn-variant.js), in order; else the lesson's web/src/labs/<lesson>/variants.js
+ * (exercise-variants.js).
  *
+ * The lesson: the `lesson` attribute, which a lesson page need not write (the lessons build puts
+ * the lesson's id into every exercise that has none); with neither, the page's path.
  * Progress: a record { status: 'attempted' | 'solved' | 'shown', attempts, score } saved as JSON
  * under `attnbook:exercise:<lesson>/<id>` (memory when storage is unavailable; the plain
  * 'solved' of older versions reads as solved); a solved exercise stays solved until Reset, which
@@ -40,6 +44,7 @@ import { cellStyles, formatNumber, parseNumberText, progressStore } from '../bas
 import { choiceField, exerciseStyles, numberField } from './exercise-view.js';
 import {
   checkVariant,
+  declaredVariant,
   EMPTY_RECORD,
   judgeNumber,
   nextSeed,
@@ -49,8 +54,9 @@ import {
   recordAfter,
   serializeRecord,
 } from './exercise-model.js';
-import { lessonVariant } from './exercise-variants.js';
+import { declaredVariants, lessonVariant } from './exercise-variants.js';
 import './attn-mistake.js';
+import './attn-variant.js';
 
 const MODES = ['custom', 'choice', 'number'];
 const PREFIX = { pass: 'Correct', fail: 'Not yet', shown: 'Shown' };
@@ -125,7 +131,8 @@ export class AttnExercise extends AttnCell {
   connectedCallback() {
     super.connectedCallback();
     this.#restore();
-    const make = this.variant ? null : lessonVariant(this.lessonId, this.id);
+    // the lesson's variants.js, unless the page set its own or the lesson wrote <attn-variant>s
+    const make = this.variant || this.#hasDeclared ? null : lessonVariant(this.lessonId, this.id);
     if (make) this.variant = async (seed) => make(seed, await this.engine());
   }
 
@@ -269,8 +276,18 @@ export class AttnExercise extends AttnCell {
     return this._record.attempts > 0 || this._record.status !== 'none';
   }
 
+  get #hasDeclared() {
+    return Boolean(this.querySelector(':scope > attn-variant'));
+  }
+
+  /** Where Try another takes its questions: the page's `variant`, else the lesson's <attn-variant>s. */
+  get #variantMaker() {
+    if (typeof this.variant === 'function') return this.variant;
+    return this.#hasDeclared ? (seed) => declaredVariant(declaredVariants(this), seed) : null;
+  }
+
   get #canVary() {
-    return this.mode === 'number' && typeof this.variant === 'function';
+    return this.mode === 'number' && this.#variantMaker !== null;
   }
 
   /** What "Show me" says: the answer where the cell knows it. */
@@ -310,7 +327,7 @@ export class AttnExercise extends AttnCell {
     this._seed = nextSeed(this._seed);
     let drawn;
     try {
-      drawn = checkVariant(await this.settleAfter(Promise.resolve(this.variant(this._seed))));
+      drawn = checkVariant(await this.settleAfter(Promise.resolve(this.#variantMaker(this._seed))));
     } catch (error) {
       this._notice = `Try another: ${error.message}.`;
       return;

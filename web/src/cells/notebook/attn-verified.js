@@ -5,8 +5,9 @@
  * </attn-verified>
  *
  * One quiet line for a lab's checks: "Verified ✓ (3 checks)" once every check has passed,
- * "Checking… (1 of 3 done)" while some have no value yet, and "✗ 1 of 3 checks failed" when one
- * fails. The line is a disclosure (<details>): closed, the checks are not shown; opened (click,
+ * "Checking… (1 of 3 done)" while some have no value yet, "Waits for Exercise 1: … (1 of 3
+ * done)" while those are checks of a cell held back for an exercise (attn-check data-waits-for),
+ * and "✗ 1 of 3 checks failed" when one fails. The line is a disclosure (<details>): closed, the checks are not shown; opened (click,
  * Enter or Space), they are. A check that fails opens it and is announced (role="alert"); the
  * learner's own choice to close it again stands until another check fails.
  *
@@ -75,7 +76,7 @@ export class AttnVerified extends AttnCell {
 
   constructor() {
     super();
-    this._summary = { status: 'pending', total: 0, passed: 0, failed: 0, failing: [] };
+    this._summary = { status: 'pending', total: 0, passed: 0, failed: 0, failing: [], waitsFor: '' };
     this._open = false;
     this._announced = '';
   }
@@ -86,7 +87,18 @@ export class AttnVerified extends AttnCell {
     const failing = checks.filter((c) => c.getAttribute('data-status') === 'fail');
     const passed = checks.filter((c) => c.getAttribute('data-status') === 'pass').length;
     const status = failing.length ? 'fail' : passed === checks.length ? 'pass' : 'pending';
-    return { status, total: checks.length, passed, failed: failing.length, failing: failing.map((c) => c.label) };
+    // the exercises the checks still without a value wait for, when they all wait for one
+    const unmeasured = checks.filter((c) => c.getAttribute('data-status') === 'pending');
+    const waits = unmeasured.map((c) => c.getAttribute('data-waits-for'));
+    const waitsFor = waits.length && waits.every(Boolean) ? [...new Set(waits)].join(', ') : '';
+    return {
+      status,
+      total: checks.length,
+      passed,
+      failed: failing.length,
+      failing: failing.map((c) => c.label),
+      waitsFor,
+    };
   }
 
   _recount() {
@@ -118,9 +130,10 @@ export class AttnVerified extends AttnCell {
   }
 
   _line() {
-    const { status, total, passed, failed } = this._summary;
+    const { status, total, passed, failed, waitsFor } = this._summary;
     const checks = `${total} ${total === 1 ? 'check' : 'checks'}`;
     if (status === 'fail') return html`<span class="mark-fail">✗</span> ${failed} of ${checks} failed`;
+    if (status === 'pending' && waitsFor) return html`Waits for ${waitsFor} (${passed} of ${checks} done)`;
     if (status === 'pending') return html`Checking… (${passed} of ${checks} done)`;
     return html`Verified <span class="mark-pass">✓</span> (${checks})`;
   }

@@ -149,3 +149,13 @@ export function checkVariant(v) {
 
 /** The seed after `seed` (variants are drawn from 1, 2, 3, …: reproducible in tests). */
 export const nextSeed = (seed) => ((Number.isInteger(seed) ? seed : 0) + 1) % 2147483647;
+
+/**
+ * The written variant (an <attn-variant>) that seed `seed` asks: seed 1 the first, seed n the
+ * n-th, and after the last the first again. Null when there are none.
+ */
+export function declaredVariant(variants, seed) {
+  if (!variants?.length) return null;
+  const n = Math.max(1, Number.isInteger(seed) ? seed : 1);
+  return variants[(n - 1) % variants.length];
+}
