@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { courseLessons, settled, useBrowserAndSite, watch } from './browser.js';
 import { drawEveryFigure } from '../../scripts/draw-figures.mjs';
+import { frames } from './lab-layout.js';
 import { isProjectLesson } from '../fixtures/lessons/project-lessons.js';
 
 const site = useBrowserAndSite();
@@ -71,38 +72,6 @@ test('1280×900: labs use the margin, the contents sit in the left margin, nothi
   assert.deepEqual(problems, []);
   await page.close();
 });
-
-/** Every framed figure or card in the page's shadow roots: its depth among frames and its frame. */
-function frames() {
-  const found = [];
-  const isFrame = (el) => el.matches('figure, .card') && el.getRootNode() instanceof ShadowRoot;
-  const depthOf = (el) => {
-    let depth = 0;
-    for (let node = el.parentNode; node; node = node.parentNode ?? node.host) {
-      if (node instanceof Element && isFrame(node)) depth += 1;
-    }
-    return depth;
-  };
-  const visit = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (isFrame(el) && el.checkVisibility()) {
-        const style = getComputedStyle(el);
-        found.push({
-          where: `${el.getRootNode().host.localName} ${el.localName}${el.className ? `.${el.className}` : ''}`,
-          depth: depthOf(el),
-          left: style.borderLeftWidth,
-          right: style.borderRightWidth,
-          paddingLeft: style.paddingLeft,
-          paddingRight: style.paddingRight,
-          top: style.borderTopWidth,
-        });
-      }
-      if (el.shadowRoot) visit(el.shadowRoot);
-    }
-  };
-  visit(document);
-  return found;
-}
 
 for (const id of LESSONS) {
   test(`390×844, ${id}: nothing scrolls the page sideways, code cells open; frames are flat`, async () => {

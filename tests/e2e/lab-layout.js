@@ -67,3 +67,36 @@ export async function smallestHitArea(locator) {
   }
   return min;
 }
+
+/** (Run in the page, with page.evaluate(frames).) */
+/** Every framed figure or card in the page's shadow roots: its depth among frames and its frame. */
+export function frames() {
+  const found = [];
+  const isFrame = (el) => el.matches('figure, .card') && el.getRootNode() instanceof ShadowRoot;
+  const depthOf = (el) => {
+    let depth = 0;
+    for (let node = el.parentNode; node; node = node.parentNode ?? node.host) {
+      if (node instanceof Element && isFrame(node)) depth += 1;
+    }
+    return depth;
+  };
+  const visit = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (isFrame(el) && el.checkVisibility()) {
+        const style = getComputedStyle(el);
+        found.push({
+          where: `${el.getRootNode().host.localName} ${el.localName}${el.className ? `.${el.className}` : ''}`,
+          depth: depthOf(el),
+          left: style.borderLeftWidth,
+          right: style.borderRightWidth,
+          paddingLeft: style.paddingLeft,
+          paddingRight: style.paddingRight,
+          top: style.borderTopWidth,
+        });
+      }
+      if (el.shadowRoot) visit(el.shadowRoot);
+    }
+  };
+  visit(document);
+  return found;
+}

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { settled, useBrowserAndSite, watch } from './browser.js';
 import { drawEveryFigure } from '../../scripts/draw-figures.mjs';
+import { frames } from './lab-layout.js';
 
 const site = useBrowserAndSite();
 
@@ -37,38 +38,6 @@ test('embed mode keeps one column the width of the frame: labs no wider than the
   assert.deepEqual(problems, []);
   await page.close();
 });
-
-/** Every framed figure or card in the page's shadow roots: its depth among frames and its frame. */
-function frames() {
-  const found = [];
-  const isFrame = (el) => el.matches('figure, .card') && el.getRootNode() instanceof ShadowRoot;
-  const depthOf = (el) => {
-    let depth = 0;
-    for (let node = el.parentNode; node; node = node.parentNode ?? node.host) {
-      if (node instanceof Element && isFrame(node)) depth += 1;
-    }
-    return depth;
-  };
-  const visit = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (isFrame(el) && el.checkVisibility()) {
-        const style = getComputedStyle(el);
-        found.push({
-          where: `${el.getRootNode().host.localName} ${el.localName}${el.className ? `.${el.className}` : ''}`,
-          depth: depthOf(el),
-          left: style.borderLeftWidth,
-          right: style.borderRightWidth,
-          paddingLeft: style.paddingLeft,
-          paddingRight: style.paddingRight,
-          top: style.borderTopWidth,
-        });
-      }
-      if (el.shadowRoot) visit(el.shadowRoot);
-    }
-  };
-  visit(document);
-  return found;
-}
 
 test('1280×900: the frames of figures are drawn (flat only on phones)', async () => {
   const { page, problems } = await open('#/softmax-temperature', { width: 1280, height: 900 });
