@@ -65,6 +65,15 @@ test('a minus sign is a sign at the start or after a relation, an operator betwe
   assert.match(h`a = -b`, /<span class="mo rel"> = <\/span><span class="mo ord">−<\/span>/);
 });
 
+test('a relation at either end of a formula has no space on that side (no doubled space beside the text)', () => {
+  assert.equal(text(h`\ge 0`), '≥ 0');
+  assert.match(h`\ge 0`, /<span class="mo rel first">≥ <\/span>/);
+  assert.equal(text(h`y_{${2}} =`), 'y2 =');
+  assert.match(h`y =`, /<span class="mo rel last"> =<\/span>/);
+  assert.equal(text(h`x = 1`), 'x = 1', 'inside a formula, spaced on both sides');
+  assert.equal(text(h`\sum_{k=0} x`), '∑k = 0x', 'also inside a script');
+});
+
 test('an unknown command is shown by its name, and unbalanced braces do not throw', () => {
   assert.equal(text(h`\foo{x}`), 'foox');
   assert.doesNotThrow(() => h`\frac{a`);

@@ -159,14 +159,20 @@ function charAtom(c, tokens, state) {
   return { kind: 'op', role, text };
 }
 
-/** A list of nodes as Lit templates; a binary operator at the start (a sign) gets no space. */
+/**
+ * A list of nodes as Lit templates; a binary operator at the start (a sign) gets no space, and a
+ * relation or operator at either end of the formula none on that side, as in TeX ("are ≥ 0",
+ * "y = " before a number written after it: no doubled space).
+ */
 function renderList(nodes) {
   return nodes.map((node, i) => {
     const unary =
       node.kind === 'op' &&
       node.role === 'bin' &&
       (i === 0 || ['rel', 'open', 'bin', 'punct'].includes(nodes[i - 1].role));
-    return renderNode(unary ? { ...node, role: 'ord' } : node);
+    if (unary) return renderNode({ ...node, role: 'ord' });
+    const edge = i === 0 ? 'first' : i === nodes.length - 1 ? 'last' : '';
+    return renderNode(edge && node.kind === 'op' ? { ...node, edge } : node);
   });
 }
 
@@ -186,10 +192,13 @@ function renderBase(node) {
       return html`<i class="mi">${node.text}</i>`;
     case 'number':
       return html`<span class="mn">${node.text}</span>`;
-    case 'op': // relations and binary operators carry real spaces: copied or read aloud, "τ = 2"
-      return html`<span class="mo ${node.role}"
-        >${node.role === 'rel' || node.role === 'bin' ? ` ${node.text} ` : node.text}</span
-      >`;
+    case 'op': {
+      // relations and binary operators carry real spaces: copied or read aloud, "τ = 2"
+      const spaced = node.role === 'rel' || node.role === 'bin';
+      if (!spaced) return html`<span class="mo ${node.role}">${node.text}</span>`;
+      const text = `${node.edge === 'first' ? '' : ' '}${node.text}${node.edge === 'last' ? '' : ' '}`;
+      return html`<span class="mo ${node.role}${node.edge ? ` ${node.edge}` : ''}">${text}</span>`;
+    }
     case 'word':
       return html`<span class="mw">${node.text}</span>`;
     case 'text':

@@ -299,6 +299,12 @@ export const mathStyles = css`
   .math .mo.bin {
     margin: 0 0.08em;
   }
+  .math .mo.first {
+    margin-left: 0;
+  }
+  .math .mo.last {
+    margin-right: 0;
+  }
   .math .script .mo {
     margin: 0;
     white-space: normal;
