@@ -11,10 +11,12 @@
  *
  * Keys: ←/↓ and →/↑ the next power of two down or up, PageDown/PageUp four powers, Home/End the
  * ends. A pointer drag snaps to the nearest power. The range input's value is log₂ of the size
- * (fill('3') means 8); screen readers hear aria-valuetext, "D = 8".
+ * (fill('3') means 8); screen readers hear aria-valuetext, "D = 8". The label may hold maths
+ * between $…$ ('Sequence length $T$'), typeset as the symbol (TeX: T, d_k) and its value are.
  */
 import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
+import { mathPlain, mathText, texValue } from './math.js';
 
 const KEYS = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 4, PageDown: -4 };
 
@@ -40,12 +42,13 @@ export function powersOfTwo(min, max) {
 }
 
 /**
- * The slider: a label, the value, a range input over log₂ with a tick at each power of two.
+ * The slider: a label (maths between $…$), the value ("symbol = value" typeset, the symbol TeX),
+ * a range input over log₂ with a tick at each power of two.
  * @param {{ id: string, label: string, symbol: string, value: number, min: number, max: number,
  *   onChange: (size: number) => void, format?: (size: number) => string }} options
  */
 export function sizeSlider({ id, label, symbol, value, min, max, onChange, format = (v) => v.toLocaleString('en') }) {
-  const text = `${symbol} = ${format(value)}`;
+  const text = `${mathPlain(`$${symbol}$`)} = ${format(value)}`;
   const set = (next) => {
     if (next !== value) onChange(next);
   };
@@ -65,8 +68,8 @@ export function sizeSlider({ id, label, symbol, value, min, max, onChange, forma
   };
   return html`<div class="size-slider">
     <div class="size-head">
-      <label for=${id}>${label}</label>
-      <output for=${id} class=${`${id}-value`} data-value=${value}>${text}</output>
+      <label for=${id}>${mathText(label)}</label>
+      <output for=${id} class=${`${id}-value`} data-value=${value}>${texValue(symbol, format(value))}</output>
     </div>
     <input
       id=${id}

@@ -10,7 +10,8 @@
  * the grid (the cell's aria-describedby points at it) and that entry keeps its
  * last valid value. The shape is fixed by `values`.
  *
- * State (permalink): values. Config attributes: label, min, max, row-labels,
+ * State (permalink): values. Config attributes: label (maths between $…$ is typeset; the
+ * fields' accessible names read it as plain characters), min, max, row-labels,
  * col-labels (comma-separated); for and field: edit that setting of another cell, e.g.
  * <attn-matrix-editor for="att" field="q"> (cells/base/wiring.js).
  * Events: `change` (detail { values }).
@@ -20,6 +21,7 @@ import { live } from 'lit/directives/live.js';
 import { AttnCell } from '../base/attn-cell.js';
 import { markScrollEnd, matrixBoxStyles, WIDE_MATRIX_COLUMNS } from '../base/styles.js';
 import { parseNumberText } from '../base/cell-support.js';
+import { mathPlain, mathText } from '../base/math.js';
 import { FieldLink, fieldLinkProperties } from '../base/wiring.js';
 
 const labelList = {
@@ -178,11 +180,12 @@ export class AttnMatrixEditor extends AttnCell {
     const values = this.values;
     const cols = values[0]?.length ?? 0;
     const errors = [...this._drafts.entries()].filter(([, d]) => d.error);
+    const label = mathPlain(this.label);
     return html`
       <div class="card">
         <div class="head">
-          <span class="label" id="label">${this.label}</span>
-          <button type="button" @click=${() => this.reset()} aria-label=${`Reset ${this.label}`}>Reset</button>
+          <span class="label" id="label">${mathText(this.label)}</span>
+          <button type="button" @click=${() => this.reset()} aria-label=${`Reset ${label}`}>Reset</button>
         </div>
         <div
           class="scroll matrix-box"
@@ -212,7 +215,7 @@ export class AttnMatrixEditor extends AttnCell {
                           spellcheck="false"
                           data-r=${r}
                           data-c=${c}
-                          aria-label=${`${this.label}, ${this.#rowName(r)}, ${this.#colName(c)}`}
+                          aria-label=${`${label}, ${this.#rowName(r)}, ${this.#colName(c)}`}
                           aria-invalid=${bad ? 'true' : 'false'}
                           aria-describedby=${bad ? `error-${r}-${c}` : ''}
                           .value=${live(draft ? draft.text : String(x))}

@@ -8,7 +8,8 @@
  * the reason beside the field (aria-invalid, aria-describedby) and `values`
  * keep the last valid list.
  *
- * State (permalink): values. Config attributes: label, min, max, count (0 = any),
+ * State (permalink): values. Config attributes: label (maths between $…$ is typeset), min, max,
+ * count (0 = any),
  * max-count (at most this many entries when count is 0; default and limit 64); for and field:
  * edit that setting of another cell, e.g. <attn-vector-editor for="b" field="values">
  * (cells/base/wiring.js).
@@ -18,6 +19,7 @@ import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { AttnCell } from '../base/attn-cell.js';
 import { parseNumberList } from '../base/cell-support.js';
+import { mathPlain, mathText } from '../base/math.js';
 import { FieldLink, fieldLinkProperties } from '../base/wiring.js';
 
 const MAX_ENTRIES = 64;
@@ -137,8 +139,10 @@ export class AttnVectorEditor extends AttnCell {
     return html`
       <div class="card">
         <div class="head">
-          <label class="label" for="field">${this.label}</label>
-          <button type="button" @click=${() => this.reset()} aria-label=${`Reset ${this.label}`}>Reset</button>
+          <label class="label" for="field">${mathText(this.label)}</label>
+          <button type="button" @click=${() => this.reset()} aria-label=${`Reset ${mathPlain(this.label)}`}>
+            Reset
+          </button>
         </div>
         <div class="field">
           <input

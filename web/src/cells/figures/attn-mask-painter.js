@@ -28,6 +28,7 @@ import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, readWholeNumber, resetToAuthored } from '../base/cell-support.js';
+import { tex } from '../base/math.js';
 import { listConverter } from '../base/figure-base.js';
 import { controlStyles, markScrollEnd, matrixBoxStyles, WIDE_MATRIX_COLUMNS } from '../base/styles.js';
 import { emptyRows, MASK_PRESETS as PRESETS, maskFor } from './mask-presets.js';
@@ -304,7 +305,7 @@ export class AttnMaskPainter extends AttnCell {
         ${
           shown.includes('window')
             ? html`<span class="window-field">
-                <label for="window">w</label>
+                <label for="window">${tex`w`}</label>
                 <input
                   id="window"
                   type="number"
@@ -316,7 +317,9 @@ export class AttnMaskPainter extends AttnCell {
                   aria-describedby=${this._windowDraft ? 'window-error window-help' : 'window-help'}
                   @change=${(e) => this.#onWindow(e)}
                 />
-                <span class="note" id="window-help">local window: |i − j| ≤ w (width ${2 * this.window + 1})</span>
+                <span class="note" id="window-help"
+                  >local window: ${tex`|i - j| \le w`} (width ${2 * this.window + 1})</span
+                >
                 ${this._windowDraft ? html`<p class="field-error" id="window-error">${this._windowDraft.error}</p>` : ''}
               </span>`
             : ''
@@ -338,13 +341,15 @@ export class AttnMaskPainter extends AttnCell {
           @pointermove=${(e) => this.#onPointerMove(e)}
         >
           <div class="row" role="row">
-            <div class="head" role="columnheader"><span class="visually-hidden">query \\ key</span>i\\j</div>
-            ${allowed.map((_, j) => html`<div class="head" role="columnheader">k${j}</div>`)}
+            <div class="head" role="columnheader">
+              <span class="visually-hidden">query \\ key</span>${tex`i`}\\${tex`j`}
+            </div>
+            ${allowed.map((_, j) => html`<div class="head" role="columnheader">${tex`k_{${j}}`}</div>`)}
           </div>
           ${allowed.map(
             (row, i) =>
               html`<div class="row" role="row">
-                <div class="head" role="rowheader">q${i}</div>
+                <div class="head" role="rowheader">${tex`q_{${i}}`}</div>
                 ${row.map(
                   (a, j) =>
                     html`<div class="cell" role="gridcell">

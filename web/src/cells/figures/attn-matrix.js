@@ -5,13 +5,15 @@
  * optionally highlighting one row (e.g. the query being discussed).
  *
  * State fields: values (matrix), precision (0–8 decimals), highlight-row
- * (row index, -1 for none). Attributes: row-labels, col-labels, label, caption;
+ * (row index, -1 for none). Attributes: row-labels, col-labels (maths between $…$ is typeset in
+ * the table, plain characters in the exports: row-labels="$v_0$,$v_1$"), label, caption;
  * compact (boolean: no Reset/export toolbar, for a matrix inside a lab).
  */
 import { css, html } from 'lit';
 import { tableSvgDocument, themeColours } from '../../charts/table-svg.js';
 import { AttnFigure, listConverter } from '../base/figure-base.js';
 import { markScrollEnd, matrixBoxStyles, WIDE_MATRIX_COLUMNS } from '../base/styles.js';
+import { mathPlain, mathText } from '../base/math.js';
 
 export class AttnMatrix extends AttnFigure {
   static stateFields = {
@@ -81,12 +83,18 @@ export class AttnMatrix extends AttnFigure {
     this.compact = false;
   }
 
+  /** A row's label as plain characters (exports, descriptions). */
   rowLabel(r) {
-    return this.rowLabels?.[r] ?? String(r);
+    return mathPlain(this.rowLabels?.[r] ?? String(r));
   }
 
   colLabel(c) {
-    return this.colLabels?.[c] ?? String(c);
+    return mathPlain(this.colLabels?.[c] ?? String(c));
+  }
+
+  /** A row's or column's label as the table shows it, its maths typeset. */
+  #head(labels, i) {
+    return mathText(labels?.[i] ?? String(i));
   }
 
   format(v) {
@@ -131,7 +139,7 @@ export class AttnMatrix extends AttnFigure {
         <thead>
           <tr>
             <td></td>
-            ${this.values[0].map((_, c) => html`<th scope="col">${this.colLabel(c)}</th>`)}
+            ${this.values[0].map((_, c) => html`<th scope="col">${this.#head(this.colLabels, c)}</th>`)}
           </tr>
         </thead>
         <tbody>
@@ -139,7 +147,7 @@ export class AttnMatrix extends AttnFigure {
             (row, r) =>
               html`<tr class=${r === h ? 'highlight' : ''} ?data-highlight=${r === h}>
                 <th scope="row">
-                  ${this.rowLabel(r)}${r === h ? html`<span class="sr-only"> (highlighted)</span>` : ''}
+                  ${this.#head(this.rowLabels, r)}${r === h ? html`<span class="sr-only"> (highlighted)</span>` : ''}
                 </th>
                 ${row.map((v) => html`<td>${this.format(v)}</td>`)}
               </tr>`,
