@@ -114,6 +114,7 @@ test('the step-through: row i pass by pass, the weighted sum is the output row, 
   assert.equal(clampStep(9), 3);
   const table = stepsTable(x, 1);
   assert.deepEqual(table.rowLabels, ['key 0', 'key 1', 'key 2', 'key 3', 'key 4']);
+  assert.deepEqual(table.colLabels, ['qi · kj', '÷ √dk', 'wj', 'wj vj'], 'the typeset heads as plain characters');
   assert.deepEqual(table.cells[0].slice(2), ['·', '·'], 'later passes are not shown yet');
   assert.match(stepsTable(x, 3).cells[0][3], /^\[.*\]$/);
 });

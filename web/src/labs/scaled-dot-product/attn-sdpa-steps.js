@@ -26,18 +26,30 @@ import { cssVariable } from '../../charts/export.js';
 import { tableSvgDocument } from '../../charts/table-svg.js';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { mathText, tex } from '../../cells/base/math.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { tableStyles, touchTargets } from '../../cells/base/styles.js';
 import { fixed, vector } from '../common/qkv-lab.js';
 import { STEPS_NUMPY } from './sdpa-code.js';
-import { B, D, PASSES, T, clampStep, computeSdpa, queryRow, stepAfterKey, stepsTable } from './sdpa-model.js';
+import {
+  B,
+  D,
+  PASSES,
+  STEP_HEADS,
+  T,
+  clampStep,
+  computeSdpa,
+  queryRow,
+  stepAfterKey,
+  stepsTable,
+} from './sdpa-model.js';
 import { indexSelect } from './sdpa-parts.js';
 
 const FORMULAS = {
-  scores: html`s<sub>j</sub> = q<sub>i</sub> · k<sub>j</sub>`,
-  scale: html`s<sub>j</sub> / √d<sub>k</sub>`,
-  softmax: html`w<sub>j</sub> = softmax(s / √d<sub>k</sub>)<sub>j</sub>`,
-  sum: html`y<sub>i</sub> = Σ<sub>j</sub> w<sub>j</sub> v<sub>j</sub>`,
+  scores: tex`s_j = q_i \cdot k_j`,
+  scale: tex`s_j / \sqrt{d_k}`,
+  softmax: tex`w_j = \operatorname{softmax}(s / \sqrt{d_k})_j`,
+  sum: tex`y_i = \sum_j w_j v_j`,
 };
 
 export class AttnSdpaSteps extends AttnLab {
@@ -185,19 +197,20 @@ export class AttnSdpaSteps extends AttnLab {
     const i = this.row;
     switch (this.step) {
       case 0:
-        return html`Pass 1, scores: query q<sub>${i}</sub> = ${vector(x.q, 2)} is dotted with each key k<sub>j</sub>,
-          one score per key. A large score means q<sub>${i}</sub> and k<sub>j</sub> point the same way.`;
+        return html`Pass 1, scores: query ${tex`q_{${i}}`} = ${vector(x.q, 2)} is dotted with each key ${tex`k_j`}, one
+        score per key. A large score means ${tex`q_{${i}}`} and ${tex`k_j`} point the same way.`;
       case 1:
-        return html`Pass 2, scale: each score is divided by √d<sub>k</sub> = √${D} ≈ ${fixed(Math.sqrt(D), 4)} (a mask,
-          when there is one, is added here; this example has none). The order of the scores does not change; their
-          spread shrinks, so the softmax that follows is not pushed to one key.`;
+        return html`Pass 2, scale: each score is divided by
+        ${tex`\sqrt{d_k} = \sqrt{${D}} \approx ${fixed(Math.sqrt(D), 4)}`} (a mask, when there is one, is added here;
+        this example has none). The order of the scores does not change; their spread shrinks, so the softmax that
+        follows is not pushed to one key.`;
       case 2:
         return html`Pass 3, softmax of the scaled scores, in three steps: the row's largest score (${fixed(x.max, 4)});
         the exponential of each score minus it (so nothing overflows) and their sum; each exponential divided by the
         sum. The weights are non-negative and add up to ${fixed(x.weightSum, 6)}; key ${x.best} gets the most.`;
       default:
-        return html`Pass 4, weighted sum: the output row y<sub>${i}</sub> is the sum of the value rows v<sub>j</sub>,
-          each scaled by its weight w<sub>j</sub>: a weighted average of the values, D = ${D} numbers.`;
+        return html`Pass 4, weighted sum: the output row ${tex`y_{${i}}`} is the sum of the value rows ${tex`v_j`}, each
+        scaled by its weight ${tex`w_j`}: a weighted average of the values, ${tex`D = ${D}`} numbers.`;
     }
   }
 
@@ -218,9 +231,8 @@ export class AttnSdpaSteps extends AttnLab {
           </caption>
           <thead>
             <tr>
-              <th scope="col">key j</th>
-              ${head(0, html`q<sub>i</sub>·k<sub>j</sub>`)} ${head(1, html`÷ √d<sub>k</sub>`)}
-              ${head(2, html`w<sub>j</sub>`)} ${head(3, html`w<sub>j</sub> v<sub>j</sub>`)}
+              <th scope="col">key&nbsp;${tex`j`}</th>
+              ${STEP_HEADS.map((text, pass) => head(pass, mathText(text)))}
             </tr>
           </thead>
           <tbody>
@@ -239,7 +251,7 @@ export class AttnSdpaSteps extends AttnLab {
           </tbody>
           <tfoot>
             <tr>
-              <th scope="row">Σ</th>
+              <th scope="row">${tex`\sum`}</th>
               <td></td>
               <td></td>
               ${
@@ -247,7 +259,7 @@ export class AttnSdpaSteps extends AttnLab {
                   ? html`<td class="pending">·</td>`
                   : html`<td class="weight-sum" data-value=${x.weightSum}>${fixed(x.weightSum, 4)}</td>`
               }
-              ${s < 3 ? html`<td class="pending">·</td>` : html`<td class="current">y<sub>${this.row}</sub> ↓</td>`}
+              ${s < 3 ? html`<td class="pending">·</td>` : html`<td class="current">${tex`y_{${this.row}}`} ↓</td>`}
             </tr>
           </tfoot>
         </table>
@@ -255,7 +267,7 @@ export class AttnSdpaSteps extends AttnLab {
       ${
         s === 3
           ? html`<p class="mono y-row" data-values=${x.y.join(',')}>
-              y<sub>${this.row}</sub> = Σ<sub>j</sub> w<sub>j</sub> v<sub>j</sub> = ${vector(x.y, 4)}
+              ${tex`y_{${this.row}} = \sum_j w_j v_j =`} ${vector(x.y, 4)}
             </p>`
           : ''
       }`;
@@ -287,8 +299,8 @@ export class AttnSdpaSteps extends AttnLab {
         <button type="button" class="next" ?disabled=${s === PASSES.length - 1} @click=${() => this._go(s + 1)}>
           Next →
         </button>
-        ${indexSelect(this, { id: 'row', field: 'row', label: 'Query row i', count: T })}
-        ${indexSelect(this, { id: 'steps-batch', field: 'batch', label: 'Batch b', count: B })}
+        ${indexSelect(this, { id: 'row', field: 'row', label: 'Query row $i$', count: T })}
+        ${indexSelect(this, { id: 'steps-batch', field: 'batch', label: 'Batch $b$', count: B })}
         <span class="mono current-pass" aria-live="polite" data-pass=${PASSES[s].id}
           >Pass ${s + 1} of ${PASSES.length}: ${FORMULAS[PASSES[s].id]}</span
         >

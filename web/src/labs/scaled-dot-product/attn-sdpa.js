@@ -295,7 +295,9 @@ export class AttnSdpa extends AttnLab {
 
   renderFigure() {
     const r = this.task.value;
-    const controls = this.seeds.render(indexSelect(this, { id: 'batch', field: 'batch', label: 'Batch b', count: B }));
+    const controls = this.seeds.render(
+      indexSelect(this, { id: 'batch', field: 'batch', label: 'Batch $b$', count: B }),
+    );
     const bar = html`<div class="bar">${this._formula()} ${controls}</div>
       <p class="note">
         Q, K and V: (B, T, D) = (2, 5, 8) numbers drawn at random (seed ${this.seed}), rounded to 4 decimals. The

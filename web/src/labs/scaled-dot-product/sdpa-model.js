@@ -13,6 +13,7 @@
  *   with the weights kept (what the figures show).
  */
 import { formatNumber } from '../../cells/base/cell-support.js';
+import { mathPlain } from '../../cells/base/math.js';
 import { B, D, T, batchOf, drawQKV, fixed, maxAbsDiff, nested, rowOf, sci, vector } from '../common/qkv-lab.js';
 
 export { B, D, T };
@@ -270,11 +271,14 @@ export function stepAfterKey(step, key) {
 
 export const clampStep = (step) => Math.max(0, Math.min(PASSES.length - 1, step));
 
+/** The heads of the step-through's columns, one per pass (maths between $…$). */
+export const STEP_HEADS = ['$q_i \\cdot k_j$', '$\\div \\sqrt{d_k}$', '$w_j$', '$w_j v_j$'];
+
 /** The step-through's table as text (as shown at `step`: later passes are "·"), for its picture. */
 export function stepsTable(x, step) {
   const shown = (pass, text) => (pass <= step ? text : '·');
   return {
-    colLabels: ['q_i·k_j', '÷ √d_k', 'w_j', 'w_j v_j'],
+    colLabels: STEP_HEADS.map(mathPlain),
     rowLabels: x.scores.map((_, j) => `key ${j}`),
     cells: x.scores.map((s, j) => [
       shown(0, fixed(s, 4)),
