@@ -21,6 +21,7 @@
 import { css, html } from 'lit';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { tex } from '../../cells/base/math.js';
 import { seedField, SeedControl } from '../../cells/base/seeds.js';
 import { formatField } from '../../cells/base/state-fields.js';
 import { tableStyles, touchTargets } from '../../cells/base/styles.js';
@@ -204,7 +205,7 @@ export class AttnAttentionMatrix extends AttnLab {
     const i = t.i;
     return html`<div class="breakdown" data-row=${i} aria-live="polite">
       <p class="part-title">
-        Row ${i} of A mixes the rows of V: y<sub>${i}</sub> = Σ<sub>j</sub> A<sub>${i}j</sub> v<sub>j</sub>
+        Row ${i} of ${tex`A`} mixes the rows of ${tex`V`}: ${tex`y_{${i}} = \sum_j A_{${i}j} v_j`}
       </p>
       <table class="terms" tabindex="0">
         <caption class="sr-only">
@@ -212,9 +213,9 @@ export class AttnAttentionMatrix extends AttnLab {
         </caption>
         <thead>
           <tr>
-            <th scope="col">j</th>
-            <th scope="col">A<sub>${i}j</sub></th>
-            <th scope="colgroup" colspan=${DV}>A<sub>${i}j</sub> · v<sub>j</sub></th>
+            <th scope="col">${tex`j`}</th>
+            <th scope="col">${tex`A_{${i}j}`}</th>
+            <th scope="colgroup" colspan=${DV}>${tex`A_{${i}j} \cdot v_j`}</th>
           </tr>
         </thead>
         <tbody>
@@ -229,29 +230,29 @@ export class AttnAttentionMatrix extends AttnLab {
         </tbody>
         <tfoot>
           <tr>
-            <th scope="row">Σ</th>
+            <th scope="row">${tex`\sum`}</th>
             <td class="weight-sum">${t.total.toFixed(4)}</td>
             ${t.y.map((x) => html`<td>${fixed(x, 2)}</td>`)}
           </tr>
         </tfoot>
       </table>
-      <p class="y-row mono" data-values=${t.y.join(',')}>y<sub>${i}</sub> = ${vector(t.y, 3)}</p>
+      <p class="y-row mono" data-values=${t.y.join(',')}>${tex`y_{${i}} =`} ${vector(t.y, 3)}</p>
       <p class="hint">
-        v<sub>j</sub> is row j of V (marked below for the cell you point at). The weights are ≥ 0 and add up to 1, so
-        y<sub>${i}</sub> lies in the convex hull of v<sub>0</sub>, …, v<sub>${T - 1}</sub>. Hover or focus another cell
-        (arrow keys move) to take another row apart.
+        ${tex`v_j`} is row ${tex`j`} of ${tex`V`} (marked below for the cell you point at). The weights are
+        ${tex`\ge 0`} and add up to 1, so ${tex`y_{${i}}`} lies in the convex hull of ${tex`v_0, \ldots, v_{${T - 1}}`}.
+        Hover or focus another cell (arrow keys move) to take another row apart.
       </p>
     </div>`;
   }
 
-  /** V or Y as a compact table (rows `prefix`0…4, columns d0…d3), row `highlight` marked. */
+  /** V or Y as a compact table (rows v₀ … v₄ or y₀ … y₄, typeset; columns d0…d3), row `highlight` marked. */
   _matrix(label, caption, precision, prefix, highlight, values) {
     return html`<attn-matrix
       compact
       label=${label}
       caption=${caption}
       precision=${precision}
-      row-labels=${TOKENS.map((_, i) => `${prefix}${i}`).join(',')}
+      row-labels=${TOKENS.map((_, i) => `$${prefix}_{${i}}$`).join(',')}
       col-labels=${DIMS.join(',')}
       highlight-row=${highlight}
       .values=${values}
@@ -262,16 +263,16 @@ export class AttnAttentionMatrix extends AttnLab {
   _inputs(r) {
     const S = this._draws?.S ?? this.scores;
     return html`
-      <p class="part-title">The inputs: logits S and values V</p>
+      <p class="part-title">The inputs: logits ${tex`S`} and values ${tex`V`}</p>
       ${this.seeds.render()}
       <p class="note">
-        V and S are drawn from a standard normal distribution with this seed, rounded to 2
-        decimals${this.edited ? html`; <strong>S has been edited by hand</strong>` : ''}. Row i of S holds the scores of
-        query i for every key j: type over any entry.
+        ${tex`V`} and ${tex`S`} are drawn from a standard normal distribution with this seed, rounded to 2
+        decimals${this.edited ? html`; <strong>${tex`S`} has been edited by hand</strong>` : ''}. Row ${tex`i`} of
+        ${tex`S`} holds the scores of query ${tex`i`} for every key ${tex`j`}: type over any entry.
       </p>
       <div class="pair">
         <attn-matrix-editor
-          label="Logits S (T × T)"
+          label="Logits $S$ ($T \\times T$)"
           min="-100"
           max="100"
           row-labels=${INDICES}
@@ -280,13 +281,13 @@ export class AttnAttentionMatrix extends AttnLab {
           .values=${this.scores}
           @change=${this._onEdit}
         ></attn-matrix-editor>
-        ${this._matrix('Values V (T × d_v)', 'Values V (T × d_v): row j is vⱼ', 2, 'v', this._col, r.V)}
+        ${this._matrix('Values V (T × d_v)', 'Values $V$ ($T \\times d_v$): row $j$ is $v_j$', 2, 'v', this._col, r.V)}
       </div>
-      <p class="part-title">Y = AV keeps the shape (T, d_v)</p>
+      <p class="part-title">${tex`Y = AV`} keeps the shape ${tex`(T, d_v)`}</p>
       <div class="pair">
         ${this._matrix(
           'Output Y = AV (T × d_v)',
-          'Y = AV: row i is yᵢ, the mixture for query i',
+          '$Y = AV$: row $i$ is $y_i$, the mixture for query $i$',
           3,
           'y',
           this._i,
@@ -305,7 +306,7 @@ export class AttnAttentionMatrix extends AttnLab {
     const figure = html`<attn-heatmap
       compact
       label="Row-stochastic attention matrix A"
-      caption="Row i: the query (target position i). Column j: the key and value (source position j). Colour: the weight Aᵢⱼ, from 0 (dark) to 1 (light)."
+      caption="Row $i$: the query (target position $i$). Column $j$: the key and value (source position $j$). Colour: the weight $A_{ij}$, from 0 (dark) to 1 (light)."
       min="0"
       max="1"
       row-labels=${INDICES}
@@ -321,11 +322,10 @@ export class AttnAttentionMatrix extends AttnLab {
     `;
     const hood = html`<p>
       The draws come from the WebAssembly core's seeded normal generator (one stream: V first, then S, as the notebook
-      draws them), not PyTorch's, so seed 42 gives other numbers than the notebook. A = softmax(S), the row-stochastic
-      report and Y = AV are the core's too (float32); the page only rounds the draws and forms the products A<sub
-        >ij</sub
-      >
-      · v<sub>j</sub> shown beside the heatmap. y<sub>i</sub> itself is the core's.
+      draws them), not PyTorch's, so seed 42 gives other numbers than the notebook.
+      ${tex`A = \operatorname{softmax}(S)`}, the row-stochastic report and ${tex`Y = AV`} are the core's too (float32);
+      the page only rounds the draws and forms the products ${tex`A_{ij} \cdot v_j`} shown beside the heatmap.
+      ${tex`y_i`} itself is the core's.
     </p>`;
     return this.renderLab({
       figure,
