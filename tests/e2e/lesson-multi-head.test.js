@@ -247,7 +247,8 @@ test('regression: lesson 5 never uses queries or keys (lesson 6 defines them), a
   const words = text.replace(/arrow keys/gi, '');
   assert.doesNotMatch(words, /quer(y|ies)|\bkeys?\b/i, 'no query or key in lesson 5');
   const audit = await page.locator(`${LAB} table.audit tr[data-object="Y"]`).textContent();
-  assert.match(audit.replace(/\s+/g, ' '), /Conv\(v0, …, vT−1\)/);
+  // typeset: v_0 and v_{T-1} with their indices as subscripts, T − 1 spaced as a difference
+  assert.match(audit.replace(/\s+/g, ' '), /Conv\(v0, ?…, ?vT − 1\)/);
   assert.doesNotMatch(text, /v1, …, vT\b|v₁/);
   assert.deepEqual(problems, []);
   await page.close();

@@ -25,6 +25,7 @@ import { live } from 'lit/directives/live.js';
 import { cellStyles, readWholeNumber } from '../../cells/base/cell-support.js';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { mathPlain, tex } from '../../cells/base/math.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { tableStyles, touchTargets } from '../../cells/base/styles.js';
 import { MULTI_HEAD_TORCH } from './multi-head-code.js';
@@ -104,7 +105,7 @@ export class AttnMultiHead extends AttnLab {
     const spec = AttnMultiHead.stateFields[field];
     const read = readWholeNumber(input, { min: spec.min, max: spec.max });
     if (read.error) {
-      const error = `${this._size(field).symbol} ${read.error}; a whole number from ${spec.min} to ${spec.max}.`;
+      const error = `${read.error}; a whole number from ${spec.min} to ${spec.max}.`; // after the symbol
       this._drafts = { ...this._drafts, [field]: { text: input.value, error } };
       return;
     }
@@ -133,12 +134,13 @@ export class AttnMultiHead extends AttnLab {
         ${SIZES.map(({ field, symbol, words }) => {
           const spec = AttnMultiHead.stateFields[field];
           const draft = this._drafts[field];
+          const name = mathPlain(`$${symbol}$`); // d_v read as "dv"
           return html`<div class="size">
-            <label for=${`size-${field}`}>${symbol} (${words})</label>
+            <label for=${`size-${field}`}>${tex(symbol)} (${words})</label>
             <div class="stepper">
               <button
                 type="button"
-                aria-label=${`${symbol} − 1`}
+                aria-label=${`${name} − 1`}
                 ?disabled=${this[field] <= spec.min}
                 @click=${() => this._step(field, -1)}
               >
@@ -158,7 +160,7 @@ export class AttnMultiHead extends AttnLab {
               />
               <button
                 type="button"
-                aria-label=${`${symbol} + 1`}
+                aria-label=${`${name} + 1`}
                 ?disabled=${this[field] >= spec.max}
                 @click=${() => this._step(field, 1)}
               >
@@ -170,14 +172,19 @@ export class AttnMultiHead extends AttnLab {
         })}
       </div>
       <ul class="errors" aria-live="polite">
-        ${errors.map(({ field }) => html`<li class="field-error" id=${`error-${field}`}>${this._drafts[field].error}</li>`)}
+        ${errors.map(
+          ({ field, symbol }) =>
+            html`<li class="field-error" id=${`error-${field}`}>${tex(symbol)} ${this._drafts[field].error}</li>`,
+        )}
       </ul>
       ${this.seeds.render()}`;
   }
 
   _figure(r) {
     const map = pickMap(r, this._pick);
-    return html`<h3 id="grid-title">The weights A: one T × T map per sequence b and head k</h3>
+    return html`<h3 id="grid-title">
+        The weights ${tex`A`}: one ${tex`T \times T`} map per sequence ${tex`b`} and head ${tex`k`}
+      </h3>
       <div class="linked">
         <div class="overview">
           ${mapGrid(r, map, { onPick: (pick) => (this._pick = pick), onKey: (e) => this._onGridKey(e) })}
@@ -197,7 +204,7 @@ export class AttnMultiHead extends AttnLab {
             data-batch=${map.b}
             data-head=${map.k}
             label=${`A[${map.b}, ${map.k}]: sequence ${map.b}, head ${map.k}`}
-            caption=${`A[${map.b}, ${map.k}]. Row i: the weights with which position i mixes the values; column j: the value mixed in.`}
+            caption=${`$A[${map.b}, ${map.k}]$. Row $i$: the weights with which position $i$ mixes the values; column $j$: the value mixed in.`}
             min="0"
             max="1"
             .values=${map.values}
@@ -210,9 +217,9 @@ export class AttnMultiHead extends AttnLab {
     const r = this.task.value;
     if (!r) return this.renderLab({ figure: html`<p class="note">Loading the attention core…</p>` });
     const after = html`<p class="note">
-        V and S: numbers drawn at random from a standard normal distribution (seed ${this.seed}).
+        ${tex`V`} and ${tex`S`}: numbers drawn at random from a standard normal distribution (seed ${this.seed}).
       </p>
-      <h3>The shapes of Y = AV</h3>
+      <h3>The shapes of ${tex`Y = AV`}</h3>
       <div class="shapes">
         <attn-shape-diagram
           label="Shapes of the batched product Y = AV"
@@ -221,7 +228,7 @@ export class AttnMultiHead extends AttnLab {
           a-labels="B,h,T,T"
           b-labels="B,h,T,d_v"
           operands="A,V,Y = AV"
-          caption=${`${r.B} × ${r.h} = ${r.B * r.h} independent products of a (${r.T}, ${r.T}) matrix with a (${r.T}, ${r.dv}) one; the last axis of A is summed against the rows of V.`}
+          caption=${`${r.B} × ${r.h} = ${r.B * r.h} independent products of a (${r.T}, ${r.T}) matrix with a (${r.T}, ${r.dv}) one; the last axis of $A$ is summed against the rows of $V$.`}
         ></attn-shape-diagram>
       </div>
       <attn-output label="Output" .text=${printout(r)}></attn-output>
@@ -233,10 +240,10 @@ export class AttnMultiHead extends AttnLab {
       checks: checkCells(multiHeadChecks(r)),
       code: html`<attn-code label="PyTorch" .template=${MULTI_HEAD_TORCH} .params=${codeParams(r)}></attn-code>`,
       hood: html`<p>
-        Y is computed by the core as the notebook computes it, Y = AV: for every sequence b and head k,
-        convexCombination(A[b, k], V[b, k]) mixes the rows of V[b, k] with the weights of each row of A[b, k], as
-        torch.matmul does for every (b, k) of the batch. The row sums are measured by the core (rowStochasticReport) in
-        float32.
+        ${tex`Y`} is computed by the core as the notebook computes it, ${tex`Y = AV`}: for every sequence ${tex`b`} and
+        head ${tex`k`}, convexCombination(A[b, k], V[b, k]) mixes the rows of ${tex`V[b, k]`} with the weights of each
+        row of ${tex`A[b, k]`}, as torch.matmul does for every ${tex`(b, k)`} of the batch. The row sums are measured by
+        the core (rowStochasticReport) in float32.
       </p>`,
     });
   }

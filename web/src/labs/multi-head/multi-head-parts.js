@@ -3,6 +3,7 @@
  * button per sequence b and head k, colours only), the dimensional audit table, and their CSS.
  */
 import { css, html, svg } from 'lit';
+import { tex } from '../../cells/base/math.js';
 import { mapColours, shapeText } from './multi-head-model.js';
 
 /**
@@ -23,7 +24,7 @@ export function mapGrid(r, pick, { onPick, onKey }) {
     ${Array.from(
       { length: r.B },
       (_, b) =>
-        html`<span class="row-head" aria-hidden="true">b = ${b}</span> ${heads.map((k) => {
+        html`<span class="row-head" aria-hidden="true">${tex`b = ${b}`}</span> ${heads.map((k) => {
             const map = r.maps[b * r.h + k];
             const on = pick.b === b && pick.k === k;
             return html`<button
@@ -56,24 +57,24 @@ export function auditTable(r) {
       'Values',
       'V',
       'Feature representations',
-      'B, h, T, d_v',
+      tex`(B, h, T, d_v)`,
       r.V.shape,
-      html`The vectors being blended; each lives in ℝ<sup>d<sub>v</sub></sup
-        >.`,
+      html`The vectors being blended; each lives in ${tex`\mathbb{R}^{d_v}`}.`,
     ],
     [
       'Logits',
       'S',
       'Unbounded compatibility',
-      'B, h, T, T',
+      tex`(B, h, T, T)`,
       r.S.shape,
-      'Raw real scores, anywhere in (−∞, ∞); here drawn at random, in the next lesson computed from the sequence.',
+      html`Raw real scores, anywhere in ${tex`(-\infty, \infty)`}; here drawn at random, in the next lesson computed
+      from the sequence.`,
     ],
     [
       'Weights',
       'A',
       'Row-stochastic matrix',
-      'B, h, T, T',
+      tex`(B, h, T, T)`,
       r.A.shape,
       'Non-negative coefficients that sum to 1 along each row.',
     ],
@@ -81,9 +82,9 @@ export function auditTable(r) {
       'Output',
       'Y',
       'Contextualised vectors',
-      'B, h, T, d_v',
+      tex`(B, h, T, d_v)`,
       r.Y.shape,
-      html`Convex combinations of the values, inside their hull Conv(v<sub>0</sub>, …, v<sub>T−1</sub>).`,
+      html`Convex combinations of the values, inside their hull ${tex`\operatorname{Conv}(v_0, \ldots, v_{T-1})`}.`,
     ],
   ];
   return html`<div class="scroll" tabindex="0" role="region" aria-label="Dimensional audit table">
@@ -104,9 +105,9 @@ export function auditTable(r) {
         ${rows.map(
           ([name, symbol, domain, symbolic, live, role]) =>
             html`<tr data-object=${symbol}>
-              <th scope="row">${name} (${symbol})</th>
+              <th scope="row">${name} (${tex(symbol)})</th>
               <td data-label="Mathematical domain">${domain}</td>
-              <td class="mono" data-label="Tensor shape">(${symbolic})</td>
+              <td class="mono" data-label="Tensor shape">${symbolic}</td>
               <td class="mono live-shape" data-label="Here">${shapeText(live)}</td>
               <td data-label="Role">${role}</td>
             </tr>`,
