@@ -17,6 +17,7 @@
  */
 import { css, html } from 'lit';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { tex } from '../../cells/base/math.js';
 import { T, vector } from '../common/qkv-lab.js';
 import { CausalLab } from './causal-lab.js';
 import { bandWeights, convMatrix, convRange, describeBandConv, rowsSideBySide } from './band-conv-model.js';
@@ -111,10 +112,10 @@ export class AttnBandConv extends CausalLab {
     const [min, max] = convRange(this.kernel);
     const figure = html`<div class="pair">
       <div>
-        <h3>Local attention, |i − j| ≤ 1</h3>
+        <h3>Local attention, ${tex`|i - j| \le 1`}</h3>
         ${this.heatmap('band', {
           label: 'Local attention, |i − j| ≤ 1 (seed 0, batch 0)',
-          caption: 'Different weights in every row, computed from q · k; each row sums to 1.',
+          caption: 'Different weights in every row, computed from $q \\cdot k$; each row sums to 1.',
           values: band,
         })}
       </div>
@@ -147,7 +148,7 @@ export class AttnBandConv extends CausalLab {
           </caption>
           <thead>
             <tr>
-              <th scope="col">row i</th>
+              <th scope="col">row&nbsp;${tex`i`}</th>
               <th scope="col">attention weights</th>
               <th scope="col">convolution taps</th>
             </tr>

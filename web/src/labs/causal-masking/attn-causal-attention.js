@@ -20,6 +20,7 @@
  */
 import { html } from 'lit';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { tex } from '../../cells/base/math.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { B, batchSelect, rowsOf, sci } from '../common/qkv-lab.js';
 import { checkCells } from '../../cells/base/lab.js';
@@ -70,7 +71,7 @@ export class AttnCausalAttention extends CausalLab {
   renderFigure() {
     const r = this.task.value;
     const figure = r
-      ? this.weightsHeatmap('Row i: query position i; column j: key position j. The upper triangle is 0.')
+      ? this.weightsHeatmap('Row $i$: query position $i$; column $j$: key position $j$. The upper triangle is 0.')
       : html`<p class="note">Loading the attention core…</p>`;
     const controls = html`
       ${this.seeds.render(batchSelect(this, 'causal-batch'))} ${r ? this.readoutLine('weights', this.shownWeights) : ''}
@@ -83,7 +84,8 @@ export class AttnCausalAttention extends CausalLab {
           : ''
       }
       <p class="hint">
-        Row i may use keys 0 to i: row 0 only itself, row 4 all five. Re-roll draws new Q, K and V; the triangle stays.
+        Row ${tex`i`} may use keys 0 to ${tex`i`}: row 0 only itself, row 4 all five. Re-roll draws new ${tex`Q`},
+        ${tex`K`} and ${tex`V`}; the triangle stays.
       </p>
     `;
     const checks = checkCells(checksFrom(CAUSAL_CHECKS, r));

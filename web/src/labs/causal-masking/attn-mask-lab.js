@@ -23,6 +23,7 @@
  */
 import { html } from 'lit';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { tex } from '../../cells/base/math.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { maskFor, MASK_PRESETS } from '../../cells/figures/mask-presets.js';
 import { B, D, T, batchSelect, rowsOf, sci, vector } from '../common/qkv-lab.js';
@@ -102,14 +103,14 @@ export class AttnMaskLab extends CausalLab {
     return html`<div class="notice fully-masked" role="note" data-rows=${rows.join(',')} data-count=${count}>
       <p>
         <strong>Fully masked row${plural} ${rows.join(', ')}:</strong> query ${row} may attend to no key. Its scores are
-        all −∞, and the softmax would divide 0 by 0: the notebook's hand-written attention (and PyTorch's own kernel, in
-        older versions) returns NaN there, which then spreads through everything computed from it.
+        all ${tex`-\infty`}, and the softmax would divide 0 by 0: the notebook's hand-written attention (and PyTorch's
+        own kernel, in older versions) returns NaN there, which then spreads through everything computed from it.
       </p>
       <p>
         This page's attention returns zero weights and a zero output for such a row instead, as current PyTorch does,
         and counts it:
         <span class="mono">fullyMaskedRows = <span class="count">${count}</span></span>
-        (${rows.length} row${plural} × B = ${batches} batches).
+        (${rows.length} row${plural} × ${tex`B = ${batches}`} batches).
       </p>
       <p class="mono">
         weights[${this.batch}, ${row}] =
@@ -129,7 +130,7 @@ export class AttnMaskLab extends CausalLab {
     const figure = html`<h3>The weights it gives</h3>
       ${
         r
-          ? html`${this.weightsHeatmap('Row i: query i; column j: key j. Blocked cells are 0.')}
+          ? html`${this.weightsHeatmap('Row $i$: query $i$; column $j$: key $j$. Blocked cells are 0.')}
             ${this.readoutLine('weights', this.shownWeights)}`
           : html`<p class="note">Loading the attention core…</p>`
       }`;
@@ -153,8 +154,9 @@ export class AttnMaskLab extends CausalLab {
     const code = this.codeCell('PyTorch: the painted mask', MASK_CODE, codeParams(r));
     const hood = r
       ? html`<p>
-          D = ${D}; the mask is the same for both batches (it broadcasts over B). Largest difference from the core's
-          float64 reference with the same mask: <span class="max-diff mono" data-value=${r.diff}>${sci(r.diff)}</span>.
+          ${tex`D = ${D}`}; the mask is the same for both batches (it broadcasts over ${tex`B`}). Largest difference
+          from the core's float64 reference with the same mask:
+          <span class="max-diff mono" data-value=${r.diff}>${sci(r.diff)}</span>.
         </p>`
       : '';
     return this.renderLab({ figure, controls, after: r ? this._fullyMasked(r) : '', checks, code, hood });

@@ -13,6 +13,7 @@
  * the wasm core; JS rounds, slices, compares and formats.
  */
 import { html } from 'lit';
+import { tex } from '../../cells/base/math.js';
 
 export const B = 2;
 export const T = 5;
@@ -83,7 +84,7 @@ export const sci = (x) => (Number.isFinite(x) ? x.toExponential(2).replace(/e([+
 
 /** A <select> of the batch index b (0 … B − 1). */
 export function batchSelect(lab, id = 'batch') {
-  return html`<label for=${id}>Batch b</label>
+  return html`<label for=${id}>Batch ${tex`b`}</label>
     <select
       id=${id}
       @change=${(e) => {
