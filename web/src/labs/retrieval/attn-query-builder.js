@@ -20,6 +20,7 @@ import { css, html } from 'lit';
 import { formatNumber } from '../../cells/base/cell-support.js';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { tex } from '../../cells/base/math.js';
 import { tableStyles, touchTargets } from '../../cells/base/styles.js';
 import '../../charts/attn-bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
@@ -120,11 +121,11 @@ export class AttnQueryBuilder extends AttnLab {
       <table aria-label="Per position: token, dot product, scaled score and weight">
         <thead>
           <tr>
-            <th scope="col">pos j</th>
+            <th scope="col">pos&nbsp;${tex`j`}</th>
             <th scope="col">token</th>
-            <th scope="col">q·k<sub>j</sub></th>
-            <th scope="col">q·k<sub>j</sub>/√6</th>
-            <th scope="col">α<sub>j</sub></th>
+            <th scope="col">${tex`q \cdot k_j`}</th>
+            <th scope="col">${tex`q \cdot k_j / \sqrt{6}`}</th>
+            <th scope="col">${tex`\alpha_j`}</th>
           </tr>
         </thead>
         <tbody>
@@ -147,7 +148,7 @@ export class AttnQueryBuilder extends AttnLab {
     const r = this.task.value;
     const authored = this.getAttribute('mix') ?? this.constructor.stateFields.mix.default.join(',');
     const figure = r
-      ? html`<h3>Attention weight α<sub>j</sub> of each position</h3>
+      ? html`<h3>Attention weight ${tex`\alpha_j`} of each position</h3>
           <attn-bar-chart
             class="chart"
             label="Attention weight of each position"
@@ -157,7 +158,7 @@ export class AttnQueryBuilder extends AttnLab {
           ${this._table(r)}`
       : html`<p class="note">Loading the attention core…</p>`;
     const controls = html`<attn-vector-editor
-        label="Amounts c₀ … c₅ of each token in the query"
+        label="Amounts $c_0, \\ldots, c_5$ of each token in the query"
         count="6"
         min="-3"
         max="3"
@@ -170,7 +171,7 @@ export class AttnQueryBuilder extends AttnLab {
         ${PRESETS.map((p) => html`<button type="button" @click=${() => this.setField('mix', [...p.mix])}>${p.name}</button>`)}
       </div>
       <p class="mono readout">
-        q = Σ c<sub>t</sub> · vocab[t] =
+        ${tex`q = \sum_t c_t \cdot \mathrm{vocab}[t] =`}
         [${queryVector(this.mix)
           .map((x) => formatNumber(x, 4))
           .join(', ')}]
@@ -178,9 +179,11 @@ export class AttnQueryBuilder extends AttnLab {
       ${
         r
           ? html`<p class="mono readout">
-                y = Σ α<sub>j</sub> v<sub>j</sub> = [${r.output.map((x) => x.toFixed(4)).join(', ')}]
+                ${tex`y = \sum_j \alpha_j v_j =`} [${r.output.map((x) => x.toFixed(4)).join(', ')}]
               </p>
-              <p class="mono readout retrieved">retrieved token id = argmax(y) = ${r.retrieved}</p>`
+              <p class="mono readout retrieved">
+                retrieved token id ${tex`= \operatorname{argmax}(y) = ${r.retrieved}`}
+              </p>`
           : ''
       }`;
     return this.renderLab({

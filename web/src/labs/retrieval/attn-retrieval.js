@@ -19,6 +19,7 @@
 import { css, html } from 'lit';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { tex } from '../../cells/base/math.js';
 import { touchTargets } from '../../cells/base/styles.js';
 import { RETRIEVAL_TORCH } from './retrieval-code.js';
 import {
@@ -113,7 +114,7 @@ export class AttnRetrieval extends AttnLab {
   renderFigure() {
     const r = this.task.value;
     const token = this.query;
-    const figure = html`<h3>Keys K = values V: the embeddings of tokens 0 to 4</h3>
+    const figure = html`<h3>Keys ${tex`K`} = values ${tex`V`}: the embeddings of tokens 0 to 4</h3>
       <attn-matrix
         compact
         label="Keys K = values V: the embeddings of tokens 0 to 4 (rows)"
@@ -127,7 +128,7 @@ export class AttnRetrieval extends AttnLab {
       <attn-heatmap
         compact
         label=${`Attention weights: query = token ${token}`}
-        caption="Row q: the query; columns: the positions of the sequence. Weights from 0 (dark) to 1 (light)."
+        caption="Row $q$: the query; columns: the positions of the sequence. Weights from 0 (dark) to 1 (light)."
         row-labels="q"
         col-labels=${positionLabels().join(',')}
         min="0"
@@ -151,7 +152,9 @@ export class AttnRetrieval extends AttnLab {
           )}
         </div>
       </fieldset>
-      <p class="mono readout" id="query-vector">q = vocab[${token}] = [${embedding(token).join(', ')}]</p>
+      <p class="mono readout" id="query-vector">
+        ${tex`q = \mathrm{vocab}[${token}] =`} [${embedding(token).join(', ')}]
+      </p>
       <attn-output label="Output" .text=${r ? retrievalPrintout(r) : 'Loading the attention core…'}></attn-output>`;
     return this.renderLab({
       figure,
