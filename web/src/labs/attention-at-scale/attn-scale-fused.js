@@ -21,6 +21,7 @@ import { css, html } from 'lit';
 import { styleMap } from 'lit/directives/style-map.js';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { tex } from '../../cells/base/math.js';
 import { sizeSliderStyles } from '../../cells/base/size-slider.js';
 import { tableStyles } from '../../cells/base/styles.js';
 import { AttentionError } from '../../engine/errors.js';
@@ -194,7 +195,7 @@ export class AttnScaleFused extends AttnLab {
   _bars(r) {
     const { bars, times } = memoryBars(r);
     return html`<p class="verdict">
-        At T = ${r.T.toLocaleString('en')}, keeping the weights would take
+        At ${tex`T = ${r.T.toLocaleString('en')}`}, keeping the weights would take
         <strong class="times" data-value=${times}>${timesText(times)}</strong> the memory fused attention used.
       </p>
       <div class="bars">
@@ -227,16 +228,16 @@ export class AttnScaleFused extends AttnLab {
         p
           ? html`<p class="progress-line">
               <label for="progress"
-                >Running T = ${p.T.toLocaleString('en')}${p.phase ? `, ${p.phase}` : ''}: query rows ${p.done} of
-                ${p.steps}</label
+                >Running ${tex`T = ${p.T.toLocaleString('en')}`}${p.phase ? `, ${p.phase}` : ''}: query rows ${p.done}
+                of ${p.steps}</label
               >
               <progress id="progress" max=${p.steps} .value=${p.done}></progress>
             </p>`
           : ''
       }
       <p class="hint">
-        Fused attention's memory grows with T, the weights' with T²: each doubling of T doubles the blue bar and
-        quadruples the red one.
+        Fused attention's memory grows with ${tex`T`}, the weights' with ${tex`T^2`}: each doubling of ${tex`T`} doubles
+        the blue bar and quadruples the red one.
       </p>
       <p class="note where">
         ${this.task.where}${r ? `; ${r.simd ? 'SIMD build' : 'scalar build (no SIMD here)'}` : ''}
@@ -260,9 +261,9 @@ export class AttnScaleFused extends AttnLab {
       ? html`<p>
           The job cuts the ${r.T.toLocaleString('en')} query rows into blocks of ${BLOCK_ROWS} and calls the core's
           fused kernel once per block (${r.calls} calls). Each call reports the bytes of working memory it allocated and
-          freed (scratchBytes): the keys repacked in panels of 8 for the SIMD128 loop, T·E·4 bytes, and one 4 × 128 tile
-          of scores; never a T × T buffer. The inputs and the output are the same with or without the weights, so they
-          are not counted on either side. The module's whole wasm heap is
+          freed (scratchBytes): the keys repacked in panels of 8 for the SIMD128 loop, ${tex`T \cdot E \cdot 4`} bytes,
+          and one 4 × 128 tile of scores; never a ${tex`T \times T`} buffer. The inputs and the output are the same with
+          or without the weights, so they are not counted on either side. The module's whole wasm heap is
           <span class="mono heap-bytes" data-value=${r.heapBytes}>${formatBytes(r.heapBytes)}</span>: a high-water mark
           that starts at 16 MiB and never shrinks, so it says little about one call, but the check keeps it within 64
           MiB at every T. The module runs separately from the page's other calculations.

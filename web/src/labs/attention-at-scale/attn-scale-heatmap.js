@@ -17,6 +17,7 @@
 import { css, html } from 'lit';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { tex } from '../../cells/base/math.js';
 import { seedField } from '../../cells/base/seeds.js';
 import { sizeSlider, sizeSliderStyles } from '../../cells/base/size-slider.js';
 import { COLOR_SCALES } from '../../charts/color-scale.js';
@@ -174,7 +175,7 @@ export class AttnScaleHeatmap extends AttnLab {
         this.mask === 'window'
           ? sizeSlider({
               id: 'w',
-              label: 'Window w',
+              label: 'Window $w$',
               symbol: 'w',
               value: this.window,
               min: 1,
@@ -208,12 +209,13 @@ export class AttnScaleHeatmap extends AttnLab {
     ></attn-code>`;
     const hood = r
       ? html`<p>
-          The weights come from the core's two-pass kernel with the weights returned (the full T × T matrix is computed
-          and copied out of the worker). The worker's wasm heap is now
+          The weights come from the core's two-pass kernel with the weights returned (the full ${tex`T \times T`} matrix
+          is computed and copied out of the worker). The worker's wasm heap is now
           <span class="mono heap-bytes" data-value=${r.heapBytes}>${formatBytes(r.heapBytes)}</span>: a high-water mark,
           since wasm memory never shrinks. From 64 × 64 on, the heatmap is a canvas of one pixel per weight; the
-          magnifier shows 25 × 25 of them around the pointer, a tap or the keyboard cursor. The log scale colours log₁₀
-          of each weight from 10⁻⁶ of the largest up; masked weights (exactly 0) get the darkest colour.
+          magnifier shows 25 × 25 of them around the pointer, a tap or the keyboard cursor. The log scale colours
+          ${tex`\log_{10}`} of each weight from ${tex`10^{-6}`} of the largest up; masked weights (exactly 0) get the
+          darkest colour.
         </p>`
       : '';
     return this.renderLab({ figure, controls, checks, code, hood });
