@@ -13,6 +13,7 @@
 import { css, html } from 'lit';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { mathText, tex } from '../../cells/base/math.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { sizeSlider, sizeSliderStyles } from '../../cells/base/size-slider.js';
 import {
@@ -45,6 +46,7 @@ export class AttnScalingExample extends AttnLab {
       .side-title {
         font-size: 0.95rem;
         margin: 0 0 0.25rem;
+        min-height: 2.1em; /* room for the radical of √D: both titles one height, the heatmaps level */
       }
       .under {
         display: grid;
@@ -100,7 +102,7 @@ export class AttnScalingExample extends AttnLab {
     const side = (which, title) =>
       r
         ? html`<div>
-            <h3 class="side-title">${title}</h3>
+            <h3 class="side-title">${mathText(title)}</h3>
             <attn-heatmap
               class=${which}
               bare
@@ -123,12 +125,12 @@ export class AttnScalingExample extends AttnLab {
     // The slider sits directly under the two heatmaps it moves: side by side they need the lab's whole width.
     const figure = html`
       <div class="pair">
-        ${side('unscaled', `Without scaling: softmax(QKᵀ), D = ${this.d}`)}
-        ${side('scaled', `Scaled: softmax(QKᵀ/√D), D = ${this.d}`)}
+        ${side('unscaled', `Without scaling: $\\operatorname{softmax}(QK^\\top)$, $D = ${this.d}$`)}
+        ${side('scaled', `Scaled: $\\operatorname{softmax}(QK^\\top/\\sqrt{D})$, $D = ${this.d}$`)}
       </div>
       ${r ? '' : html`<p class="readout">Loading the attention core…</p>`}
       <div class="under">
-        ${sizeSlider({ id: 'd', label: 'D (dimension)', symbol: 'D', value: this.d, min: 1, max: 512, onChange: (d) => this._setD(d) })}
+        ${sizeSlider({ id: 'd', label: '$D$ (dimension)', symbol: 'D', value: this.d, min: 1, max: 512, onChange: (d) => this._setD(d) })}
         ${this.seeds.render()}
       </div>
     `;
@@ -139,8 +141,8 @@ export class AttnScalingExample extends AttnLab {
     ></attn-code>`;
     const hood = html`<p>
       Both heatmaps come from the core's attention with the weights returned, once with the scale set to 1 and once with
-      its default 1/√D; the entropies are the core's too. The random numbers come from the core's own seeded generator,
-      so the PyTorch code shows the same experiment but not the same draws.
+      its default ${tex`1/\sqrt{D}`}; the entropies are the core's too. The random numbers come from the core's own
+      seeded generator, so the PyTorch code shows the same experiment but not the same draws.
     </p>`;
     return this.renderLab({ figure, code, hood });
   }
