@@ -5,7 +5,7 @@
 // square-ish, and every drag target is at least 44 px across.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FONT_PX } from '../../web/src/charts/bar-layout.js';
+import { FONT_PX } from '../../web/src/charts/text-width.js';
 import {
   BOLD,
   boxesTouch,

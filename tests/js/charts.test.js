@@ -4,7 +4,8 @@
 // are d3's.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { fitLabels, FONT_PX, layoutBars } from '../../web/src/charts/bar-layout.js';
+import { fitLabels, layoutBars } from '../../web/src/charts/bar-layout.js';
+import { FONT_PX } from '../../web/src/charts/text-width.js';
 import { niceDomain, niceTicks, tickCount } from '../../web/src/charts/scale.js';
 import { roughMeasure, shorten } from '../../web/src/charts/text-width.js';
 

@@ -10,10 +10,8 @@
  *   l.y(1.5); l.bands[1]; l.labels[1].text; l.showValues; l.height
  */
 import { linearScale, niceTicks, tickCount } from './scale.js';
-import { shorten } from './text-width.js';
+import { FONT_PX, shorten } from './text-width.js';
 
-/** Every piece of chart text is drawn at this size (CSS px): never smaller at any width. */
-export const FONT_PX = 12;
 const LINE = 16; // px a row of text takes
 const GAP = 6; // px between a tick label and the plot, or between labels
 const SWATCH = 12;

@@ -6,9 +6,8 @@
  * the x axis title under the ticks. Pure: no DOM (measure is passed in), tested in Node.
  */
 import { linearScale, niceTicks, powersOf, tickCount } from './scale.js';
-import { shorten } from './text-width.js';
+import { FONT_PX, shorten } from './text-width.js';
 
-export const FONT_PX = 12;
 const LINE = 16;
 const GAP = 6;
 const SWATCH = 22;

@@ -7,8 +7,8 @@
  * text alternative names it). Pure: no DOM (measure is passed in), tested in Node.
  */
 import { linearScale, niceTicks } from './scale.js';
+import { FONT_PX } from './text-width.js';
 
-export const FONT_PX = 12;
 export const MAX_SIZE = 420;
 const GAP = 3;
 

@@ -10,8 +10,8 @@
  *   const l = layoutScatter({ width: 358, domain: { x: [0, 6], y: [0, 5] }, points, labels, measure });
  *   l.x(1.5); l.y(4); l.labels[1]; // { text: 'v1', x, y, anchor } or null (left out)
  */
-import { FONT_PX } from './bar-layout.js';
 import { fittingTicks, formatDecimals, linearScale, niceDomain, niceStep, niceTicks, tickCount } from './scale.js';
+import { FONT_PX } from './text-width.js';
 
 /** A point's drawn radius (px); with its 2 px stroke it covers POINT_R + 1. */
 export const POINT_R = 8;

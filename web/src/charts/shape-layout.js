@@ -6,9 +6,8 @@
  * note shortened when a column is narrow. Pure: no DOM (measure is passed in), tested in Node.
  */
 import { shapeText } from './shape-diagram.js';
-import { shorten } from './text-width.js';
+import { FONT_PX, shorten } from './text-width.js';
 
-export const FONT_PX = 12;
 const FORMULA_PX = 13; // the first line, bold monospace
 const LINE = 18;
 const BOX_H = 36;

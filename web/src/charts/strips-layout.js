@@ -11,9 +11,8 @@
  *   const l = layoutStrips({ width: 358, rows, domain: [-0.5, 3.5], markLabel: 'y', measure });
  *   l.rows[0].groups[1].label; // { text, x, y, level } or null
  */
-import { FONT_PX } from './bar-layout.js';
 import { fittingTicks, linearScale } from './scale.js';
-import { shorten } from './text-width.js';
+import { FONT_PX, shorten } from './text-width.js';
 import { BOLD } from './scatter-layout.js';
 
 /** Levels of value labels above a line, at most. */

@@ -8,6 +8,9 @@
  *   measure('0.874', 12);   // about 29
  */
 
+/** The size of every chart's text, in CSS pixels: the least a learner reads at any width. */
+export const FONT_PX = 12;
+
 const cache = new Map();
 let context;
 
@@ -22,7 +25,7 @@ export function textMeasure(family = 'system-ui, sans-serif') {
         context.font = `${fontPx}px ${family}`;
         width = context.measureText(String(text)).width;
       } else {
-        width = String(text).length * fontPx * 0.6;
+        width = roughMeasure(text, fontPx);
       }
       if (cache.size > 5000) cache.clear();
       cache.set(key, width);
