@@ -18,6 +18,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { AUDIT_SIZES, auditPage, openEverything, unmarkFaults } from '../tests/e2e/layout-audit.js';
+import { coursePages, parsePageArgs } from './course-pages.mjs';
 import { chromiumLaunchOptions, root, run, step } from './lib.mjs';
 import { serve, STRICT_CSP } from './serve.mjs';
 
@@ -36,47 +37,7 @@ const MAX_SHOTS = 40; // pictures per page with --shots
 const MARGIN = 24; // px of surroundings in a picture
 const MIN_SHOT = 240; // px: a picture is at least this wide and half as high
 
-/** { label, only } from the command line; `only` is null (every page) or a Set of 'home' and lesson ids. */
-function parseArgs(args) {
-  let label = null;
-  let only = null;
-  let shots = false;
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i];
-    if (arg === '--shots') {
-      shots = true;
-    } else if (arg === '--only') {
-      if (i + 1 >= args.length) throw new Error('--only needs a page: home or a lesson id');
-      (only ??= new Set()).add(args[(i += 1)]);
-    } else if (arg.startsWith('-')) {
-      throw new Error(`unknown option ${arg} (usage: npm run audit -- [label] [--only home|<lesson-id>]… [--shots])`);
-    } else if (label === null) {
-      label = arg;
-    } else {
-      throw new Error(`one label only (got "${label}" and "${arg}")`);
-    }
-  }
-  label ??= 'current';
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(label)) {
-    throw new Error(`label "${label}": use letters, digits, ".", "_" or "-" (it names a file)`);
-  }
-  return { label, only, shots };
-}
-
 const appSettled = (page) => page.locator('attn-app[data-settled]').waitFor({ timeout: TIMEOUT });
-
-/** The pages to audit, [id, url] in course order; the lesson ids come from the home page's list. */
-async function pagesOf(page, url, only) {
-  await page.goto(url);
-  await appSettled(page);
-  const ids = await page
-    .locator('attn-lesson-list [data-lesson]')
-    .evaluateAll((cards) => cards.map((card) => card.dataset.lesson));
-  const unknown = [...(only ?? [])].filter((id) => id !== 'home' && !ids.includes(id));
-  if (unknown.length) throw new Error(`--only: no page called ${unknown.join(', ')} (home or a lesson id)`);
-  const pages = [['home', url], ...ids.map((id) => [id, `${url}#/${id}`])];
-  return pages.filter(([id]) => only?.has(id) ?? true);
-}
 
 /**
  * Opens `url` in `page` as a fresh document and audits it. (Following the route's link in the same
@@ -154,7 +115,11 @@ function table(results) {
 }
 
 async function main() {
-  const { label, only, shots } = parseArgs(process.argv.slice(2));
+  const { label, only, switches } = parsePageArgs(process.argv.slice(2), {
+    usage: 'npm run audit -- [label] [--only home|<lesson-id>]… [--shots]',
+    known: ['--shots'],
+  });
+  const shots = switches.has('--shots');
   const site = path.join(root, 'dist', 'site');
   if (!existsSync(path.join(site, 'index.html'))) {
     throw new Error('dist/site is missing: this script builds nothing; run `npm run build` first');
@@ -174,7 +139,7 @@ async function main() {
       const page = await context.newPage();
       page.setDefaultTimeout(TIMEOUT);
       const results = [];
-      for (const [id, url] of await pagesOf(page, server.url, only)) {
+      for (const { id, url } of await coursePages(page, server.url, only, { timeout: TIMEOUT })) {
         const t0 = performance.now();
         const { faults, checked } = await auditRoute(page, url, id, { mark: shots });
         if (shots) await shootFaults(page, faults, path.join(label, name), id);

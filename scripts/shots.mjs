@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { coursePages, parsePageArgs } from './course-pages.mjs';
 import { drawEveryFigure } from './draw-figures.mjs';
 import { chromiumLaunchOptions, root, run, step } from './lib.mjs';
 import { serve, STRICT_CSP } from './serve.mjs';
@@ -25,46 +26,6 @@ const VIEWPORTS = [
 ];
 const PAINT_ALL = '* { content-visibility: visible !important; }';
 const TIMEOUT = 120_000; // ms for one page to settle (the largest lessons compute in a worker)
-
-/** { label, only } from the command line; `only` is null (every page) or a Set of 'home' and lesson ids. */
-function parseArgs(args) {
-  let label = null;
-  let only = null;
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i];
-    if (arg === '--only') {
-      if (i + 1 >= args.length) throw new Error('--only needs a page: home or a lesson id');
-      (only ??= new Set()).add(args[(i += 1)]);
-    } else if (arg.startsWith('-')) {
-      throw new Error(`unknown option ${arg} (usage: npm run shots -- [label] [--only home|<lesson-id>]…)`);
-    } else if (label === null) {
-      label = arg;
-    } else {
-      throw new Error(`one label only (got "${label}" and "${arg}")`);
-    }
-  }
-  label ??= 'current';
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(label)) {
-    throw new Error(`label "${label}": use letters, digits, ".", "_" or "-" (it names a folder)`);
-  }
-  return { label, only };
-}
-
-/** The pages to take, [stem, url, id] in course order; the lesson ids come from the home page's list. */
-async function pagesOf(page, url, only) {
-  await page.goto(url);
-  await appSettled(page);
-  const ids = await page
-    .locator('attn-lesson-list [data-lesson]')
-    .evaluateAll((cards) => cards.map((card) => card.dataset.lesson));
-  const unknown = [...(only ?? [])].filter((id) => id !== 'home' && !ids.includes(id));
-  if (unknown.length) throw new Error(`--only: no page called ${unknown.join(', ')} (home or a lesson id)`);
-  const pages = [
-    ['00-home', url, 'home'],
-    ...ids.map((id, i) => [`${String(i + 1).padStart(2, '0')}-${id}`, `${url}#/${id}`, id]),
-  ];
-  return pages.filter(([, , id]) => only?.has(id) ?? true);
-}
 
 const appSettled = (page) => page.locator('attn-app[data-settled]').waitFor({ timeout: TIMEOUT });
 
@@ -96,7 +57,9 @@ async function shootRoute(page, url, stem, dir) {
 }
 
 async function main() {
-  const { label, only } = parseArgs(process.argv.slice(2));
+  const { label, only } = parsePageArgs(process.argv.slice(2), {
+    usage: 'npm run shots -- [label] [--only home|<lesson-id>]…',
+  });
   const site = path.join(root, 'dist', 'site');
   if (!existsSync(path.join(site, 'index.html'))) {
     throw new Error('dist/site is missing: this script builds nothing; run `npm run build` first');
@@ -119,7 +82,8 @@ async function main() {
       page.setDefaultTimeout(TIMEOUT);
       index.push('', `## ${name.replace('x', '×')}`, '');
 
-      for (const [stem, url] of await pagesOf(page, server.url, only)) {
+      for (const { id, url, index: n } of await coursePages(page, server.url, only, { timeout: TIMEOUT })) {
+        const stem = `${String(n).padStart(2, '0')}-${id}`;
         const files = await shootRoute(page, url, stem, dir);
         console.log(`  ${stem}: ${files.length} file${files.length === 1 ? '' : 's'}`);
         index.push(`- ${stem}: ${files.map((f) => `[${f}](${name}/${f})`).join(', ')}`);
