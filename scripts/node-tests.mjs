@@ -41,15 +41,17 @@ export function failuresOf(report) {
 
 /**
  * Runs every *.test.js of `dir` with node --test; resolves to { layer, passed, failed, failures }.
- * A runner that crashed before reporting counts as one failure.
+ * A runner that crashed before reporting counts as one failure. `concurrency`: how many test files
+ * run at once (node's default is one less than the cores: one file at a time on a 2-core machine).
  */
-export async function nodeTests(dir, layer, { tapName = path.basename(dir) } = {}) {
+export async function nodeTests(dir, layer, { tapName = path.basename(dir), concurrency } = {}) {
   step(`testing: ${layer} (node --test ${dir})`);
   const files = (await readdir(path.join(root, dir))).filter((f) => f.endsWith('.test.js')).sort();
   const tap = path.join(root, 'build', 'test-results', `${tapName}.tap`);
   await mkdir(path.dirname(tap), { recursive: true });
   const { code } = await run(process.execPath, [
     '--test',
+    ...(concurrency ? [`--test-concurrency=${concurrency}`] : []),
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     '--test-reporter=tap',

@@ -322,9 +322,18 @@ function report(lessonId, run, result) {
   ].join('\n\n');
 }
 
-// Collect every lesson's code in the browser first (then close it, freeing the
-// CPU for Python), so that each run is one test.
+// Collect every lesson's code in the browser, one lesson after another; each lesson's Python
+// process starts as soon as its code is collected (one Python process at a time), so Python runs
+// beside the collection of the next lessons. Each run is one test.
 const lessons = [];
+let queue = Promise.resolve(); // one Python process at a time
+/** Starts `runs` once the Python process before them is done; resolves to their results. */
+function enqueue(runs) {
+  const ran = queue.then(() => (runs.length ? runPython(runs) : new Map()));
+  queue = ran.catch(() => {}); // a failure is reported by each test of the lesson
+  ran.catch(() => {}); // and is not an unhandled rejection meanwhile
+  return ran;
+}
 {
   const browser = await launch();
   const server = await serveSite();
@@ -333,7 +342,8 @@ const lessons = [];
     for (const id of (await lessonIds()).filter((l) => !only || only.includes(l))) {
       const started = performance.now();
       try {
-        lessons.push({ id, runs: plan(id, await collect(browser, server, id)) });
+        const runs = plan(id, await collect(browser, server, id));
+        lessons.push({ id, runs, ran: enqueue(runs) });
       } catch (error) {
         lessons.push({ id, error });
       }
@@ -346,7 +356,6 @@ const lessons = [];
   }
 }
 
-let queue = Promise.resolve(); // one Python process at a time
 for (const lesson of lessons) {
   describe(lesson.id, () => {
     if (lesson.error) {
@@ -355,14 +364,10 @@ for (const lesson of lessons) {
       });
       return;
     }
-    let results;
-    const ran = queue.then(() => (lesson.runs.length ? runPython(lesson.runs) : new Map())).then((r) => (results = r));
-    queue = ran.catch(() => {}); // a failure is reported by each test below
     for (const run of lesson.runs) {
       const name = `${run.cell}, code cell ${run.index + 1} (${run.label}), ${run.states[0]}${run.states.length > 1 ? ` (+${run.states.length - 1} states, same code)` : ''}`;
       test(name, async () => {
-        await ran;
-        const result = results.get(run.key);
+        const result = (await lesson.ran).get(run.key);
         assert.ok(result, `${lesson.id}/${run.cell}: the Python runner returned nothing for this cell`);
         const ok = run.expected
           ? !result.ok && result.error === run.expected.error && result.message === run.expected.message
