@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   checkVariant,
+  choiceAnswer,
   EMPTY_RECORD,
+  judgeChoice,
   judgeNumber,
   matchMistake,
   nextSeed,
@@ -101,6 +103,21 @@ test('a declared mistake gets its own feedback; the answer wins over a mistake',
   );
   assert.equal(matchMistake(1, []), null);
   assert.equal(judgeNumber(1, { answer: NaN }).correct, false);
+});
+
+test('a chosen option is judged by its own feedback; no choice is not an answer', () => {
+  const options = [
+    { value: 'a', text: 'Sharper', correct: true, feedback: '' },
+    { value: 'b', text: 'Flatter', correct: false, feedback: 'a lower τ divides by less.' },
+    { value: 'c', text: 'The same', correct: false, feedback: '' },
+  ];
+  assert.deepEqual(judgeChoice(options, 'a'), { correct: true, message: '“Sharper” is right.', mistake: null });
+  assert.deepEqual(judgeChoice(options, 'b'), { correct: false, message: 'a lower τ divides by less.', mistake: 'b' });
+  assert.deepEqual(judgeChoice(options, 'c'), { correct: false, message: '“The same” is not it.', mistake: 'c' });
+  assert.equal(judgeChoice(options, undefined).message, 'choose one of the answers first.');
+  assert.equal(choiceAnswer(options), 'the answer is “Sharper”.');
+  assert.equal(choiceAnswer([{ ...options[1], correct: true }]), 'the answer is “Flatter”: a lower τ divides by less.');
+  assert.equal(choiceAnswer([]), 'see the explanation.');
 });
 
 test('a mistake with a bad value or tolerance is refused with what is wrong', () => {

@@ -40,7 +40,7 @@ import { defaults, FieldError, parseField } from './state-fields.js';
 import { getEngine } from '../../runtime.js';
 import { cellStyles, resetToAuthored } from './cell-support.js';
 import { whenNearViewport } from './near-viewport.js';
-import { mathStyles } from './styles.js';
+import { mathStyles } from './math-styles.js';
 
 export class AttnCell extends LitElement {
   /** @type {Record<string, object>} */

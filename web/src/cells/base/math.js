@@ -13,7 +13,7 @@
  * \left( … \right) whose brackets grow around a fraction, \operatorname{…}, \text{…}, \mathrm{…},
  * \mathbf{…}, \mathbb{R}, \sum, \top, \cdot, \times, \le, \ge, \ne, \approx, \in, \to, \infty,
  * \ldots, \dots, \exp, \log, \max, \min and the spaces \, \; \quad. An unknown command is shown as
- * its name, upright. Styles: mathStyles (cells/base/styles.js), in every cell's shadow root.
+ * its name, upright. Styles: mathStyles (cells/base/math-styles.js), in every cell's shadow root.
  */
 import { html, nothing } from 'lit';
 

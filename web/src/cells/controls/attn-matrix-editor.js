@@ -19,7 +19,7 @@
 import { css, html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { AttnCell } from '../base/attn-cell.js';
-import { markScrollEnd, matrixBoxStyles, WIDE_MATRIX_COLUMNS } from '../base/styles.js';
+import { markScrollEnd, matrixBoxStyles, WIDE_MATRIX_COLUMNS } from '../base/matrix-box.js';
 import { parseNumberText } from '../base/cell-support.js';
 import { mathPlain, mathText } from '../base/math.js';
 import { FieldLink, fieldLinkProperties } from '../base/wiring.js';

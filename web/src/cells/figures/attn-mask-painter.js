@@ -30,7 +30,8 @@ import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, readWholeNumber, resetToAuthored } from '../base/cell-support.js';
 import { tex } from '../base/math.js';
 import { listConverter } from '../base/figure-base.js';
-import { controlStyles, markScrollEnd, matrixBoxStyles, WIDE_MATRIX_COLUMNS } from '../base/styles.js';
+import { markScrollEnd, matrixBoxStyles, WIDE_MATRIX_COLUMNS } from '../base/matrix-box.js';
+import { controlStyles } from '../base/styles.js';
 import { emptyRows, MASK_PRESETS as PRESETS, maskFor } from './mask-presets.js';
 
 export { maskFor };

@@ -12,7 +12,7 @@
 import { css, html } from 'lit';
 import { tableSvgDocument, themeColours } from '../../charts/table-svg.js';
 import { AttnFigure, listConverter } from '../base/figure-base.js';
-import { markScrollEnd, matrixBoxStyles, WIDE_MATRIX_COLUMNS } from '../base/styles.js';
+import { markScrollEnd, matrixBoxStyles, WIDE_MATRIX_COLUMNS } from '../base/matrix-box.js';
 import { mathPlain, mathText } from '../base/math.js';
 
 export class AttnMatrix extends AttnFigure {

@@ -21,45 +21,42 @@
  * "Show me" reveals the answer (number, choice; custom: `el.showAnswer()` may return a message)
  * and opens the explanation: the exercise then counts as shown, not solved, until a fresh
  * question (Try another) is solved or Reset. "Try another" (number mode, after an attempt) asks
- * another question: `el.variant(seed)` when the page set one (seeds 1, 2, 3, …; it may return a
- * promise) for { answer, tolerance?, prompt?, hint?, explanation?, mistakes? } (plain text;
- * mistakes as { value, tolerance, feedback }); else the exercise's <attn-variant> children, written
- * in the lesson (attn-variant.js), in order; else the lesson's web/src/labs/<lesson>/variants.js
- * (exercise-variants.js).
+ * another question: from `el.variant(seed)` when the page set one (seeds 1, 2, 3, …; it may return
+ * a promise), else from the lesson's variants (exercise-variants.js; their shape: checkVariant in
+ * exercise-model.js).
  *
  * The lesson: the `lesson` attribute, which a lesson page need not write (the lessons build puts
  * the lesson's id into every exercise that has none); with neither, the page's path.
- * Progress: a record { status: 'attempted' | 'solved' | 'shown', attempts, score } saved as JSON
- * under `attnbook:exercise:<lesson>/<id>` (memory when storage is unavailable; the plain
- * 'solved' of older versions reads as solved); a solved exercise stays solved until Reset, which
- * deletes the record and resets cells in the attempt slot. The host reflects
- * data-status="pending" | "pass" | "fail" (the last verdict) and data-progress (the record's status).
+ * Progress: a record { status: 'attempted' | 'solved' | 'shown', attempts, score } saved under
+ * `attnbook:exercise:<lesson>/<id>` (exercise-model.js; memory when storage is unavailable); a
+ * solved exercise stays solved until Reset, which deletes the record and resets cells in the
+ * attempt slot. The host reflects data-status="pending" | "pass" | "fail" (the last verdict) and
+ * data-progress (the record's status).
  * Events: `attn-verdict` (bubbles, detail { correct, message, mistake }) after each check;
  * `attn-progress` (bubbles, composed, detail exactly { version: 1, lesson, exercise, status,
  * score, attempts }) after each attempt and each "Show me" of an exercise with an id (exercise-model.js).
  */
-import { html, nothing } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, formatNumber, parseNumberText, progressStore } from '../base/cell-support.js';
-import { choiceField, exerciseStyles, numberField } from './exercise-view.js';
+import { choiceField, exerciseCard, exerciseStyles, numberField } from './exercise-view.js';
 import {
   checkVariant,
-  declaredVariant,
+  choiceAnswer,
   EMPTY_RECORD,
+  judgeChoice,
   judgeNumber,
   nextSeed,
-  parseMistake,
   parseRecord,
   progressDetail,
   recordAfter,
   serializeRecord,
 } from './exercise-model.js';
-import { declaredVariants, lessonVariant } from './exercise-variants.js';
+import { declaredMistakes, declaredOptions } from './exercise-markup.js';
+import { hasWrittenVariants, lessonVariant, variantMaker } from './exercise-variants.js';
 import './attn-mistake.js';
 import './attn-variant.js';
 
 const MODES = ['custom', 'choice', 'number'];
-const PREFIX = { pass: 'Correct', fail: 'Not yet', shown: 'Shown' };
 
 export class AttnExercise extends AttnCell {
   static properties = {
@@ -132,7 +129,7 @@ export class AttnExercise extends AttnCell {
     super.connectedCallback();
     this.#restore();
     // the lesson's variants.js, unless the page set its own or the lesson wrote <attn-variant>s
-    const make = this.variant || this.#hasDeclared ? null : lessonVariant(this.lessonId, this.id);
+    const make = this.variant || hasWrittenVariants(this) ? null : lessonVariant(this.lessonId, this.id);
     if (make) this.variant = async (seed) => make(seed, await this.engine());
   }
 
@@ -171,31 +168,14 @@ export class AttnExercise extends AttnCell {
     );
   }
 
-  get #options() {
-    return [...this.querySelectorAll(':scope > option')].map((o, i) => ({
-      value: o.value ?? String(i),
-      text: o.textContent.trim(),
-      correct: o.hasAttribute('data-correct'),
-      feedback: o.dataset.feedback ?? '',
-    }));
-  }
-
   /** The number question being asked: the authored one, or the variant drawn by Try another. */
   get #question() {
     if (this._variant) {
       const { answer, tolerance, mistakes } = this._variant;
       return { answer, tolerance: tolerance ?? (this.tolerance || 0), mistakes };
     }
-    const mistakes = [];
-    for (const el of this.querySelectorAll(':scope > attn-mistake')) {
-      const parsed = parseMistake({
-        value: el.getAttribute('value'),
-        tolerance: el.getAttribute('tolerance'),
-        feedback: el.textContent,
-      });
-      if (parsed.error) this._notice = `An <attn-mistake>: ${parsed.error}; it is ignored.`;
-      else mistakes.push(parsed);
-    }
+    const { mistakes, error } = declaredMistakes(this);
+    if (error) this._notice = `An <attn-mistake>: ${error}; it is ignored.`;
     return { answer: this.answer, tolerance: this.tolerance || 0, mistakes };
   }
 
@@ -234,15 +214,7 @@ export class AttnExercise extends AttnCell {
   }
 
   async #judge(attempt) {
-    if (this.mode === 'choice') {
-      const option = this.#options.find((o) => o.value === attempt);
-      if (!option) return { correct: false, message: 'choose one of the answers first.' };
-      return {
-        correct: option.correct,
-        message: option.feedback || (option.correct ? `“${option.text}” is right.` : `“${option.text}” is not it.`),
-        mistake: option.correct ? null : option.value,
-      };
-    }
+    if (this.mode === 'choice') return judgeChoice(declaredOptions(this), attempt);
     if (this.mode === 'number') {
       const parsed = typeof attempt === 'number' ? { value: attempt } : parseNumberText(attempt ?? '');
       if (parsed.error) return { correct: false, message: `your answer ${parsed.error}.` };
@@ -276,29 +248,14 @@ export class AttnExercise extends AttnCell {
     return this._record.attempts > 0 || this._record.status !== 'none';
   }
 
-  get #hasDeclared() {
-    return Boolean(this.querySelector(':scope > attn-variant'));
-  }
-
-  /** Where Try another takes its questions: the page's `variant`, else the lesson's <attn-variant>s. */
-  get #variantMaker() {
-    if (typeof this.variant === 'function') return this.variant;
-    return this.#hasDeclared ? (seed) => declaredVariant(declaredVariants(this), seed) : null;
-  }
-
   get #canVary() {
-    return this.mode === 'number' && this.#variantMaker !== null;
+    return this.mode === 'number' && variantMaker(this) !== null;
   }
 
   /** What "Show me" says: the answer where the cell knows it. */
   #answerText() {
     if (this.mode === 'number') return `the answer is ${formatNumber(this.#question.answer, 4)}.`;
-    if (this.mode === 'choice') {
-      const right = this.#options.find((o) => o.correct);
-      return right
-        ? `the answer is “${right.text}”${right.feedback ? `: ${right.feedback}` : '.'}`
-        : 'see the explanation.';
-    }
+    if (this.mode === 'choice') return choiceAnswer(declaredOptions(this));
     let said = '';
     try {
       said = typeof this.showAnswer === 'function' ? String(this.showAnswer() ?? '') : '';
@@ -327,7 +284,7 @@ export class AttnExercise extends AttnCell {
     this._seed = nextSeed(this._seed);
     let drawn;
     try {
-      drawn = checkVariant(await this.settleAfter(Promise.resolve(this.#variantMaker(this._seed))));
+      drawn = checkVariant(await this.settleAfter(Promise.resolve(variantMaker(this)(this._seed))));
     } catch (error) {
       this._notice = `Try another: ${error.message}.`;
       return;
@@ -384,7 +341,7 @@ export class AttnExercise extends AttnCell {
 
   #builtIn() {
     if (this.mode === 'choice') {
-      return choiceField(this.#options, this._choice, (value) => (this._choice = value));
+      return choiceField(declaredOptions(this), this._choice, (value) => (this._choice = value));
     }
     if (this.mode === 'number') {
       return numberField({
@@ -401,70 +358,33 @@ export class AttnExercise extends AttnCell {
     return '';
   }
 
-  #panel(which) {
-    const own = this._variant?.[which];
-    return html`<div
-      class="panel"
-      id=${`panel-${which}`}
-      tabindex="-1"
-      aria-label=${which === 'hint' ? 'Hint' : 'Explanation'}
-      ?hidden=${!this._open[which] || !this.#available(which)}
-    >
-      ${own ? html`<p>${own}</p>` : html`<slot name=${which} @slotchange=${() => this.requestUpdate()}></slot>`}
-    </div>`;
-  }
-
   renderCell() {
-    const verdict = this._verdict;
-    const showCheck = this.mode !== 'custom' || typeof this.getAttempt === 'function';
-    const fallback = { pass: 'well done.', fail: 'try again.', shown: '' };
-    const verdictText = verdict ? `${PREFIX[verdict.kind]} — ${verdict.message || fallback[verdict.kind]}` : '';
     const solved = this._record.status === 'solved';
-    const prompt = this._variant?.prompt;
-    const canShow = this.#attempted && !solved && !this._revealed && (this.mode !== 'custom' || this.#hasExplanation);
-    return html`<section class="card" aria-labelledby="title">
-      <div class="head">
-        <span class="label" id="title">${this.label}</span>
-        ${solved ? html`<span class="badge">✓ Solved</span>` : ''}
-        ${this._record.status === 'shown' ? html`<span class="badge shown">Answer shown</span>` : ''}
-        <button type="button" @click=${() => this.reset()} aria-label=${`Reset ${this.label}`}>Reset</button>
-      </div>
-      <div class="task" ?hidden=${Boolean(prompt)}><slot @slotchange=${() => this.requestUpdate()}></slot></div>
-      ${prompt ? html`<p class="task variant" id="prompt">${prompt}</p>` : ''}
-      <div class="attempt">
-        <slot name="attempt"></slot>
-        ${this.#builtIn()}
-        ${
-          showCheck
-            ? html`<div class="controls">
-                <button type="button" class="check-button" @click=${() => this.#onCheck()}>Check</button>
-              </div>`
-            : ''
-        }
-      </div>
-      <p class="verdict ${verdict?.kind ?? ''}" role="status" tabindex=${verdict ? '-1' : nothing}>${verdictText}</p>
-      <div class="reveal">
-        ${['hint', 'explanation'].map((which) =>
-          this.#available(which)
-            ? html`<button
-                type="button"
-                aria-expanded=${this._open[which] ? 'true' : 'false'}
-                aria-controls=${`panel-${which}`}
-                @click=${() => this.#toggle(which)}
-              >
-                ${this._open[which] ? 'Hide' : 'Show'} ${which}
-              </button>`
-            : '',
-        )}
-        ${canShow ? html`<button type="button" class="show-me" @click=${() => this.showMe()}>Show me</button>` : ''}
-        ${
-          this.#canVary && this.#attempted
-            ? html`<button type="button" class="try-another" @click=${() => this.tryAnother()}>Try another</button>`
-            : ''
-        }
-      </div>
-      ${this.#panel('hint')} ${this.#panel('explanation')}
-    </section>`;
+    const panel = (which) => ({
+      available: this.#available(which),
+      open: this._open[which],
+      own: this._variant?.[which],
+    });
+    return exerciseCard({
+      label: this.label,
+      solved,
+      shown: this._record.status === 'shown',
+      prompt: this._variant?.prompt,
+      builtIn: this.#builtIn(),
+      showCheck: this.mode !== 'custom' || typeof this.getAttempt === 'function',
+      verdict: this._verdict,
+      panels: { hint: panel('hint'), explanation: panel('explanation') },
+      canShow: this.#attempted && !solved && !this._revealed && (this.mode !== 'custom' || this.#hasExplanation),
+      canTryAnother: this.#canVary && this.#attempted,
+      on: {
+        reset: () => this.reset(),
+        check: () => this.#onCheck(),
+        toggle: (which) => this.#toggle(which),
+        showMe: () => this.showMe(),
+        tryAnother: () => this.tryAnother(),
+        slotChange: () => this.requestUpdate(),
+      },
+    });
   }
 }
 

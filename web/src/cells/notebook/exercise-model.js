@@ -5,7 +5,7 @@
  *   under `attnbook:exercise:<lesson>/<id>` (JSON; the older plain 'solved'
  *   reads as solved), and how an attempt or a "Show me" changes it;
  * - the `attn-progress` event's detail (protocol version 1);
- * - judging a number against the answer and the declared likely mistakes;
+ * - judging a number against the answer and the declared likely mistakes, and a chosen option;
  * - checking what a `variant(seed)` hook returns, and the seeded draws it may use.
  */
 import { formatNumber } from '../base/cell-support.js';
@@ -109,6 +109,28 @@ export function judgeNumber(x, { answer, tolerance = 0, mistakes = [] }) {
       mistake: mistake.value,
     };
   return { correct: false, message: `${formatNumber(x, 4)} is not it; try again.`, mistake: null };
+}
+
+/**
+ * Judges the option chosen in mode="choice": its own feedback, else a plain sentence; a wrong
+ * option is the mistake (its value).
+ */
+export function judgeChoice(options, chosen) {
+  const option = options.find((o) => o.value === chosen);
+  if (!option) return { correct: false, message: 'choose one of the answers first.', mistake: null };
+  return {
+    correct: option.correct,
+    message: option.feedback || (option.correct ? `“${option.text}” is right.` : `“${option.text}” is not it.`),
+    mistake: option.correct ? null : option.value,
+  };
+}
+
+/** What "Show me" says in mode="choice": the right option and why. */
+export function choiceAnswer(options) {
+  const right = options.find((o) => o.correct);
+  return right
+    ? `the answer is “${right.text}”${right.feedback ? `: ${right.feedback}` : '.'}`
+    : 'see the explanation.';
 }
 
 const text = (x, name) => {

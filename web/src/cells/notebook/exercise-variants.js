@@ -9,6 +9,8 @@
  * Both give the shape attn-exercise's `variant` returns. An exercise asks its written variants
  * when it has some, else the lesson's variants.js; a page's own `exercise.variant` wins over both.
  */
+import { declaredVariant } from './exercise-model.js';
+
 const modules = import.meta.glob('../../labs/*/variants.js', { eager: true });
 
 const byLesson = new Map(
@@ -46,4 +48,16 @@ export function declaredVariants(exercise) {
       })),
     };
   });
+}
+
+/** Whether the lesson wrote <attn-variant> children into `exercise`. */
+export const hasWrittenVariants = (exercise) => Boolean(exercise.querySelector(':scope > attn-variant'));
+
+/**
+ * Where "Try another" of `exercise` takes its questions, as (seed) => variant: the page's
+ * `exercise.variant`, else its <attn-variant>s (read when asked); null when it has neither.
+ */
+export function variantMaker(exercise) {
+  if (typeof exercise.variant === 'function') return exercise.variant;
+  return hasWrittenVariants(exercise) ? (seed) => declaredVariant(declaredVariants(exercise), seed) : null;
 }

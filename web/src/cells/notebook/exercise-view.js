@@ -1,6 +1,78 @@
 // The look of attn-exercise (attn-exercise.js): the card, its answer fields, verdict and panels,
-// and the templates of its built-in answer fields.
-import { css, html } from 'lit';
+// and the templates of the card and of its built-in answer fields.
+import { css, html, nothing } from 'lit';
+
+const PREFIX = { pass: 'Correct', fail: 'Not yet', shown: 'Shown' };
+const FALLBACK = { pass: 'well done.', fail: 'try again.', shown: '' };
+
+/**
+ * The hint or the explanation panel: the variant's own text (`own`) or the lesson's slot; hidden
+ * until opened, and while not `available`.
+ */
+const panel = (which, { available, open, own }, onSlotChange) =>
+  html`<div
+    class="panel"
+    id=${`panel-${which}`}
+    tabindex="-1"
+    aria-label=${which === 'hint' ? 'Hint' : 'Explanation'}
+    ?hidden=${!open || !available}
+  >
+    ${own ? html`<p>${own}</p>` : html`<slot name=${which} @slotchange=${onSlotChange}></slot>`}
+  </div>`;
+
+/**
+ * The exercise card: its head (label, badges, Reset), the task (or the variant's prompt), the
+ * attempt slot with the built-in field and Check, the verdict (a status region), the buttons that
+ * open the panels, "Show me" and "Try another", and the panels. `v`: what AttnExercise knows now,
+ * with its handlers in `v.on`.
+ */
+export function exerciseCard(v) {
+  const { verdict, on } = v;
+  const verdictText = verdict ? `${PREFIX[verdict.kind]} — ${verdict.message || FALLBACK[verdict.kind]}` : '';
+  return html`<section class="card" aria-labelledby="title">
+    <div class="head">
+      <span class="label" id="title">${v.label}</span>
+      ${v.solved ? html`<span class="badge">✓ Solved</span>` : ''}
+      ${v.shown ? html`<span class="badge shown">Answer shown</span>` : ''}
+      <button type="button" @click=${on.reset} aria-label=${`Reset ${v.label}`}>Reset</button>
+    </div>
+    <div class="task" ?hidden=${Boolean(v.prompt)}><slot @slotchange=${on.slotChange}></slot></div>
+    ${v.prompt ? html`<p class="task variant" id="prompt">${v.prompt}</p>` : ''}
+    <div class="attempt">
+      <slot name="attempt"></slot>
+      ${v.builtIn}
+      ${
+        v.showCheck
+          ? html`<div class="controls">
+              <button type="button" class="check-button" @click=${on.check}>Check</button>
+            </div>`
+          : ''
+      }
+    </div>
+    <p class="verdict ${verdict?.kind ?? ''}" role="status" tabindex=${verdict ? '-1' : nothing}>${verdictText}</p>
+    <div class="reveal">
+      ${['hint', 'explanation'].map((which) =>
+        v.panels[which].available
+          ? html`<button
+              type="button"
+              aria-expanded=${v.panels[which].open ? 'true' : 'false'}
+              aria-controls=${`panel-${which}`}
+              @click=${() => on.toggle(which)}
+            >
+              ${v.panels[which].open ? 'Hide' : 'Show'} ${which}
+            </button>`
+          : '',
+      )}
+      ${v.canShow ? html`<button type="button" class="show-me" @click=${on.showMe}>Show me</button>` : ''}
+      ${
+        v.canTryAnother
+          ? html`<button type="button" class="try-another" @click=${on.tryAnother}>Try another</button>`
+          : ''
+      }
+    </div>
+    ${panel('hint', v.panels.hint, on.slotChange)} ${panel('explanation', v.panels.explanation, on.slotChange)}
+  </section>`;
+}
 
 /** mode="choice": the options as radio buttons in a fieldset. */
 export const choiceField = (options, chosen, onChoose) =>
