@@ -5,23 +5,25 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../web/src/engine/index.js';
 import {
-  PASSES,
   REFERENCE_TOLERANCE,
-  clampStep,
   computeSdpa,
   describeSdpa,
   gapText,
   litPanels,
-  queryRow,
   referenceGaps,
   sdpaObject,
   sdpaPrintout,
   sdpaChecks,
   sdpaRows,
   shapeOk,
+} from '../../web/src/labs/scaled-dot-product/sdpa-model.js';
+import {
+  PASSES,
+  clampStep,
+  queryRow,
   stepAfterKey,
   stepsTable,
-} from '../../web/src/labs/scaled-dot-product/sdpa-model.js';
+} from '../../web/src/labs/scaled-dot-product/sdpa-steps-model.js';
 
 const engine = await loadAttention();
 

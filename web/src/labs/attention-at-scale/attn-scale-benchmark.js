@@ -15,7 +15,7 @@
  * State (permalink): tmax (64–2048, a power of two). Sets data-status on itself:
  * idle | running | done | cancelled | failed; data-computed-in.
  */
-import { css, html } from 'lit';
+import { html } from 'lit';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { lineChartStyles, tableStyles } from '../../cells/base/styles.js';
@@ -31,15 +31,15 @@ import {
   coresNote,
   describeBenchmark,
   explainBenchmark,
-  formatMs,
   JOB_CONTENDERS,
   MAX_SIZES,
   poolRows,
-  ratioToHalf,
   seriesOf,
   sizesUpTo,
   timed,
 } from './scale-benchmark-model.js';
+import { BENCHMARK_HOOD, benchmarkProgress, resultsTable } from './scale-benchmark-parts.js';
+import { benchmarkStyles } from './scale-styles.js';
 
 const msText = (v) => (v >= 1 ? String(v) : v.toPrecision(1));
 
@@ -50,27 +50,7 @@ export class AttnScaleBenchmark extends AttnLab {
 
   static properties = { ...super.properties, _request: { state: true }, _cores: { state: true } };
 
-  static styles = [
-    AttnLab.labStyles,
-    tableStyles,
-    lineChartStyles,
-    css`
-      .buttons {
-        display: flex;
-        gap: 0.5rem;
-        flex-wrap: wrap;
-        margin: 0.5rem 0;
-      }
-      .buttons button,
-      select {
-        min-height: 2.75rem;
-      }
-      progress {
-        width: 100%;
-        accent-color: var(--accent, #3b5bdb);
-      }
-    `,
-  ];
+  static styles = [AttnLab.labStyles, tableStyles, lineChartStyles, benchmarkStyles];
 
   defaultLabel = 'Benchmark: wasm SIMD on one core and on every core, wasm scalar and plain JS attention';
 
@@ -179,42 +159,6 @@ export class AttnScaleBenchmark extends AttnLab {
     return { dim: 64, rows: this._rows };
   }
 
-  _table() {
-    return html`<table class="results">
-      <caption class="sr-only">
-        Benchmark results
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">T</th>
-          <th scope="col">contender</th>
-          <th scope="col">ms per call</th>
-          <th scope="col">GFLOP/s</th>
-          <th scope="col">× time of T/2</th>
-          <th scope="col">max |diff| vs JS</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${this._rows.map((r) => {
-          const ratio = ratioToHalf(this._rows, r);
-          return html`<tr
-            data-t=${r.T}
-            data-contender=${r.contender}
-            data-ms=${r.ms ?? ''}
-            data-gflops=${r.gflops ?? ''}
-          >
-            <td class="mono">${r.T}</td>
-            <td>${r.label}</td>
-            <td class="mono">${r.ms === null ? r.error : formatMs(r.ms)}</td>
-            <td class="mono">${r.gflops === null ? '' : r.gflops.toFixed(2)}</td>
-            <td class="mono">${ratio === null ? '' : `×${ratio.toFixed(1)}`}</td>
-            <td class="mono">${r.maxAbsDiff === null ? '' : r.maxAbsDiff.toExponential(1)}</td>
-          </tr>`;
-        })}
-      </tbody>
-    </table>`;
-  }
-
   renderFigure() {
     const p = this.running ? this.task.progress : null;
     const drawn = timed(this._rows).length > 0;
@@ -246,16 +190,7 @@ export class AttnScaleBenchmark extends AttnLab {
         </button>
         <button type="button" class="cancel" ?disabled=${!this.running} @click=${() => this._cancel()}>Cancel</button>
       </div>
-      ${
-        p
-          ? html`<p>
-              <label for="progress"
-                >Step ${p.done} of ${p.steps}${p.row ? `: ${p.row.label} at T = ${p.row.T} done` : ''}</label
-              >
-              <progress id="progress" max=${p.steps} .value=${p.done}></progress>
-            </p>`
-          : ''
-      }
+      ${p ? benchmarkProgress(p) : ''}
       <p class="note where">${this.task.where}</p>
       ${
         this._cores
@@ -274,15 +209,13 @@ export class AttnScaleBenchmark extends AttnLab {
       .template=${BENCHMARK_CODE}
       .params=${{ sizes: sizesUpTo(Number(this.tmax)) }}
     ></attn-code>`;
-    const hood = html`<p>
-      Each contender runs a warm-up (at least two calls and 60 ms, so the browser's compilers have tiered up), then
-      samples of repeated calls lasting at least 5 ms each; the table shows the median time per call. The two wasm
-      contenders are separate modules of the same C++ core, one built with SIMD128 instructions (four float32 lanes) and
-      one without; both run the fused kernel. The plain-JS loop is the reference every output is compared with. The
-      every-core row sends the same call to a pool of Web Workers, one per core, each with its own copy of the SIMD
-      build, which split the query rows between them (engine/pool.js); its output is the SIMD row's, bit for bit.
-    </p>`;
-    return this.renderLab({ figure, controls, after: this._rows.length ? this._table() : '', code, hood });
+    return this.renderLab({
+      figure,
+      controls,
+      after: this._rows.length ? resultsTable(this._rows) : '',
+      code,
+      hood: BENCHMARK_HOOD,
+    });
   }
 }
 

@@ -17,8 +17,7 @@
  * State (permalink): t (256–16384, a power of two). An AttnLab: Reset, Export,
  * data-settled after each finished run (data-t: its T), data-computed-in.
  */
-import { css, html } from 'lit';
-import { styleMap } from 'lit/directives/style-map.js';
+import { html } from 'lit';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { tex } from '../../cells/base/math.js';
@@ -32,15 +31,14 @@ import { formatBytes, weightsBytes } from './memory-model.js';
 import {
   BLOCK_ROWS,
   describeFused,
-  everyCoreText,
   explainFused,
   FUSED_SIZES,
   fusedRows,
   fusedSvg,
   HEAP_LIMIT,
-  memoryBars,
-  timesText,
 } from './scale-fused-model.js';
+import { memoryView } from './scale-fused-parts.js';
+import { fusedStyles } from './scale-styles.js';
 
 export { FUSED_SIZES, HEAP_LIMIT };
 
@@ -55,49 +53,7 @@ export class AttnScaleFused extends AttnLab {
     t: { type: 'enum', default: '4096', values: FUSED_SIZES.map(String) },
   };
 
-  static styles = [
-    AttnLab.labStyles,
-    sizeSliderStyles,
-    tableStyles,
-    css`
-      .bars {
-        display: grid;
-        gap: 0.9rem;
-        margin: 0.25rem 0 0.5rem;
-      }
-      .bar-label {
-        display: flex;
-        justify-content: space-between;
-        gap: 0.75rem;
-        font-size: 0.9rem;
-      }
-      .track {
-        height: 1.75rem;
-        background: var(--bg, #f7f8fa);
-        border: 1px solid var(--border, #d0d4dc);
-        border-radius: 4px;
-        overflow: hidden;
-      }
-      .fill {
-        height: 100%;
-        min-width: 3px;
-      }
-      .fill.fused {
-        background: var(--accent, #3b5bdb);
-      }
-      .fill.weights {
-        background: var(--danger, #b3261e);
-      }
-      .verdict {
-        font-size: 1.05rem;
-        margin: 0.25rem 0;
-      }
-      progress {
-        width: 100%;
-        accent-color: var(--accent, #3b5bdb);
-      }
-    `,
-  ];
+  static styles = [AttnLab.labStyles, sizeSliderStyles, tableStyles, fusedStyles];
 
   defaultLabel = 'Fused attention at long sequence lengths: its memory against the weights';
 
@@ -192,36 +148,10 @@ export class AttnScaleFused extends AttnLab {
     return r ? { ...r, firstRow: Array.from(r.firstRow) } : null;
   }
 
-  _bars(r) {
-    const { bars, times } = memoryBars(r);
-    return html`<p class="verdict">
-        At ${tex`T = ${r.T.toLocaleString('en')}`}, keeping the weights would take
-        <strong class="times" data-value=${times}>${timesText(times)}</strong> the memory fused attention used.
-      </p>
-      <div class="bars">
-        ${bars.map(
-          (b) =>
-            html`<div>
-              <div class="bar-label">
-                <span>${b.label}</span>
-                <span class="mono ${b.id}-bytes" data-value=${b.bytes}>${formatBytes(b.bytes)}</span>
-              </div>
-              <div class="track" role="presentation">
-                <div class="fill ${b.id}" style=${styleMap({ width: `${(100 * b.share).toFixed(2)}%` })}></div>
-              </div>
-            </div>`,
-        )}
-      </div>
-      <p class="readout">
-        Time: ${r.ms.toFixed(0)} ms (${r.gflops.toFixed(2)} GFLOP/s) on one core; every score is still computed.
-      </p>
-      <p class="readout every-core">${everyCoreText(r.everyCore)}</p>`;
-  }
-
   renderFigure() {
     const r = this.task.value;
     const p = this.task.progress;
-    const figure = r ? this._bars(r) : html`<p class="readout">Running fused attention…</p>`;
+    const figure = r ? memoryView(r) : html`<p class="readout">Running fused attention…</p>`;
     const controls = html`
       ${lengthSlider(FUSED_SIZES, this.T, (T) => this._setT(T))}
       ${

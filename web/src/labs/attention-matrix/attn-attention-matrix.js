@@ -18,7 +18,7 @@
  * used when edited, else drawn from the seed). An AttnLab: Reset, Export (A as SVG/PNG/CSV, every
  * matrix as JSON), data-settled once the current result is shown.
  */
-import { css, html } from 'lit';
+import { html } from 'lit';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { tex } from '../../cells/base/math.js';
@@ -29,20 +29,18 @@ import { NUMPY_CODE, PLOT_CODE, TORCH_CODE } from './attention-matrix-code.js';
 import {
   computeAttentionMatrix,
   describeAttentionMatrix,
-  DIMS,
   drawInputs,
   DV,
-  fixed,
   MATRIX_ERROR,
   matrixChecks,
   printout,
   rowsOf,
-  rowTerms,
   sameMatrix,
   T,
   TOKENS,
-  vector,
 } from './attention-matrix-model.js';
+import { compactMatrix, rowBreakdown } from './attention-matrix-parts.js';
+import { matrixLabStyles } from './attention-matrix-styles.js';
 
 const INDICES = TOKENS.map((_, i) => String(i)).join(',');
 
@@ -62,62 +60,7 @@ export class AttnAttentionMatrix extends AttnLab {
 
   static properties = { ...super.properties, _row: { state: true }, _col: { state: true } };
 
-  static styles = [
-    AttnLab.labStyles,
-    tableStyles,
-    touchTargets,
-    css`
-      /* the heatmap keeps its natural size (cells of at least 44 px); the breakdown takes the rest */
-      @container (min-width: 40rem) {
-        .lab.split {
-          grid-template-columns: minmax(0, 21rem) minmax(0, 1fr);
-        }
-      }
-      attn-heatmap,
-      attn-matrix {
-        margin: 0;
-      }
-      table.terms {
-        font-family: var(--font-mono, ui-monospace, monospace);
-        font-variant-numeric: tabular-nums;
-        font-size: 0.8rem;
-      }
-      table.terms th,
-      table.terms td {
-        padding: 0.2rem 0.3rem;
-        white-space: nowrap;
-      }
-      .y-row {
-        margin: 0.25rem 0;
-        font-size: 0.85rem;
-      }
-      table.terms td.weight {
-        background: linear-gradient(
-          to right,
-          color-mix(in srgb, var(--accent, #3b5bdb) 28%, transparent) var(--w),
-          transparent var(--w)
-        );
-      }
-      table.terms tfoot > tr > * {
-        border-top: 2px solid var(--border, #d0d4dc);
-        font-weight: 600;
-      }
-      tr.current {
-        background: color-mix(in srgb, var(--accent, #3b5bdb) 14%, transparent);
-      }
-      .pair {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0 1rem;
-        align-items: flex-start;
-      }
-      .pair > * {
-        flex: 0 1 auto;
-        max-width: 100%;
-        min-width: 0;
-      }
-    `,
-  ];
+  static styles = [AttnLab.labStyles, tableStyles, touchTargets, matrixLabStyles];
 
   defaultLabel = 'Attention matrix lab: S, A = softmax(S) and Y = AV';
 
@@ -199,66 +142,6 @@ export class AttnAttentionMatrix extends AttnLab {
     };
   }
 
-  /** Row i of Y, term by term, beside the heatmap. */
-  _breakdown(r) {
-    const t = rowTerms(r, this._i);
-    const i = t.i;
-    return html`<div class="breakdown" data-row=${i} aria-live="polite">
-      <p class="part-title">
-        Row ${i} of ${tex`A`} mixes the rows of ${tex`V`}: ${tex`y_{${i}} = \sum_j A_{${i}j} v_j`}
-      </p>
-      <table class="terms" tabindex="0">
-        <caption class="sr-only">
-          ${`Row ${i} of Y as a weighted sum of the rows of V`}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">${tex`j`}</th>
-            <th scope="col">${tex`A_{${i}j}`}</th>
-            <th scope="colgroup" colspan=${DV}>${tex`A_{${i}j} \cdot v_j`}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${t.weights.map(
-            (a, j) =>
-              html`<tr class=${j === this._col ? 'current term' : 'term'} data-weight=${a}>
-                <th scope="row">${j}</th>
-                <td class="weight" style=${`--w: ${(a * 100).toFixed(1)}%`}>${a.toFixed(4)}</td>
-                ${t.products[j].map((x) => html`<td>${fixed(x, 2)}</td>`)}
-              </tr>`,
-          )}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row">${tex`\sum`}</th>
-            <td class="weight-sum">${t.total.toFixed(4)}</td>
-            ${t.y.map((x) => html`<td>${fixed(x, 2)}</td>`)}
-          </tr>
-        </tfoot>
-      </table>
-      <p class="y-row mono" data-values=${t.y.join(',')}>${tex`y_{${i}} =`} ${vector(t.y, 3)}</p>
-      <p class="hint">
-        ${tex`v_j`} is row ${tex`j`} of ${tex`V`} (marked below for the cell you point at). The weights are
-        ${tex`\ge 0`} and add up to 1, so ${tex`y_{${i}}`} lies in the convex hull of ${tex`v_0, \ldots, v_{${T - 1}}`}.
-        Hover or focus another cell (arrow keys move) to take another row apart.
-      </p>
-    </div>`;
-  }
-
-  /** V or Y as a compact table (rows v₀ … v₄ or y₀ … y₄, typeset; columns d0…d3), row `highlight` marked. */
-  _matrix(label, caption, precision, prefix, highlight, values) {
-    return html`<attn-matrix
-      compact
-      label=${label}
-      caption=${caption}
-      precision=${precision}
-      row-labels=${TOKENS.map((_, i) => `$${prefix}_{${i}}$`).join(',')}
-      col-labels=${DIMS.join(',')}
-      highlight-row=${highlight}
-      .values=${values}
-    ></attn-matrix>`;
-  }
-
   /** Under the heatmap: the draws (seed), S to edit beside V, then Y = AV. */
   _inputs(r) {
     const S = this._draws?.S ?? this.scores;
@@ -281,11 +164,11 @@ export class AttnAttentionMatrix extends AttnLab {
           .values=${this.scores}
           @change=${this._onEdit}
         ></attn-matrix-editor>
-        ${this._matrix('Values V (T × d_v)', 'Values $V$ ($T \\times d_v$): row $j$ is $v_j$', 2, 'v', this._col, r.V)}
+        ${compactMatrix('Values V (T × d_v)', 'Values $V$ ($T \\times d_v$): row $j$ is $v_j$', 2, 'v', this._col, r.V)}
       </div>
       <p class="part-title">${tex`Y = AV`} keeps the shape ${tex`(T, d_v)`}</p>
       <div class="pair">
-        ${this._matrix(
+        ${compactMatrix(
           'Output Y = AV (T × d_v)',
           '$Y = AV$: row $i$ is $y_i$, the mixture for query $i$',
           3,
@@ -329,7 +212,7 @@ export class AttnAttentionMatrix extends AttnLab {
     </p>`;
     return this.renderLab({
       figure,
-      controls: this._breakdown(r),
+      controls: rowBreakdown(r, this._i, this._col),
       after: this._inputs(r),
       checks: checkCells(matrixChecks(r)),
       code,

@@ -40,10 +40,10 @@ import {
   moveInGrid,
   multiHeadChecks,
   pickMap,
-  printout,
   weightRows,
 } from './multi-head-model.js';
-import { auditTable, mapGrid, multiHeadStyles } from './multi-head-parts.js';
+import { mapGrid, shapesAndAudit } from './multi-head-parts.js';
+import { multiHeadStyles } from './multi-head-styles.js';
 
 export class AttnMultiHead extends AttnLab {
   static stateFields = {
@@ -216,27 +216,9 @@ export class AttnMultiHead extends AttnLab {
   renderFigure() {
     const r = this.task.value;
     if (!r) return this.renderLab({ figure: html`<p class="note">Loading the attention core…</p>` });
-    const after = html`<p class="note">
-        ${tex`V`} and ${tex`S`}: numbers drawn at random from a standard normal distribution (seed ${this.seed}).
-      </p>
-      <h3>The shapes of ${tex`Y = AV`}</h3>
-      <div class="shapes">
-        <attn-shape-diagram
-          label="Shapes of the batched product Y = AV"
-          a-shape=${[r.B, r.h, r.T, r.T].join(',')}
-          b-shape=${[r.B, r.h, r.T, r.dv].join(',')}
-          a-labels="B,h,T,T"
-          b-labels="B,h,T,d_v"
-          operands="A,V,Y = AV"
-          caption=${`${r.B} × ${r.h} = ${r.B * r.h} independent products of a (${r.T}, ${r.T}) matrix with a (${r.T}, ${r.dv}) one; the last axis of $A$ is summed against the rows of $V$.`}
-        ></attn-shape-diagram>
-      </div>
-      <attn-output label="Output" .text=${printout(r)}></attn-output>
-      <h3>Dimensional audit</h3>
-      ${auditTable(r)}`;
     return this.renderLab({
       figure: this._figure(r),
-      after,
+      after: shapesAndAudit(r, this.seed),
       checks: checkCells(multiHeadChecks(r)),
       code: html`<attn-code label="PyTorch" .template=${MULTI_HEAD_TORCH} .params=${codeParams(r)}></attn-code>`,
       hood: html`<p>

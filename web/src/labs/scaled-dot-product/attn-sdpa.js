@@ -24,7 +24,7 @@
  * State (permalink): seed (whole number), batch (0 or 1: which batch the figures show). Re-roll
  * draws a new seed; Reset goes back to the authored state. data-settled once drawn.
  */
-import { css, html, nothing } from 'lit';
+import { html, nothing } from 'lit';
 import { cellStyles } from '../../cells/base/cell-support.js';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
@@ -51,6 +51,7 @@ import {
   sdpaRows,
 } from './sdpa-model.js';
 import { indexSelect } from './sdpa-parts.js';
+import { sdpaStyles } from './sdpa-styles.js';
 
 /** The figures in three groups, as the formula reads: inputs, scores to weights, values to output. */
 const GROUPS = [
@@ -67,111 +68,7 @@ export class AttnSdpa extends AttnLab {
 
   static properties = { ...super.properties, _term: { state: true } };
 
-  static styles = [
-    AttnLab.labStyles,
-    cellStyles,
-    touchTargets,
-    css`
-      .bar {
-        background: var(--surface, #fff);
-        border-bottom: 1px solid var(--border, #d0d4dc);
-        margin: 0 -0.25rem;
-        padding: 0 0.25rem 0.25rem;
-        z-index: 2;
-      }
-      /* the formula and the controls stay in view while the figures scroll (tall enough screens) */
-      @media (min-width: 48rem) and (min-height: 40rem) {
-        .bar {
-          position: sticky;
-          top: 0;
-        }
-      }
-      .bar .controls {
-        margin: 0.25rem 0 0;
-      }
-      .formula {
-        display: flex;
-        flex-wrap: wrap;
-        justify-content: center;
-        align-items: center;
-        gap: 0 0.2em;
-        font-size: 1.2rem;
-        margin: 0;
-        white-space: normal;
-      }
-      .formula .half {
-        display: inline-flex;
-        align-items: center;
-        white-space: nowrap;
-      }
-      .formula .mfrac {
-        font-size: 1em;
-      }
-      .formula .mo.fence {
-        transform: scaleY(2.2);
-        margin: 0 0.12em;
-      }
-      .formula .term .math {
-        font-size: 1em;
-      }
-      .term {
-        font: inherit;
-        font-style: italic;
-        border: 1px dashed var(--border, #d0d4dc);
-        border-radius: 4px;
-        background: transparent;
-        padding: 0 0.25em;
-        margin: 0 0.05em;
-        min-height: 2.75rem;
-        min-width: 2.75rem;
-        color: var(--text, #1b1e24);
-        cursor: help;
-      }
-      .term.fn {
-        font-style: normal;
-      }
-      .term.active,
-      .term:hover {
-        border-style: solid;
-        border-color: var(--accent, #3b5bdb);
-        background: color-mix(in srgb, var(--accent, #3b5bdb) 14%, transparent);
-      }
-      .term-text {
-        min-height: 2.9em;
-        margin: 0.25rem 0 0;
-      }
-      .pair {
-        display: grid;
-        grid-template-columns: repeat(auto-fit, minmax(min(100%, 19rem), 1fr));
-        gap: 0 1rem;
-        align-items: start;
-      }
-      .pair.wide {
-        grid-template-columns: repeat(auto-fit, minmax(min(100%, 34rem), 1fr));
-      }
-      /* a panel lit by the term of the formula under the pointer or focus */
-      .panel {
-        border-radius: 8px;
-        min-width: 0;
-      }
-      .panel.linked {
-        box-shadow: 0 0 0 3px var(--accent, #3b5bdb);
-        background: color-mix(in srgb, var(--accent, #3b5bdb) 8%, transparent);
-      }
-      .panel > * {
-        margin: 0.5rem 0;
-      }
-      @media (prefers-reduced-motion: no-preference) {
-        .panel {
-          transition: box-shadow 0.15s;
-        }
-      }
-      ul.gaps {
-        margin: 0.25rem 0 0;
-        padding-left: 1.25rem;
-      }
-    `,
-  ];
+  static styles = [AttnLab.labStyles, cellStyles, touchTargets, sdpaStyles];
 
   defaultLabel = 'Scaled dot-product attention lab';
 
