@@ -403,7 +403,7 @@ describe('predict first: the two exercises', () => {
     await ex.getByRole('button', { name: 'Reset Exercise 1: a hot softmax' }).click();
     const reveal = page.locator('attn-reveal[after="alpha-hot"]');
     await page.locator('attn-reveal[after="alpha-hot"][data-revealed="false"]').waitFor();
-    assert.equal(await page.locator('attn-softmax-lab#hot').isVisible(), false, 'no chart before an attempt');
+    assert.equal(await page.locator('attn-softmax-temperature#hot').isVisible(), false, 'no chart before an attempt');
     assert.equal(await ex.getByRole('button', { name: 'Show explanation' }).count(), 0);
     const at2 = softmax(LOGITS, 2);
     const slips = [
@@ -422,7 +422,7 @@ describe('predict first: the two exercises', () => {
     assert.match(await attempt(page, 'alpha-hot', Number(at2[0].toFixed(3))), /^Correct — /);
     assert.equal(await ex.getAttribute('data-progress'), 'solved');
     assert.equal(await reveal.getAttribute('data-revealed'), 'true');
-    const hot = page.locator('attn-softmax-lab#hot');
+    const hot = page.locator('attn-softmax-temperature#hot');
     await hot.scrollIntoViewIfNeeded();
     await settled(hot);
     assertClose(await numbers(hot.locator('.weights rect.bar')), at2, 1e-6, 'the chart at τ = 2');
