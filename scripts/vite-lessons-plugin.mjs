@@ -44,6 +44,7 @@ import frontMatter from 'front-matter';
 import katex from 'katex';
 import MarkdownIt from 'markdown-it';
 import markdownItKatexModule from '@vscode/markdown-it-katex';
+import { TAG_ALIASES } from '../web/src/cells/tag-aliases.js';
 
 const markdownItKatex = markdownItKatexModule.default ?? markdownItKatexModule;
 
@@ -123,7 +124,8 @@ const DEFINE = /customElements\.define\(\s*(['"`])(attn-[a-z0-9-]+)\1/g;
 
 /**
  * Every attn-* element the front end defines: each customElements.define('attn-…') in the .js
- * files under `dirs` (the plugin reads web/src/cells and web/src/labs).
+ * files under `dirs` (the plugin reads web/src/cells and web/src/labs), and each old name of the
+ * alias table (web/src/cells/tag-aliases.js) whose lab is among them.
  * @param {string[]} dirs @returns {Promise<Set<string>>}
  */
 export async function registeredTags(dirs) {
@@ -139,6 +141,7 @@ export async function registeredTags(dirs) {
       for (const match of (await readFile(path.join(dir, name), 'utf8')).matchAll(DEFINE)) tags.add(match[2]);
     }
   }
+  for (const [old, tag] of Object.entries(TAG_ALIASES)) if (tags.has(tag)) tags.add(old);
   return tags;
 }
 

@@ -47,6 +47,14 @@ before(async () => {
 <script src="attn-widgets.js"></script><attn-softmax-temperature temperature="0.01"></attn-softmax-temperature>
 </body></html>`,
   );
+  // a course page written with the softmax lab's old tag name (web/src/cells/tag-aliases.js)
+  await writeFile(
+    path.join(scratch, 'old-tag.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>An older course page</title>
+<script src="attn-widgets.js"></script></head><body>
+<attn-softmax-lab logits="1.2,4.5,2,0.8" temperature="0.5"></attn-softmax-lab>
+</body></html>`,
+  );
   // The recorder's own check: an inline script must be refused and recorded.
   await writeFile(
     path.join(scratch, 'inline.html'),
@@ -124,8 +132,8 @@ test('embed-example: the iframe shows the lesson alone, preset, and takes the he
   const { page, problems } = await open();
   await page.goto(new URL('embed-example.html', site.url).href);
   const frame = page.frameLocator('#lesson-frame');
-  await showFigure(frame, 'attn-softmax-temperature');
-  await frame.locator('attn-softmax-temperature[data-settled] output').getByText('τ = 0.250').waitFor(); // from the src
+  await showFigure(frame, 'attn-softmax-temperature#t');
+  await frame.locator('attn-softmax-temperature#t[data-settled] output').getByText('τ = 0.250').waitFor(); // from the src
   // Every cell shown in the frame has drawn, so the lesson's height is final (the page no longer scrolls).
   await settled(frame.locator('attn-app'));
   assert.equal(await frame.locator('.site-header').isHidden(), true, 'no site header in embed mode');
@@ -244,6 +252,20 @@ test('a host page that loads the script twice keeps working, with no error', asy
   await figures.nth(1).waitFor();
   assertClose(await barValues(figures.nth(0)), softmax([1.2, 4.5, 2, 0.8], 100), 1e-5, 'first, τ = 100');
   assertClose(await barValues(figures.nth(1)), [0, 1, 0, 0], 1e-6, 'second, τ = 0.01');
+  assert.deepEqual(await cspViolations(page), []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a page written with an old tag name (tag-aliases.js) gets the lab it names, in its state', async () => {
+  const { page, problems } = await open();
+  await page.goto(new URL('old-tag.html', host.url).href);
+  const figure = await showFigure(page, 'attn-softmax-lab');
+  assertClose(await barValues(figure), softmax([1.2, 4.5, 2, 0.8], 0.5), 1e-5, 'τ = 0.5');
+  await figure.getByRole('slider', { name: 'Temperature' }).focus();
+  await page.keyboard.press('End');
+  await figure.getByText('τ = 100.0').waitFor();
+  assertClose(await barValues(figure), softmax([1.2, 4.5, 2, 0.8], 100), 1e-5, 'τ = 100');
   assert.deepEqual(await cspViolations(page), []);
   assert.deepEqual(problems, []);
   await page.close();

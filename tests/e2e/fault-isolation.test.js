@@ -103,12 +103,12 @@ function assertClose(actual, expected, what) {
 
 /** The lesson's lab answers its slider: PageUp from τ = 1 gives τ = 2.51 and bars to match. */
 async function labAnswers(page) {
-  const figure = page.locator('attn-softmax-temperature');
+  const figure = page.locator('attn-softmax-temperature#t');
   await figure.scrollIntoViewIfNeeded();
   await figure.getByRole('slider', { name: 'Temperature' }).focus();
   await page.keyboard.press('PageUp');
   await figure.getByText('τ = 2.51').waitFor();
-  await page.locator('attn-softmax-temperature[data-settled]').waitFor();
+  await page.locator('attn-softmax-temperature#t[data-settled]').waitFor();
   assertClose(await numbers(figure.locator('.weights rect.bar')), softmax([1.2, 4.5, 2, 0.8], 10 ** 0.4), 'τ = 2.51');
 }
 
@@ -124,7 +124,7 @@ async function stabilityAnswers(page) {
   );
 }
 
-const TAGS = ['attn-softmax-temperature', 'attn-softmax-stability'];
+const TAGS = ['attn-softmax-temperature#t', 'attn-softmax-stability'];
 
 async function checksPass(page, except) {
   for (const tag of TAGS) {
@@ -182,12 +182,12 @@ for (const [name, url] of targets) {
       const { page, log } = await open(url(), { 'attn-softmax-stability:renderFigure': 'injected render failure' });
       const retry = await errorState(page, 'attn-softmax-stability', 'injected render failure');
       assert.equal(await page.locator('attn-softmax-stability table').count(), 0, 'no figure drawn');
-      await showFigure(page, 'attn-softmax-temperature');
+      await showFigure(page, 'attn-softmax-temperature#t');
       await labAnswers(page);
       await checksPass(page, ['attn-softmax-stability']);
 
       // Keyboard: from the lab before it, Tab reaches Retry; Enter with the fault gone restores the cell.
-      await page.locator('attn-softmax-temperature details.export-menu > summary').last().focus();
+      await page.locator('attn-softmax-temperature#t details.export-menu > summary').last().focus();
       await tabTo(page, retry);
       await setFaults(page, {});
       // Enter at once, while the page still scrolls to the focused Retry: the cell re-renders off
@@ -202,21 +202,21 @@ for (const [name, url] of targets) {
 
     test('a failure in an update after an input: the error stays in that cell, Retry shows the new state', async () => {
       const { page, log } = await open(url());
-      const lab = await showFigure(page, 'attn-softmax-temperature');
+      const lab = await showFigure(page, 'attn-softmax-temperature#t');
       assertClose(await numbers(lab.locator('.weights rect.bar')), LAB_AT_TAU_1, 'the lab before');
       await setFaults(page, { 'attn-softmax-temperature:updated': 'injected update failure' });
       await lab.getByRole('slider', { name: 'Temperature' }).focus();
       await page.keyboard.press('PageUp'); // τ = 1 -> 2.51: the lab's update throws while drawing
-      const retry = await errorState(page, 'attn-softmax-temperature', 'injected update failure');
+      const retry = await errorState(page, 'attn-softmax-temperature#t', 'injected update failure');
       assert.deepEqual(log.uncaught, [], 'the throw did not escape the cell');
       await stabilityAnswers(page);
-      await checksPass(page, ['attn-softmax-temperature']);
+      await checksPass(page, ['attn-softmax-temperature#t']);
 
       await setFaults(page, {});
       await retry.focus();
       await page.keyboard.press('Enter');
       await lab.locator('.weights rect.bar').first().waitFor();
-      assert.equal(await page.locator('attn-softmax-temperature .cell-error').count(), 0);
+      assert.equal(await page.locator('attn-softmax-temperature#t .cell-error').count(), 0);
       await lab.locator('attn-slider output').filter({ hasText: 'τ = 2.51' }).waitFor();
       assertClose(
         await numbers(lab.locator('.weights rect.bar')),
@@ -239,7 +239,7 @@ for (const [name, url] of targets) {
         'the attention core could not be loaded: injected engine failure',
       );
       // A call: the lab says so in its own alert, in plain words, with Retry, and draws no bars.
-      const first = page.locator('attn-softmax-temperature');
+      const first = page.locator('attn-softmax-temperature#t');
       await first.scrollIntoViewIfNeeded();
       await first.locator('.lab-error[role=alert]').filter({ hasText: 'The weights could not be computed' }).waitFor();
       await settled(first);

@@ -22,7 +22,7 @@ after(async () => {
 /** Opens `url`, waits until sw.js controls the page (one reload if needed) and holds every precached file. */
 async function installOffline(page, url) {
   await page.goto(url);
-  await showFigure(page, 'attn-softmax-temperature');
+  await showFigure(page, 'attn-softmax-temperature#t');
   // sw.js precaches on install and claims the page when it activates: wait for its registration to
   // have an active worker (ready), then for the page to be controlled (controllerchange, unless
   // the claim came first).
@@ -47,9 +47,9 @@ async function installOffline(page, url) {
 }
 
 async function assertLessonRenders(page) {
-  await showFigure(page, 'attn-softmax-temperature');
+  await showFigure(page, 'attn-softmax-temperature#t');
   const bars = await page
-    .locator('attn-softmax-temperature rect.bar')
+    .locator('attn-softmax-temperature#t rect.bar')
     .evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('data-value'))));
   assert.equal(bars.length, 4);
   bars.forEach((v, i) => assert.ok(Math.abs(v - EXPECTED_AT_TAU_1[i]) <= 1e-5, `bar ${i} is ${v}`));

@@ -81,7 +81,7 @@ async function openCourse(server, query) {
   await page.goto(`${server.url}course.html?src=${encodeURIComponent(src)}`);
   const frameLocator = page.frameLocator('iframe');
   await settled(frameLocator.locator('attn-app'));
-  await showFigure(frameLocator, 'attn-softmax-temperature'); // drawn: the events come from inside it
+  await showFigure(frameLocator, 'attn-softmax-temperature#t'); // drawn: the events come from inside it
   const frame = page.frames().find((f) => f !== page.mainFrame());
   return { page, problems, frame, frameLocator };
 }
@@ -96,7 +96,7 @@ async function dispatchProgress(page, frame, details) {
   const marker = `done-${Math.random()}`;
   await frame.evaluate(
     ({ list, m }) => {
-      const cell = document.querySelector('.lesson-body attn-softmax-temperature');
+      const cell = document.querySelector('.lesson-body attn-softmax-temperature#t');
       const inside = cell.shadowRoot.firstElementChild;
       for (const d of list)
         inside.dispatchEvent(new CustomEvent('attn-progress', { bubbles: true, composed: true, detail: d }));
@@ -143,7 +143,7 @@ test('the parent at the origin the link names receives each progress report, and
 
   // The URL the lesson keeps rewriting as the learner changes a cell keeps the host (a reload
   // inside the frame keeps reporting).
-  await frameLocator.locator('attn-softmax-temperature').first().scrollIntoViewIfNeeded();
+  await frameLocator.locator('attn-softmax-temperature#t').first().scrollIntoViewIfNeeded();
   await frameLocator.getByRole('slider', { name: 'Temperature' }).first().focus();
   await page.keyboard.press('End');
   await frame.waitForFunction(() => location.hash.includes('t.temperature='));

@@ -12,7 +12,7 @@ async function openLab() {
   const page = await site.browser.context.newPage();
   const { problems } = watch(page);
   await page.goto(`${site.server.url}#/softmax-temperature`);
-  const lab = await showFigure(page, 'attn-softmax-temperature');
+  const lab = await showFigure(page, 'attn-softmax-temperature#t');
   return { page, problems, lab };
 }
 

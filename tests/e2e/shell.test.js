@@ -57,7 +57,7 @@ async function open(url) {
 
 const barValues = (page) =>
   page
-    .locator('attn-softmax-temperature rect.bar')
+    .locator('attn-softmax-temperature#t rect.bar')
     .evaluateAll((bars) => bars.map((bar) => Number(bar.getAttribute('data-value'))));
 
 function assertClose(actual, expected, tol, what) {
@@ -122,7 +122,7 @@ for (const [name, base] of targets) {
       await appSettled(page);
       await page.getByRole('link', { name: 'Softmax temperature' }).click();
       // the lesson's lab: the home page, still on screen for a moment, has one of its own
-      await showFigure(page, '.lesson-body attn-softmax-temperature');
+      await showFigure(page, '.lesson-body attn-softmax-temperature#t');
       await appSettled(page); // the route's title and focus are set once the lesson is drawn
       assert.ok(page.url().endsWith('#/softmax-temperature'));
       assert.equal(await page.title(), 'Softmax temperature — attnbook');
@@ -167,7 +167,7 @@ for (const [name, base] of targets) {
       assert.equal(await page.locator('.lesson-body .katex').first().isVisible(), true);
       await drawn();
       await pager.getByRole('link', { name: /Next/ }).click();
-      await showFigure(page, 'attn-softmax-temperature');
+      await showFigure(page, 'attn-softmax-temperature#t');
       assert.ok(page.url().endsWith('#/softmax-temperature'));
       await page.goBack();
       await page.getByRole('heading', { level: 1, name: previous.title }).waitFor();
@@ -184,10 +184,10 @@ for (const [name, base] of targets) {
 
     test('a permalink round trip restores the slider and the bars', async () => {
       const { page, problems } = await open(`${base()}#/softmax-temperature`);
-      await showFigure(page, 'attn-softmax-temperature');
-      await page.locator('attn-softmax-temperature').getByRole('slider', { name: 'Temperature' }).focus();
+      await showFigure(page, 'attn-softmax-temperature#t');
+      await page.locator('attn-softmax-temperature#t').getByRole('slider', { name: 'Temperature' }).focus();
       await page.keyboard.press('PageUp'); // a tenth of the range: log10 τ from 0 to 0.4
-      await settled(page.locator('attn-softmax-temperature'));
+      await settled(page.locator('attn-softmax-temperature#t'));
       await page.getByText('τ = 2.51').first().waitFor();
       await page.waitForFunction(() => location.hash.includes('t.temperature=2.51'));
       const link = page.url();
@@ -196,9 +196,9 @@ for (const [name, base] of targets) {
       assert.ok(bars[1] < 0.65, `τ ≈ 2.5 flattens the bars (bar 1 is ${bars[1]})`);
 
       const restored = await open(link);
-      await showFigure(restored.page, 'attn-softmax-temperature');
+      await showFigure(restored.page, 'attn-softmax-temperature#t');
       await appSettled(restored.page); // the link's settings are applied and any notice is drawn
-      const slider = restored.page.locator('attn-softmax-temperature').getByRole('slider', { name: 'Temperature' });
+      const slider = restored.page.locator('attn-softmax-temperature#t').getByRole('slider', { name: 'Temperature' });
       assert.equal(Number(await slider.inputValue()).toFixed(2), '0.40');
       await restored.page.getByText('τ = 2.51').first().waitFor();
       assertClose(await barValues(restored.page), bars, 1e-7, 'restored');
@@ -210,7 +210,7 @@ for (const [name, base] of targets) {
 
     test('Copy link copies the permalink and says so', async () => {
       const { page, problems } = await open(`${base()}#/softmax-temperature?t.temperature=0.25`);
-      await showFigure(page, 'attn-softmax-temperature');
+      await showFigure(page, 'attn-softmax-temperature#t');
       await appSettled(page);
       await page.getByText('τ = 0.250').first().waitFor();
       await page.getByRole('button', { name: 'Copy link' }).click();
@@ -228,7 +228,7 @@ for (const [name, base] of targets) {
 
     test('a hostile permalink loads the defaults, says what was ignored, runs nothing', async () => {
       const { page, problems } = await open(`${base()}${HOSTILE}`);
-      await showFigure(page, 'attn-softmax-temperature');
+      await showFigure(page, 'attn-softmax-temperature#t');
       const notice = page.getByRole('status').filter({ hasText: 'Some settings in this link were ignored' });
       await notice.waitFor();
       await appSettled(page); // the issues found while applying the settings are drawn after the link's own
@@ -259,7 +259,7 @@ for (const [name, base] of targets) {
         const shown = await page.locator('.link-notice').textContent();
         assert.match(shown, /ignored/, hash.slice(0, 60));
         assert.match(shown, expected, hash.slice(0, 60));
-        await showFigure(page, 'attn-softmax-temperature');
+        await showFigure(page, 'attn-softmax-temperature#t');
         await page.getByText('τ = 1.00').first().waitFor();
       }
       assert.deepEqual(problems, []);
@@ -313,7 +313,7 @@ for (const [name, base] of targets) {
         await page.setContent(parent);
       }
       const frame = page.frameLocator('iframe');
-      await showFigure(frame, 'attn-softmax-temperature');
+      await showFigure(frame, 'attn-softmax-temperature#t');
       await frame.getByText('τ = 5.00').first().waitFor();
       await appSettled(frame);
       assert.equal(await frame.locator('.site-header').isHidden(), true);
@@ -335,7 +335,7 @@ for (const [name, base] of targets) {
       // The height follows the content: a hostile link adds a notice and a new report.
       await page.mainFrame().childFrames()[0].evaluate(setHash, '#/softmax-temperature?embed=1&bad.x=1');
       await appSettled(frame); // the new route is drawn (its figure is a fresh one)
-      await showFigure(frame, 'attn-softmax-temperature'); // the fresh figure draws once scrolled to
+      await showFigure(frame, 'attn-softmax-temperature#t'); // the fresh figure draws once scrolled to
       await page.waitForFunction((h) => window.heights.at(-1) > h, reported);
       assert.deepEqual(problems, []);
       await page.close();

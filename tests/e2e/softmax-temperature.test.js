@@ -16,14 +16,14 @@ const site = useBrowserAndSite();
  */
 async function drawnAt(page, text) {
   await page
-    .locator('attn-softmax-temperature[data-settled] output')
+    .locator('attn-softmax-temperature#t[data-settled] output')
     .filter({ hasText: new RegExp(`^τ = ${text.replace('.', '\\.')}$`) })
     .waitFor();
 }
 
 async function barValues(page) {
   return page
-    .locator('attn-softmax-temperature rect.bar')
+    .locator('attn-softmax-temperature#t rect.bar')
     .evaluateAll((bars) => bars.map((bar) => Number(bar.getAttribute('data-value'))));
 }
 
@@ -45,7 +45,7 @@ for (const [name, url] of targets) {
       const page = await site.browser.context.newPage();
       const { problems } = watch(page);
       await page.goto(url());
-      await showFigure(page, 'attn-softmax-temperature');
+      await showFigure(page, 'attn-softmax-temperature#t');
       assertClose(await barValues(page), EXPECTED_AT_TAU_1, 1e-5, 'τ = 1');
       await assert.doesNotReject(page.getByText('Softmax temperature', { exact: true }).waitFor());
       assert.deepEqual(problems, []);
@@ -56,8 +56,8 @@ for (const [name, url] of targets) {
       const page = await site.browser.context.newPage();
       const { problems } = watch(page);
       await page.goto(url());
-      await showFigure(page, 'attn-softmax-temperature');
-      const slider = page.locator('attn-softmax-temperature').getByRole('slider', { name: 'Temperature' });
+      await showFigure(page, 'attn-softmax-temperature#t');
+      const slider = page.locator('attn-softmax-temperature#t').getByRole('slider', { name: 'Temperature' });
       await slider.focus();
 
       await page.keyboard.press('End'); // τ = 100: nearly uniform
@@ -84,15 +84,15 @@ test('Reset restores τ = 1 after a change, and CSV export holds the logits and 
   const page = await site.browser.context.newPage();
   const { problems } = watch(page);
   await page.goto(`${site.server.url}#/softmax-temperature`);
-  await showFigure(page, 'attn-softmax-temperature');
-  await page.locator('attn-softmax-temperature').getByRole('slider', { name: 'Temperature' }).focus();
+  await showFigure(page, 'attn-softmax-temperature#t');
+  await page.locator('attn-softmax-temperature#t').getByRole('slider', { name: 'Temperature' }).focus();
   await page.keyboard.press('End');
   await drawnAt(page, '100.0');
-  await page.locator('attn-softmax-temperature').getByRole('button', { name: 'Reset', exact: true }).click();
+  await page.locator('attn-softmax-temperature#t').getByRole('button', { name: 'Reset', exact: true }).click();
   await drawnAt(page, '1.00');
   assertClose(await barValues(page), EXPECTED_AT_TAU_1, 1e-5, 'after Reset');
 
-  const download = await exportFrom(page, page.locator('attn-softmax-temperature'), 'Export the data as CSV');
+  const download = await exportFrom(page, page.locator('attn-softmax-temperature#t'), 'Export the data as CSV');
   const rows = (await readFile(await download.path(), 'utf8')).trim().split(/\r?\n/);
   assert.equal(rows[0], 'position,logit,weight');
   assert.equal(rows.length, 5);
