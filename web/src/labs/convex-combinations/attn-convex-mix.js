@@ -28,36 +28,34 @@ import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { tableStyles } from '../../cells/base/styles.js';
 import { formatField } from '../../cells/base/state-fields.js';
-import { formatNumber } from '../../cells/base/cell-support.js';
-import '../../charts/attn-bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
-import '../../charts/attn-value-strips.js';
 import {
-  AGREEMENT,
   barDomain,
   computeMix,
   DECIMALS,
   describeMix,
-  dimLabels,
   explainMixError,
   exportRows,
-  fmt,
   keepSumEdit,
   mixChecks,
   normaliseWeights,
-  printout,
-  ROW_SUM_TOLERANCE,
   stripRows,
   vec,
   weightsReport,
   yAttribute,
 } from './convex-mix-model.js';
-import { NUMPY_CODE, TORCH_CODE } from './convex-mix-code.js';
+import {
+  codeCells,
+  mixHood,
+  rulesPanel,
+  stripsFigure,
+  weightBars,
+  valuesAndLoop,
+  weightControls,
+} from './convex-mix-parts.js';
 import { mixStyles } from './convex-mix-styles.js';
 
 const KEEP = 'keep-sum';
-
-const format3 = (v) => formatNumber(v, 3);
 
 export class AttnConvexMix extends AttnLab {
   static stateFields = {
@@ -174,14 +172,7 @@ export class AttnConvexMix extends AttnLab {
   _strips(broken) {
     const mix = this.task.value;
     const y = mix?.y.length === this.values[0].length ? mix.y : null;
-    const { rows, domain } = stripRows(this.values, y, broken ? this._rules.loop : null);
-    return html`<attn-value-strips
-      class="chart strips"
-      label="Where y lands among the values, one line per coordinate"
-      .rows=${rows}
-      .domain=${domain}
-      ?stale=${!this._mix}
-    ></attn-value-strips>`;
+    return stripsFigure(stripRows(this.values, y, broken ? this._rules.loop : null), !this._mix, broken);
   }
 
   describe() {
@@ -209,103 +200,16 @@ export class AttnConvexMix extends AttnLab {
     };
   }
 
-  _rulesPanel(r) {
-    const rep = r.report;
-    const negList = r.negatives.map(([j, a]) => `α${j} = ${fmt(a)}`).join(', ');
-    return html`<ul class="rules" aria-label="The two rules of a convex combination" aria-live="polite">
-      <li class=${r.okNonNegative ? 'kept' : 'broken'} data-rule="nonnegative">
-        <span class="verdict">${r.okNonNegative ? '✓ Rule 1 kept' : '✗ Rule 1 broken'}:</span> every α<sub>j</sub> ≥ 0.
-        ${
-          r.okNonNegative
-            ? html`The smallest weight is ${fmt(rep.minEntry)}.`
-            : html`${negList} ${r.negatives.length === 1 ? 'is' : 'are'} negative (the most negative is
-                ${fmt(-rep.minEntry)} below zero).
-                <span class="why"
-                  >A weight is the share of y a position gives; a negative share pushes y away from that value, out of
-                  the stretch the values span.</span
-                >`
-        }
-      </li>
-      <li class=${r.okSum ? 'kept' : 'broken'} data-rule="sum">
-        <span class="verdict">${r.okSum ? '✓ Rule 2 kept' : '✗ Rule 2 broken'}:</span> Σ α<sub>j</sub> = 1. The weights
-        add up to ${fmt(r.sum)}${r.okSum ? '.' : html`, off by ${formatNumber(Math.abs(r.sum - 1), 3)}.`}
-        ${
-          r.okSum
-            ? ''
-            : html`<span class="why"
-                >Shares that do not add up to 1 scale y by ${fmt(r.sum)} as well as mixing: equal values would not come
-                back unchanged.</span
-              >`
-        }
-      </li>
-    </ul>`;
-  }
-
-  _terms(r) {
-    return html`<div class="terms" tabindex="0" role="region" aria-label="The loop, one position at a time">
-      <table>
-        <caption class="sr-only">
-          The loop, one position at a time
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">j</th>
-            <th scope="col">α<sub>j</sub></th>
-            <th scope="col">v<sub>j</sub></th>
-            <th scope="col">α<sub>j</sub> v<sub>j</sub></th>
-            <th scope="col">running sum</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${r.terms.map(
-            (t) =>
-              html`<tr>
-                <td>${t.j}</td>
-                <td>${fmt(t.a)}</td>
-                <td>${vec(t.v)}</td>
-                <td>${vec(t.term)}</td>
-                <td>${vec(t.running)}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>`;
-  }
-
   renderFigure() {
     const r = this._rules;
     const mix = this._mix;
-    const T = this.values.length;
-    const d = this.values[0]?.length ?? 0;
     const keep = this[KEEP];
     const broken = r && !(r.okNonNegative && r.okSum);
     const figure = html`
       <h3>The weights α (drag a bar)</h3>
-      <attn-bar-chart
-        class="chart bars"
-        aria-describedby="bars-hint"
-        label="Weights α, one bar per position (drag, or focus and use the arrow keys)"
-        editable
-        step="0.01"
-        min=${this._barDomain[0]}
-        max=${this._barDomain[1]}
-        .values=${this.weights}
-        .labels=${this.weights.map((_, j) => `α${j}`)}
-        .format=${format3}
-        @bar-input=${(e) => this._onBars(e.detail.values, e.detail.index, false)}
-        @bar-change=${(e) => this._onBars(e.detail.values, e.detail.index, true)}
-      ></attn-bar-chart>
+      ${weightBars(this.weights, this._barDomain, (values, i, done) => this._onBars(values, i, done))}
       <h3>Where y lands among the values</h3>
       ${this._strips(broken)}
-      <p class="legend">
-        <span class="key key-value" aria-hidden="true">●</span> the values, one line per coordinate; shaded: the stretch
-        from the smallest to the largest. <span class="key key-y" aria-hidden="true">○</span> y${
-          broken
-            ? html`. <span class="key key-stray" aria-hidden="true">✕</span> Σ α<sub>j</sub> v<sub>j</sub> with the
-                weights as they are: not a mixture.`
-            : ''
-        }
-      </p>
       ${
         mix
           ? html`<p class="y" aria-live="polite">y = α V = <span class="y-value">${vec(mix.y)}</span></p>`
@@ -313,80 +217,22 @@ export class AttnConvexMix extends AttnLab {
             ? this.task.errorLine()
             : html`<p class="readout">Loading the attention core…</p>`
       }
-      ${r ? this._rulesPanel(r) : ''}
+      ${r ? rulesPanel(r) : ''}
     `;
-    const controls = html`
-      <label class="toggle">
-        <input type="checkbox" .checked=${keep} @change=${(e) => this._setKeepSum(e.target.checked)} />
-        Keep Σα = 1
-      </label>
-      <p class="hint" id="bars-hint">
-        ${
-          keep
-            ? 'Dragging one weight rescales the others, so the weights still add up to 1.'
-            : 'Each bar moves on its own: the weights may break a rule.'
-        }
-        Keyboard: focus a bar (Tab), then ↑/↓ (±0.01), PageUp/PageDown, Home/End.
-      </p>
-      <attn-vector-editor
-        label="Weights α"
-        min="-10"
-        max="10"
-        count=${T}
-        values=${this._authored('weights')}
-        .values=${this.weights}
-        @change=${this._onVectorChange}
-      ></attn-vector-editor>
-      <p class="normalise">
-        <button
-          type="button"
-          class="primary"
-          ?disabled=${!r || this._valid}
-          @click=${() => this._setWeights(normaliseWeights(this.weights))}
-        >
-          Normalise α
-        </button>
-        <span class="hint">negative weights to 0, then each divided by the sum</span>
-      </p>
-    `;
-    const after = html`
-      <h3>The values V (${T} × ${d}: one row v<sub>j</sub> per position)</h3>
-      <attn-matrix-editor
-        label="Values V"
-        row-labels=${this.values.map((_, j) => `v${j}`).join(',')}
-        col-labels=${dimLabels(d).join(',')}
-        min="-1000"
-        max="1000"
-        values=${this._authored('values')}
-        .values=${this.values}
-        @change=${this._onMatrixChange}
-      ></attn-matrix-editor>
-      ${
-        r
-          ? html`<h3>The loop, one position at a time</h3>
-              ${this._terms(r)}`
-          : ''
-      }
-    `;
+    const controls = weightControls({
+      keep,
+      count: this.values.length,
+      weights: this.weights,
+      authored: this._authored('weights'),
+      canNormalise: Boolean(r) && !this._valid,
+      onKeepSum: (on) => this._setKeepSum(on),
+      onVectorChange: (e) => this._onVectorChange(e),
+      onNormalise: () => this._setWeights(normaliseWeights(this.weights)),
+    });
+    const after = valuesAndLoop(this.values, this._authored('values'), (e) => this._onMatrixChange(e), r);
     const checks = checkCells(mixChecks(r, mix));
-    const params = { V: this.values, alpha: this.weights, y: mix?.y ?? r?.loop ?? [] };
-    const code = r
-      ? html`
-          <attn-output label="Printed output" .text=${printout(this.weights, this.values, r, mix)}></attn-output>
-          <attn-code label="NumPy: loop vs α @ V" .params=${params} .template=${NUMPY_CODE}></attn-code>
-          <attn-code label="PyTorch: loop vs α @ V" .params=${params} .template=${TORCH_CODE}></attn-code>
-        `
-      : '';
-    const hood = html`<p>
-      y is computed twice. The loop adds α<sub>j</sub> v<sub>j</sub> one position at a time in JavaScript, rounding to
-      float32 like the notebook's tensors, so that every term can be shown. The product α @ V is computed by the
-      attention core (C++ compiled to WebAssembly, <code>convexCombination</code>), which refuses weights that are
-      negative or do not sum to 1 within ${ROW_SUM_TOLERANCE}. The rules are checked by the core's
-      <code>rowStochasticReport</code> with the same tolerance (close to <code>torch.isclose</code>'s). The two results
-      agree when they differ by at most ${AGREEMENT}; float32 rounding is about 1e-7 here. "Keep Σα = 1" and Normalise
-      round the weights to ${DECIMALS} decimals and put the rounding on one weight, so the sum stays exactly 1.
-    </p>`;
-    return this.renderLab({ figure, controls, after, checks, code, hood, error: '' });
+    const code = r ? codeCells(this.weights, this.values, r, mix) : '';
+    return this.renderLab({ figure, controls, after, checks, code, hood: mixHood, error: '' });
   }
 }
 

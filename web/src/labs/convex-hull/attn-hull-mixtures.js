@@ -23,7 +23,7 @@
  * Reset, Export (the plot as SVG/PNG, values and mixtures as CSV/JSON), data-settled once drawn,
  * data-outside (mixtures outside the hull) and data-highlight ("x,y" of y(τ), 6 significant digits).
  */
-import { css, html } from 'lit';
+import { html } from 'lit';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { ExerciseGate } from '../../cells/notebook/exercise-gate.js';
@@ -37,16 +37,15 @@ import {
   describeHull,
   explainHullError,
   formatTau,
-  HULL_CODE,
   hullExportObject,
   hullExportRows,
   hullPrintout,
   hullChecks,
-  hullText,
   pair,
-  ROW_SUM_TOLERANCE,
   sig,
 } from './hull-mixtures-model.js';
+import { hullCode, hullHood, hullReadouts, scoresLocked } from './hull-mixtures-parts.js';
+import { hullMixturesStyles } from './hull-mixtures-styles.js';
 
 export class AttnHullMixtures extends AttnLab {
   static properties = {
@@ -69,35 +68,7 @@ export class AttnHullMixtures extends AttnLab {
     temperature: { type: 'number', default: 1, min: 0, max: Infinity },
   };
 
-  static styles = [
-    AttnLab.labStyles,
-    scatterHullStyles,
-    css`
-      .chart {
-        max-width: none;
-      }
-      attn-slider {
-        margin: 0.25rem 0;
-      }
-      .mono {
-        font-size: 0.9rem;
-        margin: 0.25rem 0;
-        overflow-wrap: anywhere;
-      }
-      .count {
-        margin: 0.1rem 0 0;
-      }
-      button.link {
-        font: inherit;
-        color: var(--accent, #3b5bdb);
-        background: none;
-        border: 0;
-        padding: 0;
-        text-decoration: underline;
-        cursor: pointer;
-      }
-    `,
-  ];
+  static styles = [AttnLab.labStyles, scatterHullStyles, hullMixturesStyles];
 
   defaultLabel = 'Values, their convex hull and random mixtures';
 
@@ -225,23 +196,9 @@ export class AttnHullMixtures extends AttnLab {
         @point-input=${(e) => this._onDrag(e.detail.points, false)}
         @point-change=${(e) => this._onDrag(e.detail.points, true)}
       ></attn-scatter-hull-chart>
-      <p class="readout">Hull (counter-clockwise): ${v ? hullText(v.hull) : '…'}</p>
-      <p class="count" aria-live="polite">
-        <strong class="outside-count">${v ? v.outside : '…'}</strong> of ${this.count} mixtures lie outside the hull.
-      </p>
-      <p class="hint" id="drag-hint">
-        Drag a value, or focus it (Tab) and use the arrow keys. The ${this.count} mixtures keep their weights and
-        follow${this._scoresOpen ? '; the dashed curve is y(τ) for τ from 0 to ∞' : ''}.
-      </p>
+      ${hullReadouts(v, this.count, this._scoresOpen)}
     `;
-    const scores = this._scoresOpen
-      ? this._scoresControls(v)
-      : html`<h3>One mixture from scores: y(τ) = softmax(s/τ) V</h3>
-          <p class="hint scores-locked" role="note">
-            This part shows the answer to
-            <button type="button" class="link" @click=${() => this.gate.goTo()}>${this.gate.label}</button>. Check an
-            answer there first: it appears as soon as you have.
-          </p>`;
+    const scores = this._scoresOpen ? this._scoresControls(v) : scoresLocked(this.gate);
     const controls = html`
       ${scores}
       <h3>How the random weights are drawn</h3>
@@ -281,35 +238,8 @@ export class AttnHullMixtures extends AttnLab {
 
   _renderParts(v, figure, controls) {
     const checks = checkCells(hullChecks(v, this.temperature));
-    const params = {
-      V: this.values,
-      c: this.concentration,
-      count: this.count,
-      seed: this.seed,
-      s: this.logits,
-      tau: this.temperature,
-    };
-    const code = v
-      ? html`<attn-output
-            label="Printed output"
-            .text=${this._withoutScores(hullPrintout(this._state(), v))}
-          ></attn-output>
-          <attn-code
-            label="NumPy and SciPy: Dirichlet mixtures and a hull test"
-            .params=${params}
-            .template=${HULL_CODE}
-          ></attn-code>`
-      : '';
-    const hood = html`<p>
-      Every number here comes from the attention core (C++ compiled to WebAssembly): the random weights from its seeded
-      Dirichlet generator (<code>dirichlet</code>; NumPy's generator gives other draws for the same seed), the mixtures
-      as one matrix product W V (<code>convexCombination</code>, float32), the hull with exact orientation tests
-      (<code>convexHull</code>, counter-clockwise), the count outside it (<code>pointsInHull</code>), and y(τ) and its
-      path from <code>softmax</code> (τ = 0 and ∞ are the exact limits; the path samples τ = 10⁻² … 10² on a log scale).
-      Weight rows count as summing to 1 within ${ROW_SUM_TOLERANCE}. Above 500 mixtures the dots are painted on a canvas
-      behind the plot; the SVG export draws them as circles.
-    </p>`;
-    return this.renderLab({ figure, controls, checks, code, hood });
+    const code = v ? hullCode(this._state(), this._withoutScores(hullPrintout(this._state(), v))) : '';
+    return this.renderLab({ figure, controls, checks, code, hood: hullHood });
   }
 }
 

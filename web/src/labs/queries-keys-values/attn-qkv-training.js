@@ -20,16 +20,16 @@
  * (the mean weight on the right item) and data-solved. Not settled while training runs. Export:
  * the plane as SVG/PNG, the loss curve as CSV, the model's W_Q, W_K, vectors and answers as JSON.
  */
-import { css, html } from 'lit';
+import { html } from 'lit';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { lineChartStyles, touchTargets } from '../../cells/base/styles.js';
 import { svgDocument } from '../../charts/export.js';
-import '../../charts/attn-line-chart.js';
-import '../../charts/attn-vector-plane.js';
 import { TRAIN_TORCH } from './qkv-code.js';
 import { planeStyles } from './plane-styles.js';
+import { lossChart, planeKey, trainingHood, trainingPlane } from './qkv-training-parts.js';
+import { trainingStyles } from './qkv-training-styles.js';
 import {
   FRAME_STEPS,
   MAX_STEPS,
@@ -49,13 +49,6 @@ import {
   vec,
 } from './qkv-training-model.js';
 
-const SUB = '₀₁₂';
-
-const LOSS_SERIES = [
-  { name: 'loss', className: 'series-0', points: false },
-  { name: 'accuracy', className: 'series-1', dashed: true, points: false },
-];
-
 /** A loss as a learner reads it: 0.253, or 3.1e-5 once it is tiny (not a flat 0). */
 const lossText = (loss) => (loss >= 0.001 ? fmt(loss, 3) : loss.toExponential(1).replace('-', '−'));
 
@@ -67,32 +60,7 @@ export class AttnQkvTraining extends AttnLab {
 
   static properties = { ...super.properties, _playing: { state: true } };
 
-  static styles = [
-    AttnLab.labStyles,
-    touchTargets,
-    lineChartStyles,
-    planeStyles,
-    css`
-      h3:first-child {
-        margin-top: 0;
-      }
-      .mono {
-        font-size: 0.85rem;
-        overflow-wrap: anywhere;
-        margin: 0.25rem 0;
-      }
-      .run button {
-        font-weight: 600;
-      }
-      .solved {
-        font-weight: 600;
-      }
-      .loss {
-        margin-top: 0.5rem;
-        max-width: 36rem;
-      }
-    `,
-  ];
+  static styles = [AttnLab.labStyles, touchTargets, lineChartStyles, planeStyles, trainingStyles];
 
   defaultLabel = 'Training W_Q and W_K on retrieval2d';
 
@@ -178,46 +146,7 @@ export class AttnQkvTraining extends AttnLab {
     // the scale grows with the vectors; while it trains it never shrinks (the plane would jump)
     const radius = this._playing ? Math.max(planeRadius(s), this._radius) : planeRadius(s);
     this._radius = radius;
-    const best = (q) =>
-      s.keys.reduce((top, k) => (q[0] * k.at[0] + q[1] * k.at[1] > q[0] * top.at[0] + q[1] * top.at[1] ? k : top));
-    return html`<attn-vector-plane
-      class="plane"
-      label="Keys of the four items and the queries of 'A?' and 'B?'"
-      radius=${radius}
-      .points=${s.keys.map((k) => ({
-        at: k.at,
-        label: `${k.token}${SUB[k.position]}`,
-        className: k.group === 'A' ? 'group-a' : 'group-b',
-        shape: k.position === 0 ? 'circle' : 'square',
-        size: 5,
-        labelOffset: k.position === 0 ? [-24, -6] : [8, 14], // the two positions' keys lie close together
-      }))}
-      .arrows=${[
-        { to: s.queries.A, label: 'q(A?)', className: 'query' },
-        { to: s.queries.B, label: 'q(B?)', className: 'query query-b' },
-      ]}
-      .links=${[
-        { from: s.queries.A, to: best(s.queries.A).at, className: 'pick' },
-        { from: s.queries.B, to: best(s.queries.B).at, className: 'pick' },
-      ]}
-    ></attn-vector-plane>`;
-  }
-
-  /** The loss and accuracy curves, their axes growing by whole blocks of Train as it goes on. */
-  _loss(s) {
-    const xMax = Math.max(TRAIN_STEPS, Math.ceil(Math.max(this._goal, s.step) / TRAIN_STEPS) * TRAIN_STEPS);
-    const yMax = Math.max(2, Math.ceil(Math.max(0, ...s.history.map((h) => h[1])) * 2) / 2);
-    return html`<attn-line-chart
-      class="loss"
-      label="Loss of the last batch and accuracy on the 16 inputs, by step"
-      x-label="step"
-      y-label="loss, accuracy"
-      .xDomain=${[0, xMax]}
-      .yDomain=${[0, yMax]}
-      .series=${LOSS_SERIES}
-      .data=${[s.history.map(([x, loss]) => [x, loss]), s.history.map(([x, , acc]) => [x, acc])]}
-      .marker=${s.step}
-    ></attn-line-chart>`;
+    return trainingPlane(s, radius);
   }
 
   describe() {
@@ -238,18 +167,7 @@ export class AttnQkvTraining extends AttnLab {
 
   renderFigure() {
     const s = this.task.value;
-    const figure = s
-      ? html`${this._planeChart(s)}
-          <p class="plane-legend" aria-hidden="true">
-            <span><span class="swatch group-a"></span>keys of group A (tokens 0, 1)</span>
-            <span><span class="swatch group-b"></span>keys of group B (tokens 2, 3)</span>
-            <span><span class="swatch query"></span>queries of 'A?', 'B?'</span>
-          </p>
-          <p class="hint">
-            A key is labelled token<sub>position</sub>: 1₀ is token 1 at position 0 (a circle), 1₁ at position 1 (a
-            square). A dashed line joins each query to the key it scores highest.
-          </p> `
-      : html`<p class="note">Loading the training core…</p>`;
+    const figure = s ? html`${this._planeChart(s)} ${planeKey}` : html`<p class="note">Loading the training core…</p>`;
     const done = s && s.step >= MAX_STEPS;
     const controls = html`<div class="controls run" role="group" aria-label="Training">
         <button type="button" class="train" ?disabled=${this._playing || done} @click=${() => this.train()}>
@@ -275,19 +193,14 @@ export class AttnQkvTraining extends AttnLab {
     return this.renderLab({
       figure,
       controls,
-      after: s ? this._loss(s) : '', // under both columns: on a phone Train stays next to the plane
+      after: s ? lossChart(s, this._goal) : '', // under both columns: on a phone Train stays next to the plane
       checks: s ? checkCells(trainingChecks(s)) : '',
       code: html`<attn-code
         label="PyTorch: the same model and task"
         .template=${TRAIN_TORCH}
         .params=${{ seed: this.seed, steps: this.steps }}
       ></attn-code>`,
-      hood: html`<p>
-        The model trains in the WebAssembly core on the page's main thread: ${FRAME_STEPS} AdamW steps (batches of 32
-        inputs) per animation frame, then the drawing. The seed fixes the first weights and every batch, so a step count
-        names one model: a link with <code>train.steps=400</code> replays the same 400 steps and shows the same picture.
-        The accuracy is measured on all 16 possible inputs, not on a sample.
-      </p>`,
+      hood: trainingHood,
     });
   }
 }

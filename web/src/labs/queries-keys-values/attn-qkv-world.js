@@ -20,15 +20,16 @@
  * 0.25…2). Sets data-picks (each query's pick, comma-separated) and data-pick (the chosen
  * query's). Export: the plane as SVG/PNG, every dot product and weight as CSV/JSON.
  */
-import { css, html } from 'lit';
+import { html } from 'lit';
 import { AttnLab } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { formatField } from '../../cells/base/state-fields.js';
 import { tableStyles, touchTargets } from '../../cells/base/styles.js';
 import { svgDocument } from '../../charts/export.js';
-import '../../charts/attn-vector-plane.js';
 import { WORLD_NUMPY } from './qkv-code.js';
 import { planeStyles } from './plane-styles.js';
+import { dotsTable, planeChart, planeKey, tokenButtons } from './qkv-world-parts.js';
+import { worldStyles } from './qkv-world-styles.js';
 import {
   ANGLE,
   CHALLENGE,
@@ -46,7 +47,6 @@ import {
   wrapAngle,
 } from './qkv-world-model.js';
 
-const RADIUS = 4.5; // |x₁| · the longest stretch, 2.24 · 2, stays inside
 const ANGLE_Q = 'angle-q';
 const SCALE_Q = 'scale-q';
 const ANGLE_K = 'angle-k';
@@ -63,60 +63,7 @@ export class AttnQkvWorld extends AttnLab {
     [SCALE_K]: scaleField,
   };
 
-  static styles = [
-    AttnLab.labStyles,
-    tableStyles,
-    touchTargets,
-    planeStyles,
-    css`
-      h3:first-child {
-        margin-top: 0;
-      }
-      fieldset {
-        border: 0;
-        margin: 0;
-        padding: 0;
-      }
-      legend {
-        font-weight: 600;
-        padding: 0;
-      }
-      .tokens button[aria-pressed='true'] {
-        border-color: var(--accent, #3b5bdb);
-        background: color-mix(in srgb, var(--accent, #3b5bdb) 16%, transparent);
-        font-weight: 700;
-      }
-      attn-slider {
-        margin: 0.25rem 0;
-      }
-      .mono {
-        font-size: 0.85rem;
-        overflow-wrap: anywhere;
-        margin: 0.25rem 0;
-      }
-      .challenge {
-        font-weight: 600;
-      }
-      .challenge[data-done='true'] {
-        color: var(--pass, #2b8a3e);
-      }
-      table {
-        font-family: var(--font-mono, ui-monospace, monospace);
-        font-size: 0.8rem;
-      }
-      th,
-      td {
-        padding: 0.2rem 0.3rem;
-      }
-      td.top {
-        font-weight: 700;
-        text-decoration: underline;
-      }
-      tr.chosen th {
-        color: var(--accent, #3b5bdb);
-      }
-    `,
-  ];
+  static styles = [AttnLab.labStyles, tableStyles, touchTargets, planeStyles, worldStyles];
 
   defaultLabel = 'Queries and keys of five tokens, by hand';
 
@@ -188,43 +135,6 @@ export class AttnQkvWorld extends AttnLab {
     return this.renderRoot.querySelector('attn-vector-plane');
   }
 
-  /** The plane: the embeddings, the keys (the pick ringed), the queries and the handle of the one followed. */
-  _planeChart(w) {
-    const i = this.query;
-    const pick = w.picks[i];
-    return html`<attn-vector-plane
-      class="plane"
-      aria-describedby="plane-hint"
-      label="The plane: embeddings x, keys k and queries q"
-      radius=${RADIUS}
-      .points=${[
-        ...TOKENS.map((x, j) => ({ at: x, label: `x${j}`, className: 'embedding', size: 4, labelOffset: [-20, 14] })),
-        ...w.keys.map((k, j) => ({
-          at: k,
-          label: `k${j}`,
-          className: 'key',
-          shape: 'square',
-          id: `k${j}`,
-          ring: j === pick,
-        })),
-      ]}
-      .arrows=${w.queries.map((q, j) =>
-        j === i ? { to: q, label: `q${j}`, className: 'query' } : { to: q, className: 'query faint' },
-      )}
-      .links=${[{ from: w.queries[i], to: w.keys[pick], className: 'pick' }]}
-      .handle=${{
-        at: w.queries[i],
-        label: `Query q${i} (drag it, or use the arrow keys: left and right turn W_Q, up and down change its length)`,
-        valueText: `q${i} = ${vec(w.queries[i])}, W_Q turned ${fmt(this[ANGLE_Q], 0)}°, length ${fmt(this[SCALE_Q])}; picks key ${pick}`,
-        value: this[ANGLE_Q],
-        min: ANGLE.min,
-        max: ANGLE.max,
-      }}
-      @plane-drag=${(e) => this._dragTo(e.detail.at, e.detail.done)}
-      @plane-key=${(e) => this._onKey(e.detail.key) && e.preventDefault()}
-    ></attn-vector-plane>`;
-  }
-
   describe() {
     return describeWorld(this._state(), this.task.value, this.query);
   }
@@ -261,66 +171,24 @@ export class AttnQkvWorld extends AttnLab {
     ></attn-slider>`;
   }
 
-  _table(w) {
-    return html`<p class="note">
-        Dot products q<sub>i</sub>·k<sub>j</sub>; each query picks the key of its largest (underlined).
-      </p>
-      <div class="scroll" tabindex="0" role="region" aria-label="Every dot product q_i · k_j">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">query</th>
-              ${w.keys.map((_, j) => html`<th scope="col">k${j}</th>`)}
-              <th scope="col">picks</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${w.dots.map(
-              (row, i) =>
-                html`<tr class=${i === this.query ? 'chosen' : ''}>
-                  <th scope="row">q${i}</th>
-                  ${row.map((d, j) => html`<td class=${w.picks[i] === j ? 'top' : ''}>${fmt(d)}</td>`)}
-                  <td class="pick">k${w.picks[i]}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>`;
-  }
-
   renderFigure() {
     const w = this.task.value;
     const i = this.query;
     const degrees = (v) => `${fmt(v, 0)}°`;
     const figure = w
-      ? html`${this._planeChart(w)}
-          <p class="plane-legend" aria-hidden="true">
-            <span><span class="swatch embedding"></span>embedding x<sub>j</sub></span>
-            <span><span class="swatch key"></span>key k<sub>j</sub> = x<sub>j</sub>W<sub>K</sub></span>
-            <span><span class="swatch query"></span>query q<sub>i</sub> = x<sub>i</sub>W<sub>Q</sub></span>
-          </p>
+      ? html`${planeChart(w, i, this[ANGLE_Q], this[SCALE_Q], {
+            onDrag: (at, done) => this._dragTo(at, done),
+            onKey: (key) => this._onKey(key),
+          })}
+          ${planeKey}
           <p class="hint" id="plane-hint">
             Drag the tip of q${i}, or focus it (Tab) and use the arrow keys. The ringed key is the one q${i} picks.
           </p>
-          ${this._table(w)}`
+          ${dotsTable(w, i)}`
       : html`<p class="note">Loading the attention core…</p>`;
     const pick = w?.picks[CHALLENGE.query];
     const done = pick === CHALLENGE.key;
-    const controls = html`<fieldset class="controls tokens">
-        <legend>Follow the query of token</legend>
-        ${TOKENS.map(
-          (_, t) =>
-            html`<button
-              type="button"
-              data-token=${t}
-              aria-pressed=${t === i ? 'true' : 'false'}
-              aria-label=${`Follow the query of token ${t}`}
-              @click=${() => this._set({ query: t })}
-            >
-              ${t}
-            </button>`,
-        )}
-      </fieldset>
+    const controls = html`${tokenButtons(i, (t) => this._set({ query: t }))}
       <h3>W<sub>Q</sub>: what a position looks for</h3>
       ${this._slider(ANGLE_Q, 'W_Q turns by', 'θ_Q', ANGLE, degrees)}
       ${this._slider(SCALE_Q, 'W_Q lengthens by', 's_Q', SCALE)}

@@ -20,7 +20,7 @@
  * An AttnLab: Reset, Export (the weight bars as SVG/PNG, logits and weights as CSV/JSON),
  * data-settled once drawn. <attn-softmax-temperature> is the same lab under its older name.
  */
-import { css, html, nothing } from 'lit';
+import { html, nothing } from 'lit';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask, memoLast } from '../../cells/base/lab-task.js';
 import { tex, texDisplay } from '../../cells/base/math.js';
@@ -37,11 +37,12 @@ import {
   logitsField,
   positionLabels,
   SOFTMAX_ERROR,
-  SOFTMAX_LAB_CODE,
   softmaxChecks,
   TEMPERATURES_FIELD,
 } from './softmax-lab-model.js';
-import { COMPARE_CODE, computeComparison, describeComparison, formatWeight } from './temperature-compare-model.js';
+import { computeComparison, describeComparison } from './temperature-compare-model.js';
+import { comparisonTable, softmaxCode, softmaxHood, weightStats } from './softmax-lab-parts.js';
+import { softmaxLabStyles } from './softmax-lab-styles.js';
 
 const formatLogit = (v) => formatNumber(v, 3);
 
@@ -56,57 +57,7 @@ export class AttnSoftmaxLab extends AttnLab {
     temperatures: TEMPERATURES_FIELD,
   };
 
-  static styles = [
-    AttnLab.labStyles,
-    tableStyles,
-    css`
-      .bar {
-        fill: var(--accent, #3b5bdb);
-      }
-      .logit-bar {
-        fill: var(--muted, #555d6b);
-        cursor: ns-resize;
-        touch-action: none;
-      }
-      .logits .hit {
-        fill: transparent;
-        cursor: ns-resize;
-        touch-action: none;
-      }
-      .readout {
-        white-space: normal;
-        overflow-wrap: anywhere;
-      }
-      dl.stats {
-        display: grid;
-        grid-template-columns: 1fr;
-        gap: 0.1rem;
-        margin: 0.5rem 0 0;
-        font-size: 0.9rem;
-      }
-      dl.stats dt {
-        color: var(--muted, #555d6b);
-      }
-      dl.stats dd {
-        margin: 0 0 0.35rem;
-        font-family: var(--font-mono, ui-monospace, monospace);
-      }
-      .compare td {
-        font-family: var(--font-mono, ui-monospace, monospace);
-        font-variant-numeric: tabular-nums;
-      }
-      .compare button {
-        min-width: 3.5rem;
-        min-height: 2.75rem;
-        font-family: var(--font-mono, ui-monospace, monospace);
-      }
-      .compare button[aria-pressed='true'] {
-        background: var(--accent, #3b5bdb);
-        border-color: var(--accent, #3b5bdb);
-        color: var(--surface, #fff);
-      }
-    `,
-  ];
+  static styles = [AttnLab.labStyles, tableStyles, softmaxLabStyles];
 
   defaultLabel = 'Softmax lab: logits, temperature, weights';
 
@@ -179,72 +130,6 @@ export class AttnSoftmaxLab extends AttnLab {
     };
   }
 
-  /** The weights at the comparison temperatures; each row's button moves the slider there. */
-  /** The button of comparison temperature k: it moves the slider there. */
-  _tauButton(c, k) {
-    return html`<button
-      type="button"
-      aria-label=${`Set τ to ${c.temperatures[k]}`}
-      aria-pressed=${String(this.temperature === c.temperatures[k])}
-      @click=${() => this._setTemperature(c.temperatures[k])}
-    >
-      ${c.temperatures[k]}
-    </button>`;
-  }
-
-  /**
-   * The weights at the comparison temperatures, a row per temperature; more than four positions
-   * are transposed (a row per position, a column per temperature), so the table fits a phone
-   * instead of scrolling sideways. Each temperature's button moves the slider there.
-   */
-  _comparison(r) {
-    const c = r?.comparison;
-    if (!c) return '';
-    const labels = positionLabels(this.logits.length);
-    const cell = (w) => html`<td data-value=${String(w)}>${formatWeight(w)}</td>`;
-    const title = html`<p class="part-title" id="compare-title">
-      The same logits at ${c.temperatures.length} temperatures
-    </p>`;
-    if (labels.length > 4) {
-      return html`${title}
-        <table class="compare transposed" aria-labelledby="compare-title" tabindex="0">
-          <thead>
-            <tr>
-              <td></td>
-              ${c.temperatures.map((_, k) => html`<th scope="col">${tex`\tau`} ${this._tauButton(c, k)}</th>`)}
-            </tr>
-          </thead>
-          <tbody>
-            ${labels.map(
-              (label, j) =>
-                html`<tr>
-                  <th scope="row">${tex`\alpha`} at ${label}</th>
-                  ${c.rows.map((row) => cell(row[j]))}
-                </tr>`,
-            )}
-          </tbody>
-        </table>`;
-    }
-    return html`${title}
-      <table class="compare" aria-labelledby="compare-title" tabindex="0">
-        <thead>
-          <tr>
-            <th scope="col">${tex`\tau`}</th>
-            ${labels.map((label) => html`<th scope="col">${tex`\alpha`} at ${label}</th>`)}
-          </tr>
-        </thead>
-        <tbody>
-          ${c.rows.map(
-            (row, k) =>
-              html`<tr>
-                <th scope="row">${this._tauButton(c, k)}</th>
-                ${Array.from(row, cell)}
-              </tr>`,
-          )}
-        </tbody>
-      </table>`;
-  }
-
   renderFigure() {
     const tau = this.temperature;
     const r = this.task.value;
@@ -302,43 +187,19 @@ export class AttnSoftmaxLab extends AttnLab {
         ${texDisplay`\alpha_j = \frac{\exp(s_j/\tau)}{\sum_{k=0}^{T-1} \exp(s_k/\tau)}`} for
         ${tex`j = 0, \ldots, ${T - 1}`}
       </p>
-      ${
-        r
-          ? html`<p class="readout mono" data-weights=${Array.from(r.weights).join(',')}>
-                α = [${Array.from(r.weights, (w) => w.toFixed(4)).join(', ')}], sum = ${r.sum.toFixed(6)}
-              </p>
-              <dl class="stats">
-                <dt>entropy ${tex`H = -\sum_j \alpha_j \log \alpha_j`}</dt>
-                <dd class="entropy" data-value=${String(r.entropy)}>
-                  ${r.entropy.toFixed(4)} nats (from 0 to ${tex`\ln ${T}`} = ${Math.log(T).toFixed(4)})
-                </dd>
-                <dt>effective positions ${tex`\exp(H)`}</dt>
-                <dd class="effective" data-value=${String(r.effective)}>${r.effective.toFixed(3)} of ${T}</dd>
-              </dl>`
-          : this.task.error
-            ? ''
-            : html`<p class="readout">Loading the attention core…</p>`
-      }
+      ${r ? weightStats(r, T) : this.task.error ? '' : html`<p class="readout">Loading the attention core…</p>`}
     `;
     if (this.figureOnly) return this.renderLab({ figure, controls }); // no checks, code or notes to build
     const checks = checkCells(softmaxChecks(r, T, this.temperatures));
-    const code = html`<attn-code
-        label="PyTorch"
-        .template=${SOFTMAX_LAB_CODE}
-        .params=${{ logits: this.logits, tau }}
-      ></attn-code>
-      <attn-code
-        label="PyTorch: the source's figure"
-        .template=${COMPARE_CODE}
-        .params=${{ logits: this.logits, temperatures: this.temperatures }}
-      ></attn-code>`;
-    const hood = html`<p>
-      The weights come from the WebAssembly core, which computes in single precision (float32) and subtracts the largest
-      logit before exponentiating. The first check compares them with the core's reference, the same formula evaluated
-      in double precision (float64); at τ = 0 and τ = ∞ the reference is the exact limit. The last check runs the core's
-      row-stochastic report over the comparison's weights.
-    </p>`;
-    return this.renderLab({ figure, controls, after: this._comparison(r), checks, code, hood });
+    const code = softmaxCode(this.logits, tau, this.temperatures);
+    return this.renderLab({
+      figure,
+      controls,
+      after: comparisonTable(r?.comparison, this.logits.length, this.temperature, (t) => this._setTemperature(t)),
+      checks,
+      code,
+      hood: softmaxHood,
+    });
   }
 }
 
