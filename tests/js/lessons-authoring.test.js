@@ -29,7 +29,14 @@ const compile = (body) => compileLesson(FRONT + body, 'web/lessons/demo.md', { k
 
 test('the known elements are every customElements.define under web/src/cells and web/src/labs', async () => {
   const tags = await registeredTags(CELL_DIRS);
-  for (const tag of ['attn-bars', 'attn-heatmap', 'attn-attention', 'attn-check', 'attn-code', 'attn-softmax-lab']) {
+  for (const tag of [
+    'attn-bars',
+    'attn-heatmap',
+    'attn-attention',
+    'attn-check',
+    'attn-code',
+    'attn-softmax-temperature',
+  ]) {
     assert.ok(tags.has(tag), `${tag} is known`);
   }
   assert.ok(!tags.has('attn-app'), 'the app shell is not a cell a lesson may use');

@@ -1,5 +1,5 @@
 /**
- * The templates of <attn-softmax-lab> that only read what they are given (not elements): the
+ * The templates of <attn-softmax-temperature> that only read what they are given (not elements): the
  * readout of the weights with their entropy and effective number of positions, the table of the
  * comparison temperatures, the code cells and the "Under the hood" note.
  */

@@ -1,5 +1,5 @@
 /**
- * The CSS of <attn-softmax-lab> beyond the shared modules: the weight and logit bars (the logits
+ * The CSS of <attn-softmax-temperature> beyond the shared modules: the weight and logit bars (the logits
  * draggable), the readout of α, the entropy and effective positions as a list, and the table of
  * the comparison temperatures (the button of the slider's τ pressed).
  */
