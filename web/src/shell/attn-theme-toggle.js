@@ -1,7 +1,7 @@
 /**
  * <attn-theme-toggle>: Light / Dark / System buttons (a group; the pressed one
  * is the current choice). Stores the choice and applies it to <html> via
- * app/theme.js. Light DOM, styled by app.css.
+ * shell/theme.js. Light DOM, styled by styles/app.css.
  */
 import { html } from 'lit';
 import { THEMES, setTheme, storedTheme } from './theme.js';

@@ -2,7 +2,7 @@
  * AttnCell: the base class of every attn-* cell element (not registered itself).
  *
  * What it gives a cell:
- * - State as a table (`static stateFields`, see app/state-fields.js): each field
+ * - State as a table (`static stateFields`, see base/state-fields.js): each field
  *   is a reactive property, settable by an attribute of the same name (text,
  *   validated; an invalid attribute keeps the default and shows a notice),
  *   readable with getState(), settable with setStateFromText() (throws
