@@ -10,7 +10,7 @@
 //                             in a fresh browser context (no HTTP, code or memory cache)
 //                                                                         budget ≤ 500 ms
 //                             also reported, the same way: the softmax-temperature lesson's
-//                             <attn-softmax-temperature> (a figure in the middle of a lesson),
+//                             <attn-softmax-temperature id="t"> (a figure in the middle of a lesson),
 //                             and the machine's floor: an empty page marking the cell ready
 //   slider input -> frame     400 input events on the temperature slider     p95 ≤ 16 ms
 //   logit drag -> frame       400 pointer moves dragging a logit bar of the softmax lab
@@ -89,8 +89,8 @@ async function firstLesson() {
 }
 
 /**
- * Time to an interactive lesson: navigation start -> the lesson's cell `tag`
- * first has data-settled (drawn, with the cells nested in it, computed by the
+ * Time to an interactive lesson: navigation start -> the lesson's cell `tag` (the one with id `id`,
+ * when given) first has data-settled (drawn, with the cells nested in it, computed by the
  * engine, listening for input). The
  * init script runs in the page before any of its scripts. One MutationObserver
  * watches for data-settled (its callback is a microtask right after the change,
@@ -103,31 +103,35 @@ async function firstLesson() {
  * per mutation, which would add the harness's own work to the measurement).
  * A fresh browser context per load: no HTTP, code or memory cache.
  */
-async function timeToReady(browser, lesson, tag, file = singleFile) {
+async function timeToReady(browser, lesson, tag, file = singleFile, id = '') {
   const url = `${pathToFileURL(file).href}#/${lesson}`;
   const loads = [];
   for (let i = 0; i < LOADS; i++) {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.addInitScript((cellTag) => {
-      new MutationObserver((records) => {
-        for (const { target } of records) {
-          if (target.localName === cellTag && target.hasAttribute('data-settled') && !window.__attnReadyAt) {
-            window.__attnReadyAt = performance.now();
-            console.log('attn-ready');
+    await page.addInitScript(
+      ({ cellTag, cellId }) => {
+        const isCell = (el) => el.localName === cellTag && (!cellId || el.id === cellId);
+        new MutationObserver((records) => {
+          for (const { target } of records) {
+            if (isCell(target) && target.hasAttribute('data-settled') && !window.__attnReadyAt) {
+              window.__attnReadyAt = performance.now();
+              console.log('attn-ready');
+            }
           }
-        }
-      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-settled'] });
-      const cells = document.getElementsByTagName(cellTag);
-      const inserted = new MutationObserver(() => {
-        const cell = cells[0];
-        if (!cell?.closest('attn-app')) return;
-        inserted.disconnect();
-        // Instantly: the page scrolls smoothly, and an animation would time the scroll, not the page.
-        requestAnimationFrame(() => cell.scrollIntoView({ block: 'center', behavior: 'instant' }));
-      });
-      inserted.observe(document, { subtree: true, childList: true });
-    }, tag);
+        }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-settled'] });
+        const cells = document.getElementsByTagName(cellTag);
+        const inserted = new MutationObserver(() => {
+          const cell = cellId ? [...cells].find(isCell) : cells[0];
+          if (!cell?.closest('attn-app')) return;
+          inserted.disconnect();
+          // Instantly: the page scrolls smoothly, and an animation would time the scroll, not the page.
+          requestAnimationFrame(() => cell.scrollIntoView({ block: 'center', behavior: 'instant' }));
+        });
+        inserted.observe(document, { subtree: true, childList: true });
+      },
+      { cellTag: tag, cellId: id },
+    );
     // Told by a console message, not by polling with page.waitForFunction: that would inject
     // Playwright's script (over 300 KB) into the page in the middle of the load being timed.
     const ready = page.waitForEvent('console', { predicate: (m) => m.text() === 'attn-ready', timeout: 30000 });
@@ -319,7 +323,7 @@ function instrumentFigure({ host: selector, figure = null, key = '__attnLatency'
 
 /**
  * (a) The temperature slider: EVENTS synthetic `input` events on the range
- * input inside <attn-softmax-temperature>'s shadow root (the single file, so
+ * input inside <attn-softmax-temperature id="t">'s shadow root (the single file, so
  * no service worker runs beside it), each with a new value (log10 τ from -1 to
  * 1.49, every value different from the last, so the bars always change). The
  * events are spread over the frame: before each one the page waits 0 to 16 ms.
@@ -327,7 +331,7 @@ function instrumentFigure({ host: selector, figure = null, key = '__attnLatency'
  *   holds the range input and the bars
  */
 async function sliderLatency(browser, target) {
-  const { url = `${pathToFileURL(singleFile).href}#/softmax-temperature`, host = 'attn-softmax-temperature' } =
+  const { url = `${pathToFileURL(singleFile).href}#/softmax-temperature`, host = 'attn-softmax-temperature#t' } =
     target ?? {};
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -651,7 +655,14 @@ let results;
 try {
   const first = await firstLesson();
   const interactive = await timeToReady(browser, first.id, first.cell);
-  const temperatureFigure = await timeToReady(browser, 'softmax-temperature', 'attn-softmax-temperature');
+  // the lesson's lab (#t), not the chart of τ = 2 it holds back for an exercise
+  const temperatureFigure = await timeToReady(
+    browser,
+    'softmax-temperature',
+    'attn-softmax-temperature',
+    singleFile,
+    't',
+  );
   const baseline = await baselineReady(browser, first.cell);
   const slider = await sliderLatency(browser);
   const drag = await dragLatency(browser);
