@@ -10,38 +10,40 @@ import { test } from 'node:test';
 import { loadAttention } from '../../web/src/engine/index.js';
 import {
   attendedTokens,
-  costSummary,
   curveDomain,
   curveSeries,
   describeTrainer,
   expectedAnswer,
-  formatBytes,
   headList,
-  headRows,
   HEADS,
   inputText,
   judgeAnswer,
   LAYOUTS,
   MAX_STEPS,
-  msPerStep,
-  parameterCount,
   parseInput,
   positionLabels,
   PROBES,
   RATES,
   seqLen,
   settingsOf,
-  strongestKey,
   TASKS,
   tokenText,
-  TORCH_STEPS,
-  torchSteps,
-  trainerChecks,
-  torchParams,
-  TRAINER_TORCH,
   trainerOptions,
   WIDTHS,
 } from '../../web/src/labs/learning-to-attend/trainer-model.js';
+import { headRows, strongestKey, trainerChecks } from '../../web/src/labs/learning-to-attend/trainer-heads-model.js';
+import {
+  costSummary,
+  formatBytes,
+  msPerStep,
+  parameterCount,
+} from '../../web/src/labs/learning-to-attend/trainer-cost-model.js';
+import {
+  TORCH_STEPS,
+  torchSteps,
+  torchParams,
+  TRAINER_TORCH,
+} from '../../web/src/labs/learning-to-attend/trainer-torch-model.js';
 import {
   judgeFewest,
   MAX_SEARCH_HEADS,

@@ -31,13 +31,10 @@ import { download, svgDocument, toJson } from '../../charts/export.js';
 import '../../charts/attn-line-chart.js';
 import { trainerStyles } from './attend-trainer-styles.js';
 import {
-  costSummary,
   curveDomain,
   curveSeries,
   describeTrainer,
-  flopsPerStep,
   headList,
-  headRows,
   HEADS,
   inputText,
   judgeAnswer,
@@ -58,12 +55,12 @@ import {
   TASK_TITLES,
   TASKS,
   tokenText,
-  torchParams,
-  TRAINER_TORCH,
-  trainerChecks,
   trainerOptions,
   WIDTHS,
 } from './trainer-model.js';
+import { headRows, trainerChecks } from './trainer-heads-model.js';
+import { costSummary, flopsPerStep } from './trainer-cost-model.js';
+import { torchParams, TRAINER_TORCH } from './trainer-torch-model.js';
 
 /** The two curves' charts. */
 const CURVES = {
