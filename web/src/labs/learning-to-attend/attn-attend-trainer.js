@@ -21,7 +21,6 @@
  * data-accuracy, data-computed-in, data-workers (how many workers shared the last steps).
  */
 import { html } from 'lit';
-import { live } from 'lit/directives/live.js';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { getPool } from '../../runtime.js';
@@ -30,36 +29,31 @@ import { lineChartStyles } from '../../cells/base/styles.js';
 import { download, svgDocument, toJson } from '../../charts/export.js';
 import '../../charts/attn-line-chart.js';
 import { trainerStyles } from './attend-trainer-styles.js';
+import { runControls, settingsControls } from './trainer-controls-parts.js';
+import { ablationSection, fileSection, headMaps, ownSection, trainerHood } from './trainer-views-parts.js';
 import {
   curveDomain,
   curveSeries,
   describeTrainer,
   headList,
   HEADS,
-  inputText,
-  judgeAnswer,
   LAYERS,
   LAYOUTS,
   MAX_STEPS,
   PACES,
   parseInput,
-  seqLen,
-  expectedAnswer,
-  percent,
-  positionLabels,
+  placeholderResult,
   PROBES,
   RATES,
   SEEDS,
   settingsOf,
-  STEPS_TO_97,
   TASK_TITLES,
   TASKS,
-  tokenText,
   trainerOptions,
   WIDTHS,
 } from './trainer-model.js';
-import { headRows, trainerChecks } from './trainer-heads-model.js';
-import { costSummary, flopsPerStep } from './trainer-cost-model.js';
+import { trainerChecks } from './trainer-heads-model.js';
+import { flopsPerStep } from './trainer-cost-model.js';
 import { torchParams, TRAINER_TORCH } from './trainer-torch-model.js';
 
 /** The two curves' charts. */
@@ -580,313 +574,27 @@ export class AttnAttendTrainer extends AttnLab {
     return { settings: this.settings, step: this._at, history: this._history, probe: this.job.value?.probe ?? null };
   }
 
-  _select(name, label, values, format = (v) => v) {
-    return html`<label for=${name}>${label}</label>
-      <select
-        id=${name}
-        ?disabled=${Boolean(this.job.progress) || this._searching}
-        @change=${(e) => this._set(name, name === 'layers' ? Number(e.target.value) : e.target.value)}
-      >
-        ${values.map((v) => html`<option value=${v} ?selected=${String(v) === String(this[name])}>${format(v)}</option>`)}
-      </select>`;
-  }
-
-  _controls() {
-    const s = this.settings;
-    const cost = costSummary(s, this._gflops ?? undefined);
-    const p = this.job.progress;
-    const busy = Boolean(p) || this._searching; // retraining from a link, or trying subsets of heads
-    return html`
-      <div class="settings">
-        ${this._select('task', 'Task', TASKS, (v) => TASK_TITLES[v])} ${this._select('layers', 'Layers', [1, 2])}
-        ${this._select('heads', 'Heads per layer', HEADS)} ${this._select('width', 'Model width', WIDTHS)}
-        ${this._select('rate', 'Learning rate', RATES)}
-        <label for="seed">Seed</label>
-        <input
-          id="seed"
-          type="number"
-          min=${SEEDS.min}
-          max=${SEEDS.max}
-          step="1"
-          ?disabled=${busy}
-          .value=${live(String(this.seed))}
-          @change=${(e) => {
-            const v = Math.round(Number(e.target.value));
-            if (Number.isFinite(v) && v >= SEEDS.min && v <= SEEDS.max) this._set('seed', v);
-            else e.target.value = String(this.seed);
-          }}
-        />
-      </div>
-      <p class="note limits">
-        Limits: 1 or 2 layers, 1, 2 or 4 heads each, width 16 to 64, seed 0 to 999, at most
-        ${MAX_STEPS.toLocaleString('en')} steps.
-      </p>
-      <p class="note cost">
-        ${cost.text}${this._gflops ? ' (timed on this machine)' : ' (estimated)'}. The defaults reach 97 % in
-        ${STEPS_TO_97[s.task]} steps.
-      </p>
-      <p class="note where">${this._where()}</p>
-    `;
-  }
-
-  /** Train, Pause, Step, Reset model, the pace, the readout and the retraining progress: above the curves. */
-  _runControls() {
-    const p = this.job.progress;
-    const busy = Boolean(p) || this._searching; // retraining from a link, or trying subsets of heads
-    return html`<div class="run" role="group" aria-label="Training">
-      <div class="buttons">
-        <button
-          type="button"
-          class="train"
-          ?disabled=${!this._trainer || this._training || busy || this._at >= MAX_STEPS}
-          @click=${() => this._train()}
-        >
-          Train
-        </button>
-        <button type="button" class="pause" ?disabled=${!this._training} @click=${() => this._pause()}>Pause</button>
-        <button
-          type="button"
-          class="step"
-          ?disabled=${!this._trainer || this._training || busy || this._at >= MAX_STEPS}
-          @click=${() => this._stepOnce()}
-        >
-          Step
-        </button>
-        <button type="button" class="reset-model" ?disabled=${busy} @click=${() => this._reset()}>Reset model</button>
-      </div>
-      <p class="readout" aria-live="off">
-        Step <span class="step-count">${this._at}</span> of at most ${MAX_STEPS.toLocaleString('en')} · loss
-        <span class="loss">${Number.isFinite(this._lastLoss) ? this._lastLoss.toFixed(3) : '—'}</span> · accuracy
-        <span class="accuracy">${this.job.value ? percent(this.job.value.accuracy) : '—'}</span>
-      </p>
-      ${
-        p
-          ? html`<p>
-              <label for="progress">Retraining to step ${this.steps}: ${p.done} of ${p.count} steps</label>
-              <progress id="progress" max=${p.count} .value=${p.done}></progress>
-            </p>`
-          : ''
-      }
-
-      <label class="pace"
-        >Pace
-        <select class="pace-select" @change=${(e) => (this._pace = e.target.value)}>
-          <option value="watch" ?selected=${this._pace === 'watch'}>slow: about 60 steps a second</option>
-          <option value="fast" ?selected=${this._pace === 'fast'}>fast: as fast as it goes</option>
-        </select></label
-      >
-    </div>`;
-  }
-
-  /**
-   * Before the first measurement: the probe's maps, empty, so that every head's figure is on the
-   * page from the start (a reader scrolling past draws it; the weights arrive a moment later).
-   */
-  _placeholder() {
-    const { task, layers, heads } = this.settings;
-    const T = seqLen(task);
-    const input = PROBES[task];
-    const output = expectedAnswer(task, input).map(() => input[0]);
-    return {
-      task,
-      off: [],
-      waiting: true,
-      probe: {
-        input,
-        output,
-        attention: { shape: [layers, Number(heads), T, T], data: new Float32Array(layers * Number(heads) * T * T) },
-      },
-    };
-  }
-
-  _maps(result, which, { title }) {
-    if (!result?.[which]) return '';
-    const { input, output, attention } = result[which];
-    const task = result.task; // the drawing's own task and heads, until the next one is measured
-    const labels = result.waiting
-      ? Array.from({ length: seqLen(task) }, (_, i) => String(i))
-      : positionLabels(task, input, output);
-    const answer = judgeAnswer(task, input, output);
-    return html`<h3>${title}</h3>
-      ${result.waiting ? html`<p class="note">Loading the model…</p>` : ''}
-      <p class="note" ?hidden=${Boolean(result.waiting)}>
-        Input <span class="mono">${inputText(task, input)}</span>; answer
-        <span class="mono probe-answer">${answer.map((a) => a.text).join(' ')}</span>
-        ${answer.every((a) => a.ok) ? '(right)' : `(right answer: ${answer.map((a) => a.right).join(' ')})`}. Rows: the
-        position reading; columns: the position read; dark is weight 0, bright is 1. Hover over or focus a cell for its
-        weight.
-      </p>
-      <div class="maps">
-        ${headList(attention.shape[0], attention.shape[1]).map(
-          (h) =>
-            html`<div class="map ${result.off.includes(h.key) ? 'off' : ''}">
-              <attn-heatmap
-                compact
-                no-note
-                class=${`${which}-map`}
-                data-layer=${h.layer}
-                data-head=${h.head}
-                label=${`${which === 'probe' ? 'Probe' : 'Your input'}: ${h.name}${result.off.includes(h.key) ? ' (knocked out)' : ''}`}
-                caption=${`Layer ${h.layer}, head ${h.head}${result.off.includes(h.key) ? ', knocked out' : ''}. Row: the position reading; column: the position it attends to.`}
-                min="0"
-                max="1"
-                .rowLabels=${labels}
-                .colLabels=${labels}
-                .values=${headRows(attention, h.layer, h.head)}
-              ></attn-heatmap>
-            </div>`,
-        )}
-      </div>`;
-  }
-
-  _ownSection(result) {
-    const s = this.settings;
-    const keys = s.task === 'lookup' ? [...'abcdefgh', ...'0123456789', '?'] : [...'0123456789'];
-    const draft = this._ownDraft;
-    const own = result?.own;
-    const answer = own ? judgeAnswer(result.task, own.input, own.output) : null;
-    return html`<section class="own" aria-labelledby="own-title">
-      <h3 id="own-title">Your own input</h3>
-      <label for="own-input"
-        >${s.task === 'lookup' ? 'Four key–digit pairs, ?, a key (a3 c7 f1 h5 ? c)' : 'Six digits'}</label
-      >
-      <input
-        id="own-input"
-        type="text"
-        autocomplete="off"
-        spellcheck="false"
-        aria-invalid=${draft?.error ? 'true' : 'false'}
-        aria-describedby=${draft?.error ? 'own-error' : ''}
-        .value=${live(draft ? draft.text : this._own ? inputText(s.task, this._own) : '')}
-        @input=${(e) => this._onOwnInput(e)}
-      />
-      <div class="keys" role="group" aria-label="Type by clicking">
-        ${keys.map((k) => html`<button type="button" @click=${() => this._typeKey(k)}>${k}</button>`)}
-        <button type="button" class="clear-own" @click=${() => this._clearOwn()}>Clear</button>
-        <button type="button" class="random-own" @click=${() => this._randomOwn()}>Random example</button>
-      </div>
-      ${draft?.error ? html`<p class="field-error" id="own-error">${draft.error}</p>` : ''}
-      ${
-        answer
-          ? html`<p>The model answers, token by token:</p>
-              <ol class="answer" aria-label="The model's answer">
-                ${answer.map(
-                  (a, i) =>
-                    html`<li class=${a.ok ? 'ok' : 'wrong'} data-ok=${a.ok ? 'true' : 'false'}>
-                      ${a.text}<span class="sr-only">${a.ok ? ', right' : `, wrong: the answer is ${a.right}`}</span>
-                      ${a.ok ? '' : html`<span aria-hidden="true" title=${`answer ${i}: should be ${a.right}`}>✗</span>`}
-                    </li>`,
-                )}
-              </ol>
-              <p class="note own-verdict">
-                ${answer.every((a) => a.ok) ? 'All right.' : `${answer.filter((a) => !a.ok).length} of ${answer.length} wrong (dashed); the right answer is ${answer.map((a) => a.right).join(' ')}.`}
-              </p>
-              ${this._maps(result, 'own', { title: 'Each head’s attention for your input' })}`
-          : html`<p class="note">Type an input or press Random example to see the model’s answer.</p>`
-      }
-    </section>`;
-  }
-
-  _ablation(result) {
-    const s = this.settings;
-    const heads = headList(s.layers, s.heads);
-    return html`<section aria-labelledby="ablation-title">
-      <h3 id="ablation-title">Knock a head out</h3>
-      <p class="note">A knocked-out head still computes its weights, but its output is set to zero.</p>
-      <div class="heads-off" role="group" aria-label="Knock out heads">
-        ${heads.map(
-          (h) =>
-            html`<button
-              type="button"
-              data-head-key=${h.key}
-              aria-pressed=${this._off.includes(h.key) ? 'true' : 'false'}
-              ?disabled=${this._training || this._searching || Boolean(this.job.progress)}
-              @click=${() => this._toggleHead(h.key)}
-            >
-              Knock out ${h.name}
-            </button>`,
-        )}
-      </div>
-      ${
-        result
-          ? html`<p class="readout">
-              Accuracy
-              ${result.off.length ? `with ${result.off.length} head${result.off.length > 1 ? 's' : ''} knocked out` : 'with every head'}:
-              <span class="ablated-accuracy">${percent(result.accuracy)}</span>
-            </p>`
-          : ''
-      }
-      ${
-        result?.without?.length
-          ? html`<table class="knockout">
-              <caption class="sr-only">
-                Accuracy without each head
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">head</th>
-                  <th scope="col">accuracy without it</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${result.without.map(
-                  (w) =>
-                    html`<tr data-head-key=${w.key}>
-                      <td>${w.name}</td>
-                      <td>${percent(w.accuracy)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
-          : ''
-      }
-    </section>`;
-  }
-
   renderFigure() {
     const result = this.job.value;
     const s = this.settings;
-    const figure = html`${this._runControls()}
+    const figure = html`${runControls(this)}
       <div class="curves">${this._curves()}</div>
       ${this._history.length ? '' : html`<p class="note">Press Train: the curves fill in as the model learns.</p>`}
-      ${this._maps(result ?? this._placeholder(), 'probe', { title: 'Every head’s attention on the probe' })}`;
-    const after = html`${this._ownSection(result)} ${this._ablation(result)}
-      <section aria-labelledby="file-title">
-        <h3 id="file-title">Keep the trained model</h3>
-        <div class="buttons">
-          <button type="button" class="save-state" ?disabled=${this._training} @click=${() => this._save()}>
-            Save as JSON
-          </button>
-          <label class="file-label"
-            >Load a saved model
-            <input type="file" accept="application/json,.json" class="load-state" @change=${(e) => this._load(e)}
-          /></label>
-        </div>
-        <p class="note file-note" role="status">${this._fileNote}</p>
-      </section>`;
+      ${headMaps(result ?? placeholderResult(s), 'probe', { title: 'Every head’s attention on the probe' })}`;
+    const after = html`${ownSection(this, result)} ${ablationSection(this, result)} ${fileSection(this)}`;
     const code = html`<attn-code
       label="PyTorch: the same tiny model and training loop"
       .template=${TRAINER_TORCH}
       .params=${torchParams(s)}
     ></attn-code>`;
-    const hood = html`<p>
-      The model is the engine's trainer (web/src/engine/trainer.js): token and position embeddings, ${s.layers}
-      layer${s.layers > 1 ? 's' : ''} of causal attention with ${s.heads} head${s.heads === '1' ? '' : 's'}
-      ${LAYOUTS[s.task].mlp ? 'and an MLP' : ''}, AdamW on batches of 32 fresh examples. Accuracy counts answer tokens
-      right by greedy decoding on 256 examples of a fixed seed (128 while training). It runs in blocks of 5 steps (at
-      most about 60 steps a second, so the maps can be followed) or, at full speed, 25 steps; after each the page
-      measures and redraws. A link with a step count retrains from the seed to that step, so every machine with the SIMD
-      build reaches the same weights. Knock-out accuracy uses 128 other examples. Token ids:
-      ${s.task === 'lookup' ? 'keys a–h are 0–7, values 0–9 are 8–17, ? is 18' : `digits are 0–9, = is ${tokenText(s.task, 10)}`}.
-    </p>`;
     const checks = result ? checkCells(trainerChecks(result.probe.attention)) : '';
     return this.renderLab({
       figure,
-      controls: this._controls(),
+      controls: settingsControls(this),
       after,
       checks,
       code,
-      hood,
+      hood: trainerHood(s),
       error: this.job.errorLine(),
     });
   }

@@ -194,3 +194,24 @@ export function describeTrainer({ settings, step, loss, accuracy, probe }) {
   }
   return `${parts.join('; ')}.`;
 }
+
+/**
+ * Before the first measurement: the probe's maps, empty, so that every head's figure is on the
+ * page from the start (a reader scrolling past draws it; the weights arrive a moment later).
+ * `settings`: the lab's (task, layers, heads).
+ */
+export function placeholderResult({ task, layers, heads }) {
+  const T = seqLen(task);
+  const input = PROBES[task];
+  const output = expectedAnswer(task, input).map(() => input[0]);
+  return {
+    task,
+    off: [],
+    waiting: true,
+    probe: {
+      input,
+      output,
+      attention: { shape: [layers, Number(heads), T, T], data: new Float32Array(layers * Number(heads) * T * T) },
+    },
+  };
+}

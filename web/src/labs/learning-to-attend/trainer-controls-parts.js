@@ -1,0 +1,109 @@
+/**
+ * The trainer lab's controls, for <attn-attend-trainer> (`lab`), as Lit templates (not elements):
+ * beside the figure, the settings with their limits, cost and where the model trains; above the
+ * curves, Train, Pause, Step, Reset model, the readout, the retraining progress and the pace.
+ */
+import { html } from 'lit';
+import { live } from 'lit/directives/live.js';
+import { costSummary } from './trainer-cost-model.js';
+import { HEADS, MAX_STEPS, percent, RATES, SEEDS, STEPS_TO_97, TASK_TITLES, TASKS, WIDTHS } from './trainer-model.js';
+
+/** <label> and <select> of the setting `name` (a learner's change: a new model, at step 0). */
+function settingSelect(lab, name, label, values, format = (v) => v) {
+  return html`<label for=${name}>${label}</label>
+    <select
+      id=${name}
+      ?disabled=${Boolean(lab.job.progress) || lab._searching}
+      @change=${(e) => lab._set(name, name === 'layers' ? Number(e.target.value) : e.target.value)}
+    >
+      ${values.map((v) => html`<option value=${v} ?selected=${String(v) === String(lab[name])}>${format(v)}</option>`)}
+    </select>`;
+}
+
+/** The settings, their limits, the cost of the model they make and where it trains: beside the figure. */
+export function settingsControls(lab) {
+  const s = lab.settings;
+  const cost = costSummary(s, lab._gflops ?? undefined);
+  const p = lab.job.progress;
+  const busy = Boolean(p) || lab._searching; // retraining from a link, or trying subsets of heads
+  return html`
+    <div class="settings">
+      ${settingSelect(lab, 'task', 'Task', TASKS, (v) => TASK_TITLES[v])}
+      ${settingSelect(lab, 'layers', 'Layers', [1, 2])} ${settingSelect(lab, 'heads', 'Heads per layer', HEADS)}
+      ${settingSelect(lab, 'width', 'Model width', WIDTHS)} ${settingSelect(lab, 'rate', 'Learning rate', RATES)}
+      <label for="seed">Seed</label>
+      <input
+        id="seed"
+        type="number"
+        min=${SEEDS.min}
+        max=${SEEDS.max}
+        step="1"
+        ?disabled=${busy}
+        .value=${live(String(lab.seed))}
+        @change=${(e) => {
+          const v = Math.round(Number(e.target.value));
+          if (Number.isFinite(v) && v >= SEEDS.min && v <= SEEDS.max) lab._set('seed', v);
+          else e.target.value = String(lab.seed);
+        }}
+      />
+    </div>
+    <p class="note limits">
+      Limits: 1 or 2 layers, 1, 2 or 4 heads each, width 16 to 64, seed 0 to 999, at most
+      ${MAX_STEPS.toLocaleString('en')} steps.
+    </p>
+    <p class="note cost">
+      ${cost.text}${lab._gflops ? ' (timed on this machine)' : ' (estimated)'}. The defaults reach 97 % in
+      ${STEPS_TO_97[s.task]} steps.
+    </p>
+    <p class="note where">${lab._where()}</p>
+  `;
+}
+
+/** Train, Pause, Step, Reset model, the pace, the readout and the retraining progress: above the curves. */
+export function runControls(lab) {
+  const p = lab.job.progress;
+  const busy = Boolean(p) || lab._searching; // retraining from a link, or trying subsets of heads
+  return html`<div class="run" role="group" aria-label="Training">
+    <div class="buttons">
+      <button
+        type="button"
+        class="train"
+        ?disabled=${!lab._trainer || lab._training || busy || lab._at >= MAX_STEPS}
+        @click=${() => lab._train()}
+      >
+        Train
+      </button>
+      <button type="button" class="pause" ?disabled=${!lab._training} @click=${() => lab._pause()}>Pause</button>
+      <button
+        type="button"
+        class="step"
+        ?disabled=${!lab._trainer || lab._training || busy || lab._at >= MAX_STEPS}
+        @click=${() => lab._stepOnce()}
+      >
+        Step
+      </button>
+      <button type="button" class="reset-model" ?disabled=${busy} @click=${() => lab._reset()}>Reset model</button>
+    </div>
+    <p class="readout" aria-live="off">
+      Step <span class="step-count">${lab._at}</span> of at most ${MAX_STEPS.toLocaleString('en')} · loss
+      <span class="loss">${Number.isFinite(lab._lastLoss) ? lab._lastLoss.toFixed(3) : '—'}</span> · accuracy
+      <span class="accuracy">${lab.job.value ? percent(lab.job.value.accuracy) : '—'}</span>
+    </p>
+    ${
+      p
+        ? html`<p>
+            <label for="progress">Retraining to step ${lab.steps}: ${p.done} of ${p.count} steps</label>
+            <progress id="progress" max=${p.count} .value=${p.done}></progress>
+          </p>`
+        : ''
+    }
+
+    <label class="pace"
+      >Pace
+      <select class="pace-select" @change=${(e) => (lab._pace = e.target.value)}>
+        <option value="watch" ?selected=${lab._pace === 'watch'}>slow: about 60 steps a second</option>
+        <option value="fast" ?selected=${lab._pace === 'fast'}>fast: as fast as it goes</option>
+      </select></label
+    >
+  </div>`;
+}
