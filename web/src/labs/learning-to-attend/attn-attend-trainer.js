@@ -27,13 +27,11 @@ import { getPool } from '../../runtime.js';
 import { searchFewestHeads } from './fewest-heads-model.js';
 import { lineChartStyles } from '../../cells/base/styles.js';
 import { download, svgDocument, toJson } from '../../charts/export.js';
-import '../../charts/attn-line-chart.js';
 import { trainerStyles } from './attend-trainer-styles.js';
 import { runControls, settingsControls } from './trainer-controls-parts.js';
+import { lossCurves } from './trainer-curves-parts.js';
 import { ablationSection, fileSection, headMaps, ownSection, trainerHood } from './trainer-views-parts.js';
 import {
-  curveDomain,
-  curveSeries,
   describeTrainer,
   headList,
   HEADS,
@@ -55,27 +53,6 @@ import {
 import { trainerChecks } from './trainer-heads-model.js';
 import { flopsPerStep } from './trainer-cost-model.js';
 import { torchParams, TRAINER_TORCH } from './trainer-torch-model.js';
-
-/** The two curves' charts. */
-const CURVES = {
-  loss: {
-    label: 'Loss against training steps',
-    yLabel: 'loss (cross-entropy)',
-    yDomain: [0, 3],
-    line: { name: 'training loss', className: 'series-0', points: false, format: (v) => String(Number(v.toFixed(2))) },
-  },
-  accuracy: {
-    label: 'Accuracy against training steps',
-    yLabel: 'accuracy',
-    yDomain: [0, 1],
-    line: {
-      name: 'answer-token accuracy',
-      className: 'series-1',
-      points: false,
-      format: (v) => `${Math.round(v * 100)}%`,
-    },
-  },
-};
 
 /** Examples per accuracy measurement while training (256 when paused). */
 const EVAL_SAMPLES = { training: 128, still: 256 };
@@ -529,26 +506,6 @@ export class AttnAttendTrainer extends AttnLab {
     this.dispatchEvent(new CustomEvent('attn-trainer-change', { bubbles: true, composed: true }));
   }
 
-  /** The loss and accuracy curves, their step axis doubling as training goes on. */
-  _curves() {
-    const domain = curveDomain(this._history.at(-1)?.step ?? 0);
-    const series = curveSeries(this._history);
-    return ['loss', 'accuracy'].map((name) => {
-      const { label, yLabel, yDomain, line } = CURVES[name];
-      return html`<attn-line-chart
-        class=${`curve-${name}`}
-        label=${label}
-        x-label="step"
-        y-label=${yLabel}
-        .xDomain=${domain}
-        .yDomain=${yDomain}
-        .series=${[line]}
-        .format=${line.format}
-        .data=${series[name]}
-      ></attn-line-chart>`;
-    });
-  }
-
   describe() {
     const r = this.job.value;
     return describeTrainer({
@@ -578,7 +535,7 @@ export class AttnAttendTrainer extends AttnLab {
     const result = this.job.value;
     const s = this.settings;
     const figure = html`${runControls(this)}
-      <div class="curves">${this._curves()}</div>
+      <div class="curves">${lossCurves(this._history)}</div>
       ${this._history.length ? '' : html`<p class="note">Press Train: the curves fill in as the model learns.</p>`}
       ${headMaps(result ?? placeholderResult(s), 'probe', { title: 'Every head’s attention on the probe' })}`;
     const after = html`${ownSection(this, result)} ${ablationSection(this, result)} ${fileSection(this)}`;
