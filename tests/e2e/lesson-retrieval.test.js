@@ -138,7 +138,7 @@ for (const [name, url] of targets) {
         figures: ['#faint-figure'],
         mistakes: [
           [0.9738, /without the 1\/√dk/ /* 1/√d_k, typeset */],
-          [0.8851, /e\^s \/ \(e\^s \+ 1\)/],
+          [0.8851, /That is es\/\(es \+ 1\)/ /* e^s / (e^s + 1), typeset */],
           [0.6063, /six keys/],
           [1, /leaves them some weight/],
           [0.2, /uniform only if/],
