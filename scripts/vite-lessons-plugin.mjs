@@ -9,7 +9,10 @@
 //   summary: One or two sentences for the lesson list.
 //   sources: [ ... ]              optional: credit lines (strings), listed under the lesson
 // and continues in Markdown: $…$ and $$…$$ are rendered by KaTeX here, at build
-// time (the page only needs KaTeX's CSS and fonts); HTML is allowed, so cells are
+// time (the page only needs KaTeX's CSS and fonts), and so is $…$ in the text of a raw HTML
+// block (an exercise's <p> prompt, its hint), though not in attributes nor in the text the page
+// reads at run time (<option>, <attn-mistake>, <attn-variant>, <attn-code>, <pre>, <code>, …:
+// cells/base/math.js typesets that); HTML is allowed, so cells are
 // written inline as custom elements (<attn-softmax-temperature id="t" …>). An
 // element on a line of its own is not wrapped in a <p>.
 //
@@ -271,6 +274,65 @@ function createMarkdown() {
 
 const markdown = createMarkdown();
 
+/** Elements whose text the page reads at run time (as text, typeset there): no KaTeX inside. */
+const RUN_TIME_TEXT = new Set([
+  'option',
+  'attn-mistake',
+  'attn-variant',
+  'attn-code',
+  'pre',
+  'code',
+  'script',
+  'style',
+  'template',
+  'textarea',
+]);
+// a comment, or a start or end tag (quoted attribute values may hold a >)
+const HTML_TAG = /<!--[\s\S]*?-->|<(\/?)([A-Za-z][A-Za-z0-9-]*)(?:[^>"']|"[^"]*"|'[^']*')*>/g;
+const HTML_MATH = /(?<!\\)\$((?:\\.|[^\\$])+?)\$/g;
+const ENTITIES = { lt: '<', gt: '>', amp: '&', quot: '"', '#39': "'", nbsp: '\u00a0' };
+
+/**
+ * The maths of a raw HTML block: each $…$ in its text rendered by KaTeX as Markdown maths is
+ * (\$ is a dollar sign). Not in a tag's attributes, nor in the text of the RUN_TIME_TEXT
+ * elements. `line`: the file's line number of the block's first line; a formula KaTeX cannot
+ * render throws LessonError naming its line.
+ */
+export function renderHtmlMaths(content, line, file) {
+  if (!content.includes('$')) return content;
+  const open = []; // the RUN_TIME_TEXT elements we are inside, innermost last
+  let out = '';
+  let at = 0;
+  const text = (from, to) => {
+    const part = content.slice(from, to);
+    if (open.length > 0 || !part.includes('$')) return part;
+    return part
+      .replace(HTML_MATH, (_, source, offset) => {
+        const tex = source.replace(/&(lt|gt|amp|quot|#39|nbsp);/g, (_, name) => ENTITIES[name]);
+        try {
+          return katex.renderToString(tex, { throwOnError: true, displayMode: false });
+        } catch (error) {
+          const where = line + content.slice(0, from + offset).split('\n').length - 1;
+          throw new LessonError(file, null, `has maths KaTeX cannot render on line ${where}: ${error.message}`);
+        }
+      })
+      .replace(/\\\$/g, '$');
+  };
+  for (const match of content.matchAll(HTML_TAG)) {
+    out += text(at, match.index) + match[0];
+    at = match.index + match[0].length;
+    const [tag, closing, rawName] = match;
+    if (!rawName) continue;
+    const name = rawName.toLowerCase();
+    if (closing) {
+      if (open.at(-1) === name) open.pop();
+    } else if (RUN_TIME_TEXT.has(name) && !tag.endsWith('/>')) {
+      open.push(name);
+    }
+  }
+  return out + text(at, content.length);
+}
+
 /**
  * Markdown source -> { meta, html, headings }; throws LessonError. `file` is for messages.
  * With `knownTags` (a Set, see registeredTags), every attn-* element must be one of them.
@@ -345,6 +407,10 @@ export function compileLesson(source, file, { knownTags = null } = {}) {
     if (answer === null || answer.trim() === '' || !Number.isFinite(Number(answer))) {
       throw new LessonError(file, null, `has <attn-variant answer="${answer ?? ''}">: "answer" must be a number`);
     }
+  }
+  // Maths in the text of raw HTML (an exercise's prompt and hint): KaTeX, as in Markdown.
+  for (const token of tokens.filter((t) => t.type === 'html_block')) {
+    token.content = renderHtmlMaths(token.content, bodyStart + token.map[0] + 1, file);
   }
   const exercises = elements.filter((e) => e.tag === 'attn-exercise' && e.id);
   const exerciseIds = exercises.map((e) => e.id);

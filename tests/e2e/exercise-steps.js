@@ -20,7 +20,15 @@ export async function attempt(exercise, answer) {
   await check.focus();
   await check.press('Enter');
   await settled(exercise);
-  return (await exercise.locator('.verdict').innerText()).trim();
+  return verdictText(exercise);
+}
+
+/**
+ * The exercise's verdict as read: its text with white space collapsed (innerText would break lines
+ * around the inline-flex scripts of a typeset formula, as in $\alpha_2$).
+ */
+export async function verdictText(exercise) {
+  return (await exercise.locator('.verdict').evaluate((el) => el.textContent)).replace(/\s+/g, ' ').trim();
 }
 
 /**
@@ -94,7 +102,7 @@ export async function attemptById(page, id, answer) {
   else await exercise.getByRole('radio', { name: answer, exact: typeof answer === 'string' }).check();
   await exercise.getByRole('button', { name: 'Check', exact: true }).click();
   await settled(exercise);
-  return exercise.locator('.verdict').innerText();
+  return verdictText(exercise);
 }
 
 export async function commitTo(page, answers) {

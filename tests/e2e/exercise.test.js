@@ -359,3 +359,64 @@ test("older saved 'solved' values read as solved; the progress view and Reset my
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('maths between $…$ in options, verdicts and a written variant is typeset; names stay plain text', async () => {
+  const { page, problems } = await openGallery();
+  await page.evaluate(() =>
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      String.raw`<attn-exercise id="maths-choice" mode="choice" label="Exercise: maths in options">
+<p>Which?</p>
+<option value="a" data-correct data-feedback="so $y_i = \sum_j A_{ij} v_j$ stays convex.">$S$ is square</option>
+<option value="b">$4T^2E$ steps</option>
+<option value="c">plain words</option>
+</attn-exercise>
+<attn-exercise id="maths-number" mode="number" answer="1" label="Exercise: maths in a variant">
+<p>One?</p>
+<attn-mistake value="3">$c = 3$ is the scale, not the answer.</attn-mistake>
+<attn-variant answer="2"><p>What is $c$ when $c^2 = 4$?</p><p slot="hint">Take $\sqrt{4}$.</p></attn-variant>
+</attn-exercise>`,
+    ),
+  );
+  // the text as read (innerText breaks lines around a formula's inline-flex scripts)
+  const text = (locator) => locator.evaluate((el) => el.textContent.replace(/\s+/g, ' ').trim());
+  const choice = page.locator('#maths-choice');
+  await settled(choice);
+  // the options: typeset, named as plain text; text without $ exactly as written
+  assert.equal(await choice.locator('fieldset .math').count(), 2);
+  assert.equal(await choice.getByRole('radio', { name: 'S is square' }).count(), 1);
+  assert.equal(await choice.getByRole('radio', { name: '4T2E steps' }).count(), 1);
+  assert.equal(await choice.getByRole('radio', { name: 'plain words' }).count(), 1);
+  const verdict = choice.locator('.verdict');
+  await choice.getByRole('radio', { name: '4T2E steps' }).check();
+  await choice.getByRole('button', { name: 'Check' }).click();
+  await settled(choice);
+  assert.equal(await text(verdict), 'Not yet — “4T2E steps” is not it.');
+  assert.equal(await verdict.locator('.math sup, .math .sup').count(), 1, 'T² has its superscript');
+  await choice.getByRole('radio', { name: 'S is square' }).check();
+  await choice.getByRole('button', { name: 'Check' }).click();
+  await settled(choice);
+  assert.equal(await verdict.locator('.math').count(), 1);
+  assert.equal(await verdict.locator('.math .sub').count(), 4, 'y_i, the sum over j, A_ij and v_j have subscripts');
+  assert.doesNotMatch(await text(verdict), /[$\\]/);
+
+  const number = page.locator('#maths-number');
+  await settled(number);
+  await number.getByRole('textbox', { name: 'Your answer' }).fill('3');
+  await number.getByRole('button', { name: 'Check' }).click();
+  await settled(number);
+  assert.equal(await number.locator('.verdict .math').count(), 1, "a mistake's feedback is typeset");
+  assert.match(await text(number.locator('.verdict')), /^Not yet — c = 3 is the scale, not the answer\.$/);
+  await number.getByRole('button', { name: 'Try another' }).click();
+  await settled(number);
+  assert.equal(await number.locator('#prompt .math').count(), 2, "the variant's prompt is typeset");
+  assert.match(await text(number.locator('#prompt')), /^What is c when c2 = 4\?$/);
+  await number.getByRole('textbox', { name: 'Your answer' }).fill('5');
+  await number.getByRole('button', { name: 'Check' }).click();
+  await settled(number);
+  await number.getByRole('button', { name: 'Show hint' }).click();
+  assert.equal(await number.locator('#panel-hint .math .msqrt').count(), 1, "the variant's hint is typeset");
+  assert.doesNotMatch(await text(number.locator('#panel-hint')), /[$\\]/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

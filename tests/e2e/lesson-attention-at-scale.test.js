@@ -291,7 +291,7 @@ test('predict first: the exercises hide their figures until an attempt; each lik
     id: 'scale-memory',
     mistakes: [
       ['1', /not their 4 bytes/],
-      ['4.295', /gigabytes of 10\^9/],
+      ['4.295', /gigabytes of 109 bytes/ /* 10⁹, typeset */],
       ['2', /quadruples/],
       ['256', /width E = 64/],
     ],
@@ -302,7 +302,7 @@ test('predict first: the exercises hide their figures until an attempt; each lik
   const fused = await checkPredictFirst(page, {
     id: 'scale-fused',
     mistakes: [
-      ['Memory ×2, time ×2', /4T²E operations/],
+      ['Memory ×2, time ×2', /4T2E operations/ /* 4T²E, typeset */],
       ['Memory ×4, time about ×4', /storing the T × T weights/],
       ['Memory unchanged, time ×2', /double with T/],
     ],

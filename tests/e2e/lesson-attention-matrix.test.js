@@ -377,7 +377,7 @@ test('predict first: the three exercises hide their figures until an attempt; ea
       ['1.4', /column 1 of A/],
       ['2.667', /plain mean/],
       ['4.4', /row 0 of A/],
-      ['2.25', /entry 1 of y₁/],
+      ['2.25', /entry 1 of y1/],
     ],
     right: '3.5',
     figure: 'attn-matrix',

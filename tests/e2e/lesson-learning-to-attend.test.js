@@ -14,7 +14,7 @@ import { describe, test } from 'node:test';
 import { axeViolations, settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 import { loadAttention } from '../../web/src/engine/index.js';
 import { headList } from '../../web/src/labs/learning-to-attend/trainer-model.js';
-import { checkPredictFirst, solve } from './exercise-steps.js';
+import { checkPredictFirst, solve, verdictText } from './exercise-steps.js';
 
 const site = useBrowserAndSite();
 const LESSON = 'learning-to-attend';
@@ -252,7 +252,7 @@ async function check(exercise) {
   await button.focus();
   await button.press('Enter');
   await settled(exercise);
-  return (await exercise.locator('.verdict').innerText()).trim();
+  return await verdictText(exercise);
 }
 
 test('Exercise 3: the fewest heads, checked live on the trained model against every subset of its heads', async () => {

@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { axeViolations, settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
-import { commitTo, freshLesson, predictFirst } from './exercise-steps.js';
+import { commitTo, freshLesson, predictFirst, verdictText } from './exercise-steps.js';
 
 const site = useBrowserAndSite();
 const LESSON = 'queries-keys-values';
@@ -60,7 +60,7 @@ for (const [name, url] of targets) {
         mistakes: [
           [/Its own key, token 2/, /rewards length as well as direction/],
           [/token 3, its neighbour/, /second coordinates disagree/],
-          [/furthest to the right/, /points away from x₂/],
+          [/furthest to the right/, /points away from x2/ /* x₂, typeset */],
         ],
         right: /The key of token 1\./,
       });
@@ -127,7 +127,7 @@ for (const [name, url] of targets) {
       const check = async () => {
         await exercise.locator('.check-button').click();
         await settled(exercise);
-        return (await exercise.locator('.verdict').innerText()).trim();
+        return await verdictText(exercise);
       };
       const seen = new Set();
       for (const [texts, feedback] of [

@@ -137,8 +137,8 @@ for (const [name, url] of targets) {
         id: 'faint',
         figures: ['#faint-figure'],
         mistakes: [
-          [0.9738, /without the 1\/√d_k/],
-          [0.8851, /e\^s \/ \(e\^s \+ 1\)/],
+          [0.9738, /without the 1\/√dk/ /* 1/√d_k, typeset */],
+          [0.8851, /That is es\/\(es \+ 1\)/ /* e^s / (e^s + 1), typeset */],
           [0.6063, /six keys/],
           [1, /leaves them some weight/],
           [0.2, /uniform only if/],

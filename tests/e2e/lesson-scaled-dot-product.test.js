@@ -338,7 +338,7 @@ test('predict first: the exercises hide their figures until an attempt; each lik
     id: 'sdpa-score',
     mistakes: [
       ['4', /raw dot product/],
-      ['1', /divides by d_k = 4/],
+      ['1', /divides by dk = 4/ /* d_k, typeset */],
       ['3', /adds the entries pairwise/],
     ],
     right: '2',

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { settled, useBrowserAndSite, watch } from './browser.js';
 import { exercisesSolved } from '../../web/src/shell/progress.js';
 import { PROJECT_LESSONS } from '../fixtures/lessons/project-lessons.js';
+import { mathPlain } from '../../web/src/cells/base/math.js';
 
 const site = useBrowserAndSite();
 
@@ -45,7 +46,9 @@ test("a lesson's own progress line follows solving and Reset", async () => {
   const line = page.locator('.lesson-progress');
   assert.equal(await line.innerText(), exercisesSolved(0, total));
   const exercise = page.locator(`attn-exercise#${id}`);
-  const right = await exercise.evaluate((el) => el.querySelector(':scope > option[data-correct]').textContent.trim());
+  // the option as written; its accessible name has its maths ($…$) as plain characters
+  const written = await exercise.evaluate((el) => el.querySelector(':scope > option[data-correct]').textContent.trim());
+  const right = mathPlain(written);
   await exercise.scrollIntoViewIfNeeded();
   await exercise.getByRole('radio', { name: right, exact: true }).check();
   await exercise.locator('.check-button').click();

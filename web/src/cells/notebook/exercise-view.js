@@ -1,6 +1,9 @@
 // The look of attn-exercise (attn-exercise.js): the card, its answer fields, verdict and panels,
-// and the templates of the card and of its built-in answer fields.
+// and the templates of the card and of its built-in answer fields. Text made at run time (an
+// option, a verdict, a variant's prompt, hint and explanation) may hold maths between $…$: it is
+// typeset by mathText (cells/base/math.js, the shared formatter); text without $ is as written.
 import { css, html, nothing } from 'lit';
+import { mathPlain, mathText } from '../base/math.js';
 
 const PREFIX = { pass: 'Correct', fail: 'Not yet', shown: 'Shown' };
 const FALLBACK = { pass: 'well done.', fail: 'try again.', shown: '' };
@@ -17,7 +20,7 @@ const panel = (which, { available, open, own }, onSlotChange) =>
     aria-label=${which === 'hint' ? 'Hint' : 'Explanation'}
     ?hidden=${!open || !available}
   >
-    ${own ? html`<p>${own}</p>` : html`<slot name=${which} @slotchange=${onSlotChange}></slot>`}
+    ${own ? html`<p>${mathText(own)}</p>` : html`<slot name=${which} @slotchange=${onSlotChange}></slot>`}
   </div>`;
 
 /**
@@ -28,7 +31,9 @@ const panel = (which, { available, open, own }, onSlotChange) =>
  */
 export function exerciseCard(v) {
   const { verdict, on } = v;
-  const verdictText = verdict ? `${PREFIX[verdict.kind]} — ${verdict.message || FALLBACK[verdict.kind]}` : '';
+  const verdictText = verdict
+    ? html`${PREFIX[verdict.kind]} — ${mathText(verdict.message || FALLBACK[verdict.kind])}`
+    : '';
   return html`<section class="card" aria-labelledby="title">
     <div class="head">
       <span class="label" id="title">${v.label}</span>
@@ -37,7 +42,7 @@ export function exerciseCard(v) {
       <button type="button" @click=${on.reset} aria-label=${`Reset ${v.label}`}>Reset</button>
     </div>
     <div class="task" ?hidden=${Boolean(v.prompt)}><slot @slotchange=${on.slotChange}></slot></div>
-    ${v.prompt ? html`<p class="task variant" id="prompt">${v.prompt}</p>` : ''}
+    ${v.prompt ? html`<p class="task variant" id="prompt">${mathText(v.prompt)}</p>` : ''}
     <div class="attempt">
       <slot name="attempt"></slot>
       ${v.builtIn}
@@ -86,8 +91,9 @@ export const choiceField = (options, chosen, onChoose) =>
             name="choice"
             .value=${o.value}
             .checked=${chosen === o.value}
+            aria-label=${o.text.includes('$') ? mathPlain(o.text) : nothing}
             @change=${() => onChoose(o.value)}
-          />${o.text}</label
+          /><span>${mathText(o.text)}</span></label
         >`,
     )}
   </fieldset>`;
