@@ -135,6 +135,11 @@ export class AttnAttendTrainer extends AttnLab {
     this._key = null;
   }
 
+  /** Retraining from a link, or trying subsets of heads: the settings and head buttons wait. */
+  get _busy() {
+    return Boolean(this.job.progress) || this._searching;
+  }
+
   get settings() {
     const { task, layers, heads, width, rate, seed } = this;
     return { task, layers, heads, dModel: width, learningRate: rate, seed };
@@ -328,7 +333,7 @@ export class AttnAttendTrainer extends AttnLab {
       step: this._at,
       accuracy: current ? r.accuracy : null,
       training: this._training,
-      busy: this._training || this._searching || Boolean(this.job.progress) || !this._trainer,
+      busy: this._training || this._busy || !this._trainer,
     };
   }
 

@@ -13,7 +13,7 @@ function settingSelect(lab, name, label, values, format = (v) => v) {
   return html`<label for=${name}>${label}</label>
     <select
       id=${name}
-      ?disabled=${Boolean(lab.job.progress) || lab._searching}
+      ?disabled=${lab._busy}
       @change=${(e) => lab._set(name, name === 'layers' ? Number(e.target.value) : e.target.value)}
     >
       ${values.map((v) => html`<option value=${v} ?selected=${String(v) === String(lab[name])}>${format(v)}</option>`)}
@@ -24,8 +24,6 @@ function settingSelect(lab, name, label, values, format = (v) => v) {
 export function settingsControls(lab) {
   const s = lab.settings;
   const cost = costSummary(s, lab._gflops ?? undefined);
-  const p = lab.job.progress;
-  const busy = Boolean(p) || lab._searching; // retraining from a link, or trying subsets of heads
   return html`
     <div class="settings">
       ${settingSelect(lab, 'task', 'Task', TASKS, (v) => TASK_TITLES[v])}
@@ -38,7 +36,7 @@ export function settingsControls(lab) {
         min=${SEEDS.min}
         max=${SEEDS.max}
         step="1"
-        ?disabled=${busy}
+        ?disabled=${lab._busy}
         .value=${live(String(lab.seed))}
         @change=${(e) => {
           const v = Math.round(Number(e.target.value));
@@ -62,26 +60,13 @@ export function settingsControls(lab) {
 /** Train, Pause, Step, Reset model, the pace, the readout and the retraining progress: above the curves. */
 export function runControls(lab) {
   const p = lab.job.progress;
-  const busy = Boolean(p) || lab._searching; // retraining from a link, or trying subsets of heads
+  const busy = lab._busy;
+  const cannotTrain = !lab._trainer || lab._training || busy || lab._at >= MAX_STEPS;
   return html`<div class="run" role="group" aria-label="Training">
     <div class="buttons">
-      <button
-        type="button"
-        class="train"
-        ?disabled=${!lab._trainer || lab._training || busy || lab._at >= MAX_STEPS}
-        @click=${() => lab._train()}
-      >
-        Train
-      </button>
+      <button type="button" class="train" ?disabled=${cannotTrain} @click=${() => lab._train()}>Train</button>
       <button type="button" class="pause" ?disabled=${!lab._training} @click=${() => lab._pause()}>Pause</button>
-      <button
-        type="button"
-        class="step"
-        ?disabled=${!lab._trainer || lab._training || busy || lab._at >= MAX_STEPS}
-        @click=${() => lab._stepOnce()}
-      >
-        Step
-      </button>
+      <button type="button" class="step" ?disabled=${cannotTrain} @click=${() => lab._stepOnce()}>Step</button>
       <button type="button" class="reset-model" ?disabled=${busy} @click=${() => lab._reset()}>Reset model</button>
     </div>
     <p class="readout" aria-live="off">

@@ -121,7 +121,7 @@ export function ablationSection(lab, result) {
             type="button"
             data-head-key=${h.key}
             aria-pressed=${lab._off.includes(h.key) ? 'true' : 'false'}
-            ?disabled=${lab._training || lab._searching || Boolean(lab.job.progress)}
+            ?disabled=${lab._training || lab._busy}
             @click=${() => lab._toggleHead(h.key)}
           >
             Knock out ${h.name}
