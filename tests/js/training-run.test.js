@@ -113,3 +113,23 @@ test('a disconnected host stops the run; reset forgets the step', async () => {
   assert.equal(run.at, 0);
   assert.equal(run.value, undefined);
 });
+
+test('stopped(at) comes as a run ends, in the same turn as training ends; not after reset', async () => {
+  const stops = [];
+  const { run } = setUp({ pace: { block: 2 } });
+  run.stopped = (at) => stops.push({ at, training: run.training });
+  await run.train(4);
+  assert.deepEqual(stops, [{ at: 4, training: true }], 'called before training reads false');
+  const training = run.train(10000);
+  await new Promise((resolve) => setImmediate(resolve));
+  run.pause();
+  await training;
+  assert.equal(stops.length, 2);
+  assert.equal(stops[1].at, run.at, 'a paused run reports where the model stopped');
+  const again = run.train(10000);
+  await new Promise((resolve) => setImmediate(resolve));
+  run.reset();
+  await again;
+  assert.equal(stops.length, 2, 'a reset run does not report a step');
+  assert.equal(run.at, 0);
+});

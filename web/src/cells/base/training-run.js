@@ -6,9 +6,10 @@
  *     advance: (count, { signal, onProgress }) => trainer.step(count, { signal, onProgress }).then((r) => r.step),
  *     measure: (step) => evaluate(step),         // optional: what the lab shows after each block
  *     pace: () => ({ block: 25, minMs: 100 }),   // steps a block, and the least time one takes
+ *     stopped: (step) => keep(step),            // optional: a run ended (not by reset), as it ends
  *   });
  *   run.train(400);  run.pause();  run.stepOnce();  await run.restore(1200);  run.reset();
- *   run.training, run.at, run.progress, run.error, run.value
+ *   run.training, run.restoring, run.at, run.progress, run.error, run.value
  *
  * - train(until) runs blocks of `pace().block` steps (the pace is read again before every block,
  *   so a learner can change it while it trains) until `until`, Pause or a failure. After each
@@ -17,12 +18,18 @@
  *   resolves when the run stops; it never rejects.
  * - pause() and a disconnected host abort the run's AbortSignal: advance() should stop at once
  *   and reject with an error of kind 'Cancelled' (the engine's trainers do), which is not a
- *   failure. The model stays at the last completed step (`at`).
+ *   failure. The model stays at the last completed step (`at`); a block that ends after the
+ *   abort is not measured.
+ * - `at` is the model's step. A host that replaces the model itself (a file, another seed) sets
+ *   `at` to the new model's step before the next train() or restore().
  * - restore(steps) brings a fresh model to a permalink's step in one go, with progress
  *   ({ done, count }) for the host to show; Pause cancels it as well.
  * - A failure of advance() or measure() ends the run with `error` (the learner's words, from
  *   `explain`), keeps `value` as it was, and the next train() clears it.
  * - reset() stops the run and forgets the model's step (the host makes a fresh model).
+ * - `stopped(at)` is called when a run (train, step or restore) ends, unless reset() ended it, in
+ *   the same turn as `training` becomes false: a host keeping the step in its state (a permalink)
+ *   is never seen stopped at an older step.
  * Only one run at a time: train(), stepOnce() and restore() while one runs do nothing.
  */
 const frame = () =>
@@ -42,14 +49,15 @@ export class TrainingRun {
    * @param {import('lit').ReactiveControllerHost} host
    * @param {{ advance: (count: number, o: { signal: AbortSignal, onProgress: (p: object) => void }) => Promise<number> | number,
    *   measure?: (step: number) => unknown, pace?: () => { block: number, minMs?: number },
-   *   explain?: (error: Error) => string }} options
+   *   explain?: (error: Error) => string, stopped?: (step: number) => void }} options
    */
-  constructor(host, { advance, measure = () => undefined, pace = () => ({ block: 1 }), explain }) {
+  constructor(host, { advance, measure = () => undefined, pace = () => ({ block: 1 }), explain, stopped }) {
     this.host = host;
     this.advance = advance;
     this.measure = measure;
     this.pace = pace;
     this.explain = explain ?? ((error) => `Training stopped: ${error.message}`);
+    this.stopped = stopped ?? (() => {});
     /** The model's step, as last reached. */
     this.at = 0;
     /** Whether a run (train or restore) is under way. */
@@ -64,6 +72,11 @@ export class TrainingRun {
     host.addController(this);
   }
 
+  /** Whether restore() is under way. */
+  get restoring() {
+    return this.progress !== null;
+  }
+
   hostDisconnected() {
     this.pause();
   }
@@ -76,6 +89,7 @@ export class TrainingRun {
   /** Stops any run and forgets the model's step: the host starts a fresh model. */
   reset() {
     this.pause();
+    this._controller = null; // the run under way ends without `stopped`
     this.at = 0;
     this.value = undefined;
     this.error = '';
@@ -94,7 +108,9 @@ export class TrainingRun {
         const started = performance.now();
         const { block, minMs = 0 } = this.pace();
         const count = Math.max(1, Math.min(block, until - this.at));
-        this.at = await this.advance(count, { signal, onProgress: (p) => this.#reached(p) });
+        const step = await this.advance(count, { signal, onProgress: (p) => this.#reached(p) });
+        if (signal.aborted) break; // Pause or Reset came first: the host measures the model as it is now
+        this.at = step;
         await this.#measure();
         await frame(); // this block is drawn before the next starts
         await sleep(minMs - (performance.now() - started), signal);
@@ -141,7 +157,9 @@ export class TrainingRun {
     } catch (error) {
       if (!cancelled(error)) this.error = this.explain(error);
     } finally {
-      if (this._controller === controller) this._controller = null;
+      const reset = this._controller !== controller;
+      if (!reset) this._controller = null;
+      if (!reset) this.stopped(this.at);
       this.training = false;
       this.progress = null;
       this.host.requestUpdate();

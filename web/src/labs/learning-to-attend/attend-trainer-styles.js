@@ -45,10 +45,15 @@ export const trainerStyles = css`
     width: 100%;
     accent-color: var(--accent, #3b5bdb);
   }
+  /* the curves side by side above the maps, so both are on screen while the model trains; a
+     phone stacks them */
   .curves {
     display: grid;
-    grid-template-columns: repeat(auto-fit, minmax(min(22rem, 100%), 1fr));
+    grid-template-columns: repeat(auto-fit, minmax(min(15rem, 100%), 1fr));
     gap: 0.5rem;
+  }
+  .curves .note {
+    grid-column: 1 / -1;
   }
   .maps {
     display: grid;

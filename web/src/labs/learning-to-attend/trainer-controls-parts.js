@@ -13,8 +13,8 @@ function settingSelect(lab, name, label, values, format = (v) => v) {
   return html`<label for=${name}>${label}</label>
     <select
       id=${name}
-      ?disabled=${lab._busy}
-      @change=${(e) => lab._set(name, name === 'layers' ? Number(e.target.value) : e.target.value)}
+      ?disabled=${lab.busy}
+      @change=${(e) => lab._newModel({ [name]: name === 'layers' ? Number(e.target.value) : e.target.value })}
     >
       ${values.map((v) => html`<option value=${v} ?selected=${String(v) === String(lab[name])}>${format(v)}</option>`)}
     </select>`;
@@ -23,7 +23,7 @@ function settingSelect(lab, name, label, values, format = (v) => v) {
 /** The settings, their limits, the cost of the model they make and where it trains: beside the figure. */
 export function settingsControls(lab) {
   const s = lab.settings;
-  const cost = costSummary(s, lab._gflops ?? undefined);
+  const cost = costSummary(s, lab.session.gflops ?? undefined);
   return html`
     <div class="settings">
       ${settingSelect(lab, 'task', 'Task', TASKS, (v) => TASK_TITLES[v])}
@@ -36,11 +36,11 @@ export function settingsControls(lab) {
         min=${SEEDS.min}
         max=${SEEDS.max}
         step="1"
-        ?disabled=${lab._busy}
+        ?disabled=${lab.busy}
         .value=${live(String(lab.seed))}
         @change=${(e) => {
           const v = Math.round(Number(e.target.value));
-          if (Number.isFinite(v) && v >= SEEDS.min && v <= SEEDS.max) lab._set('seed', v);
+          if (Number.isFinite(v) && v >= SEEDS.min && v <= SEEDS.max) lab._newModel({ seed: v });
           else e.target.value = String(lab.seed);
         }}
       />
@@ -50,29 +50,30 @@ export function settingsControls(lab) {
       ${MAX_STEPS.toLocaleString('en')} steps.
     </p>
     <p class="note cost">
-      ${cost.text}${lab._gflops ? ' (timed on this machine)' : ' (estimated)'}. The defaults reach 97 % in
+      ${cost.text}${lab.session.gflops ? ' (timed on this machine)' : ' (estimated)'}. The defaults reach 97 % in
       ${STEPS_TO_97[s.task]} steps.
     </p>
-    <p class="note where">${lab._where()}</p>
+    <p class="note where">${lab.session.whereText(lab.job.where)}</p>
   `;
 }
 
 /** Train, Pause, Step, Reset model, the pace, the readout and the retraining progress: above the curves. */
 export function runControls(lab) {
-  const p = lab.job.progress;
-  const busy = lab._busy;
-  const cannotTrain = !lab._trainer || lab._training || busy || lab._at >= MAX_STEPS;
+  const { at, lastLoss, result, trainer } = lab.session;
+  const p = lab.run.progress;
+  const busy = lab.busy;
+  const cannotTrain = !trainer || lab.training || busy || at >= MAX_STEPS;
   return html`<div class="run" role="group" aria-label="Training">
     <div class="buttons">
       <button type="button" class="train" ?disabled=${cannotTrain} @click=${() => lab._train()}>Train</button>
-      <button type="button" class="pause" ?disabled=${!lab._training} @click=${() => lab._pause()}>Pause</button>
-      <button type="button" class="step" ?disabled=${cannotTrain} @click=${() => lab._stepOnce()}>Step</button>
-      <button type="button" class="reset-model" ?disabled=${busy} @click=${() => lab._reset()}>Reset model</button>
+      <button type="button" class="pause" ?disabled=${!lab.training} @click=${() => lab.run.pause()}>Pause</button>
+      <button type="button" class="step" ?disabled=${cannotTrain} @click=${() => lab._train(at + 1)}>Step</button>
+      <button type="button" class="reset-model" ?disabled=${busy} @click=${() => lab._newModel()}>Reset model</button>
     </div>
     <p class="readout" aria-live="off">
-      Step <span class="step-count">${lab._at}</span> of at most ${MAX_STEPS.toLocaleString('en')} · loss
-      <span class="loss">${Number.isFinite(lab._lastLoss) ? lab._lastLoss.toFixed(3) : '—'}</span> · accuracy
-      <span class="accuracy">${lab.job.value ? percent(lab.job.value.accuracy) : '—'}</span>
+      Step <span class="step-count">${at}</span> of at most ${MAX_STEPS.toLocaleString('en')} · loss
+      <span class="loss">${Number.isFinite(lastLoss) ? lastLoss.toFixed(3) : '—'}</span> · accuracy
+      <span class="accuracy">${result ? percent(result.accuracy) : '—'}</span>
     </p>
     ${
       p

@@ -150,6 +150,36 @@ export function settingsOf(config) {
   };
 }
 
+/**
+ * A saved model file's text, checked: { state, settings } (settings as the lab names them), or an
+ * Error saying what is wrong with it.
+ */
+export function readSavedModel(text) {
+  let state;
+  try {
+    state = JSON.parse(text);
+  } catch {
+    return new Error('it is not JSON');
+  }
+  if (state?.format !== 'attnbook-trainer')
+    return new Error('it is not a model saved by this lab (attnbook-trainer JSON)');
+  if (!Number.isInteger(state.step) || state.step < 0 || state.step > MAX_STEPS)
+    return new Error(`its step must be a whole number from 0 to ${MAX_STEPS}`);
+  const { settings, error } = settingsOf(state.config ?? {});
+  return error ? new Error(error) : { state, settings };
+}
+
+/** The lab's permalink state (AttnCell stateFields). */
+export const TRAINER_FIELDS = {
+  task: { type: 'enum', default: 'reverse', values: TASKS },
+  layers: { type: 'integer', default: 1, min: LAYERS.min, max: LAYERS.max },
+  heads: { type: 'enum', default: '2', values: HEADS },
+  width: { type: 'enum', default: '32', values: WIDTHS },
+  rate: { type: 'enum', default: '0.01', values: RATES },
+  seed: { type: 'integer', default: 1, min: SEEDS.min, max: SEEDS.max },
+  steps: { type: 'integer', default: 0, min: 0, max: MAX_STEPS },
+};
+
 /** The x range of the curves: at least 100 steps, doubling as training goes on. */
 export function curveDomain(step) {
   let max = 100;

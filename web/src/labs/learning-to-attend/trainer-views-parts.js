@@ -1,7 +1,7 @@
 /**
  * The trainer lab's views below its controls, for <attn-attend-trainer> (`lab`), as Lit templates
  * (not elements): every head's attention maps, the learner's own input with the model's answer,
- * knocking heads out, keeping the trained model in a file, and the notes under the hood.
+ * knocking heads out, and the notes under the hood (keeping the model in a file: trainer-file.js).
  */
 import { html } from 'lit';
 import { live } from 'lit/directives/live.js';
@@ -62,7 +62,7 @@ export function headMaps(result, which, { title }) {
 export function ownSection(lab, result) {
   const s = lab.settings;
   const keys = s.task === 'lookup' ? [...'abcdefgh', ...'0123456789', '?'] : [...'0123456789'];
-  const draft = lab._ownDraft;
+  const draft = lab.own.draft;
   const own = result?.own;
   const answer = own ? judgeAnswer(result.task, own.input, own.output) : null;
   return html`<section class="own" aria-labelledby="own-title">
@@ -77,13 +77,15 @@ export function ownSection(lab, result) {
       spellcheck="false"
       aria-invalid=${draft?.error ? 'true' : 'false'}
       aria-describedby=${draft?.error ? 'own-error' : ''}
-      .value=${live(draft ? draft.text : lab._own ? inputText(s.task, lab._own) : '')}
-      @input=${(e) => lab._onOwnInput(e)}
+      .value=${live(draft ? draft.text : lab.own.input ? inputText(s.task, lab.own.input) : '')}
+      @input=${(e) => lab.own.type(e.target.value)}
     />
     <div class="keys" role="group" aria-label="Type by clicking">
-      ${keys.map((k) => html`<button type="button" @click=${() => lab._typeKey(k)}>${k}</button>`)}
-      <button type="button" class="clear-own" @click=${() => lab._clearOwn()}>Clear</button>
-      <button type="button" class="random-own" @click=${() => lab._randomOwn()}>Random example</button>
+      ${keys.map((k) => html`<button type="button" @click=${() => lab.own.typeKey(k)}>${k}</button>`)}
+      <button type="button" class="clear-own" @click=${() => lab.own.clear()}>Clear</button>
+      <button type="button" class="random-own" @click=${() => lab.own.random(lab.session.trainer)}>
+        Random example
+      </button>
     </div>
     ${draft?.error ? html`<p class="field-error" id="own-error">${draft.error}</p>` : ''}
     ${
@@ -120,9 +122,9 @@ export function ablationSection(lab, result) {
           html`<button
             type="button"
             data-head-key=${h.key}
-            aria-pressed=${lab._off.includes(h.key) ? 'true' : 'false'}
-            ?disabled=${lab._training || lab._busy}
-            @click=${() => lab._toggleHead(h.key)}
+            aria-pressed=${lab.knockouts.off.includes(h.key) ? 'true' : 'false'}
+            ?disabled=${lab.training || lab.busy}
+            @click=${() => lab.knockouts.toggle(h.key)}
           >
             Knock out ${h.name}
           </button>`,
@@ -163,23 +165,6 @@ export function ablationSection(lab, result) {
     }
   </section>`;
 }
-/** Keep the trained model: Save as JSON, Load a saved model, and what the last of them did. */
-export function fileSection(lab) {
-  return html`<section aria-labelledby="file-title">
-    <h3 id="file-title">Keep the trained model</h3>
-    <div class="buttons">
-      <button type="button" class="save-state" ?disabled=${lab._training} @click=${() => lab._save()}>
-        Save as JSON
-      </button>
-      <label class="file-label"
-        >Load a saved model
-        <input type="file" accept="application/json,.json" class="load-state" @change=${(e) => lab._load(e)}
-      /></label>
-    </div>
-    <p class="note file-note" role="status">${lab._fileNote}</p>
-  </section>`;
-}
-
 /** Under the hood: the model, how it trains and is measured, and its token ids, for settings `s`. */
 export const trainerHood = (s) =>
   html`<p>
