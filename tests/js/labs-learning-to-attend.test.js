@@ -24,6 +24,7 @@ import {
   positionLabels,
   PROBES,
   RATES,
+  readSavedModel,
   seqLen,
   settingsOf,
   TASKS,
@@ -166,6 +167,26 @@ test("a trainer's config reads back as the lab's settings; others are refused wi
   assert.match(settingsOf({ ...config, seed: 1000 }).error, /seed is 1000/);
   assert.match(settingsOf({ ...config, mlp: false }).error, /MLP/);
   assert.match(settingsOf({ ...config, task: 'retrieval2d' }).error, /retrieval2d/);
+});
+
+test('a saved model file is read back with its settings; a file that is not one says what is wrong', () => {
+  const t = engine.createTrainer(trainerOptions({ ...DEFAULTS, task: 'sort', seed: 3 }));
+  t.step(4);
+  const state = JSON.parse(JSON.stringify(t.exportState(), (_, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)));
+  t.dispose();
+  const read = readSavedModel(JSON.stringify(state));
+  assert.equal(read.state.step, 4);
+  assert.deepEqual(read.settings, { ...DEFAULTS, task: 'sort', seed: 3 });
+  assert.match(readSavedModel('{"format":').message, /not JSON/);
+  assert.match(readSavedModel('[1, 2]').message, /not a model saved by this lab/);
+  assert.match(
+    readSavedModel(JSON.stringify({ ...state, step: MAX_STEPS + 1 })).message,
+    /step must be a whole number/,
+  );
+  assert.match(
+    readSavedModel(JSON.stringify({ ...state, config: { ...state.config, layers: 3 } })).message,
+    /3 layers/,
+  );
 });
 
 test("a head's rows of predict's attention: causal, rows sum to 1; the strongest key; the head list", () => {

@@ -5,10 +5,10 @@
  * (one layer, one head, d_model 2, no MLP), drawn as it trains. The figure: the plane with the
  * keys k = x W_K of the four items at positions 0 and 1 (group A orange, group B green; a circle
  * at position 0, a square at position 1) and the queries q = x W_Q of 'A?' and 'B?' at position 2
- * (arrows), then the loss of the last batch and the accuracy on all 16 inputs against the step.
- * Beside it: Train (400 steps more, FRAME_STEPS per animation frame, so the page stays responsive
- * and every frame is drawn), Pause, the step, loss and what the model retrieves, W_Q and W_K, and
- * the seed (Seed field, Re-roll, Reset).
+ * (arrows). Beside it, so that both are in view while it trains (under it on a phone): Train (400
+ * steps more, FRAME_STEPS per animation frame: a TrainingRun whose blocks move `steps`), Pause,
+ * the step, loss and what the model retrieves, the loss of the last batch and the accuracy on all
+ * 16 inputs against the step, W_Q and W_K, and the seed (Seed field, Re-roll, Reset).
  *
  * Runs on the main-thread engine: a few optimiser steps of this 2-D model take microseconds, so a
  * frame's work is small; the steps run synchronously in the lab's update (LabTask), so what is
@@ -23,7 +23,9 @@
 import { html } from 'lit';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { mathText, tex } from '../../cells/base/math.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
+import { TrainingRun } from '../../cells/base/training-run.js';
 import { lineChartStyles, touchTargets } from '../../cells/base/styles.js';
 import { svgDocument } from '../../charts/export.js';
 import { TRAIN_TORCH } from './qkv-code.js';
@@ -58,20 +60,23 @@ export class AttnQkvTraining extends AttnLab {
     steps: { type: 'integer', default: 0, min: 0, max: MAX_STEPS },
   };
 
-  static properties = { ...super.properties, _playing: { state: true } };
-
   static styles = [AttnLab.labStyles, touchTargets, lineChartStyles, planeStyles, trainingStyles];
 
-  defaultLabel = 'Training W_Q and W_K on retrieval2d';
+  defaultLabel = 'Training $W_Q$ and $W_K$ on retrieval2d';
 
   constructor() {
     super();
     this._run = newRun();
     this._radius = 0;
-    this._playing = false;
-    this._goal = 0;
-    this._frame = 0;
-    this._finished = null;
+    this._goal = 0; // where Train goes (Pause keeps it, so Train goes on to it)
+    // each block moves `steps`, which the task below trains to in the same update, before the frame
+    this.run = new TrainingRun(this, {
+      advance: (count) => (this.steps = Math.min(this._goal, this.steps + count)),
+      pace: () => ({
+        block: globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ? 5 * FRAME_STEPS : FRAME_STEPS,
+      }),
+      stopped: () => this.stateChanged(),
+    });
     this.seeds = new SeedControl(this, 'The seed of the weights and the batches');
     this.task = new LabTask(this, {
       args: () => [this.seed, this.steps],
@@ -81,49 +86,30 @@ export class AttnQkvTraining extends AttnLab {
   }
 
   disconnectedCallback() {
+    this.run.reset(); // stops without a state change
     super.disconnectedCallback();
     if (this.isConnected) return;
-    this._stop(false);
     disposeRun(this._run);
     this.task.retry(); // a new trainer when it comes back
   }
 
   /** Train: 400 steps more (or on to the goal a Pause interrupted), a few per animation frame. */
   train() {
-    if (this._playing) return;
+    if (this.run.training) return;
     if (this._goal <= this.steps) this._goal = Math.min(MAX_STEPS, this.steps + TRAIN_STEPS);
     if (this._goal <= this.steps) return;
     this.beginEdit();
-    this._playing = true;
-    this.settleAfter(new Promise((resolve) => (this._finished = resolve))); // not settled while it trains
-    const perFrame = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches
-      ? 5 * FRAME_STEPS
-      : FRAME_STEPS;
-    const tick = () => {
-      if (!this._playing) return;
-      this.steps = Math.min(this._goal, this.steps + perFrame);
-      if (this.steps >= this._goal) this._stop(true);
-      else this._frame = requestAnimationFrame(tick);
-    };
-    this._frame = requestAnimationFrame(tick);
+    this.run.at = this.steps;
+    this.settleAfter(this.run.train(this._goal)); // not settled while it trains
   }
 
   /** Pause: stops after the current frame's steps; Train goes on to the same goal. */
   pause() {
-    this._stop(true);
-  }
-
-  _stop(announce) {
-    cancelAnimationFrame(this._frame);
-    const was = this._playing;
-    this._playing = false;
-    this._finished?.();
-    this._finished = null;
-    if (was && announce) this.stateChanged();
+    this.run.pause();
   }
 
   reset() {
-    this._stop(false);
+    this.run.reset();
     this._goal = 0;
     super.reset();
   }
@@ -133,7 +119,7 @@ export class AttnQkvTraining extends AttnLab {
     if (!s) return;
     Object.assign(this.dataset, {
       step: String(s.step),
-      training: String(this._playing),
+      training: String(this.run.training),
       correct: String(s.correct),
       retrieved: String(s.retrieved),
       meanRight: String(s.meanRight),
@@ -144,7 +130,7 @@ export class AttnQkvTraining extends AttnLab {
   /** The plane: the four items' keys and the two queries, each joined to the key it scores highest. */
   _planeChart(s) {
     // the scale grows with the vectors; while it trains it never shrinks (the plane would jump)
-    const radius = this._playing ? Math.max(planeRadius(s), this._radius) : planeRadius(s);
+    const radius = this.run.training ? Math.max(planeRadius(s), this._radius) : planeRadius(s);
     this._radius = radius;
     return trainingPlane(s, radius);
   }
@@ -170,30 +156,30 @@ export class AttnQkvTraining extends AttnLab {
     const figure = s ? html`${this._planeChart(s)} ${planeKey}` : html`<p class="note">Loading the training core…</p>`;
     const done = s && s.step >= MAX_STEPS;
     const controls = html`<div class="controls run" role="group" aria-label="Training">
-        <button type="button" class="train" ?disabled=${this._playing || done} @click=${() => this.train()}>
+        <button type="button" class="train" ?disabled=${this.run.training || done} @click=${() => this.train()}>
           Train
         </button>
-        <button type="button" class="pause" ?disabled=${!this._playing} @click=${() => this.pause()}>Pause</button>
+        <button type="button" class="pause" ?disabled=${!this.run.training} @click=${() => this.pause()}>Pause</button>
       </div>
       ${
         s
-          ? html`<p class="mono step" aria-live=${this._playing ? 'off' : 'polite'}>
+          ? html`<p class="mono step" aria-live=${this.run.training ? 'off' : 'polite'}>
                 step ${s.step}${s.loss === null ? '' : `, loss ${lossText(s.loss)}`}
               </p>
-              <p class="retrieval ${solved(s) ? 'solved' : ''}" aria-live=${this._playing ? 'off' : 'polite'}>
+              <p class="retrieval ${solved(s) ? 'solved' : ''}" aria-live=${this.run.training ? 'off' : 'polite'}>
                 ${retrievalSummary(s)}
               </p>
+              ${lossChart(s, this._goal)}
               <h3>The learned projections</h3>
-              <p class="mono wq">W_Q = ${matrixText(s.wq)}</p>
-              <p class="mono wk">W_K = ${matrixText(s.wk)}</p>
-              <p class="mono">q(A?) = ${vec(s.queries.A)}, q(B?) = ${vec(s.queries.B)}</p>`
+              <p class="mono wq">${tex`W_Q`} = ${matrixText(s.wq)}</p>
+              <p class="mono wk">${tex`W_K`} = ${matrixText(s.wk)}</p>
+              <p class="mono">${mathText(`$q$(A?) = ${vec(s.queries.A)}, $q$(B?) = ${vec(s.queries.B)}`)}</p>`
           : ''
       }
       ${this.seeds.render()}`;
     return this.renderLab({
       figure,
       controls,
-      after: s ? lossChart(s, this._goal) : '', // under both columns: on a phone Train stays next to the plane
       checks: s ? checkCells(trainingChecks(s)) : '',
       code: html`<attn-code
         label="PyTorch: the same model and task"

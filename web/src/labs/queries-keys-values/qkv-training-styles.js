@@ -21,7 +21,6 @@ export const trainingStyles = css`
     font-weight: 600;
   }
   .loss {
-    margin-top: 0.5rem;
-    max-width: 36rem;
+    margin: 0.5rem 0;
   }
 `;
