@@ -8,6 +8,7 @@
  * Light DOM, styled by app.css.
  */
 import { html } from 'lit';
+import { mathPlain } from '../cells/base/math.js';
 import { CourseElement } from './course-element.js';
 import { exerciseRecord, recordText, resetProgress } from './progress.js';
 
@@ -57,7 +58,7 @@ export class AttnProgressView extends CourseElement {
                     const record = exerciseRecord(meta.id, id);
                     // data-exercise-id, not data-exercise: that attribute marks an exercise itself.
                     return html`<li data-exercise-id=${id} data-progress=${record.status}>
-                      ${meta.exerciseLabels?.[id] ?? id}: ${recordText(record)}
+                      ${mathPlain(meta.exerciseLabels?.[id] ?? id)}: ${recordText(record)}
                     </li>`;
                   })}
                 </ul>

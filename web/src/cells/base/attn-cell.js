@@ -41,6 +41,7 @@ import { getEngine } from '../../runtime.js';
 import { cellStyles, resetToAuthored } from './cell-support.js';
 import { whenNearViewport } from './near-viewport.js';
 import { mathStyles } from './math-styles.js';
+import { mathText } from './math.js';
 
 export class AttnCell extends LitElement {
   /** @type {Record<string, object>} */
@@ -290,7 +291,7 @@ export class AttnCell extends LitElement {
       console.warn(`${this.localName}: ${error.message}`);
       return this.#errorTemplate(error);
     }
-    return html`${this._notice ? html`<p class="cell-notice" role="status">${this._notice}</p>` : ''}${content}`;
+    return html`${this._notice ? html`<p class="cell-notice" role="status">${mathText(this._notice)}</p>` : ''}${content}`;
   }
 
   /** Shows `error` in place of the cell until Retry. */

@@ -17,6 +17,7 @@
 import { css, html } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, formatNumber } from '../base/cell-support.js';
+import { mathText } from '../base/math.js';
 import { CellLink, readNumber, readerProperties } from '../base/wiring.js';
 
 const COMPARISONS = {
@@ -161,7 +162,7 @@ export class AttnCheck extends AttnCell {
     const word = { pass: 'Passed:', fail: 'Failed:', pending: 'Pending:' }[status];
     return html`<p class="check" role="status">
       <span class="icon" aria-hidden="true">${icon}</span>
-      <span><span class="visually-hidden">${word} </span>${text}</span>
+      <span><span class="visually-hidden">${word} </span>${mathText(text)}</span>
     </p>`;
   }
 }

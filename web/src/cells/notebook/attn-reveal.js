@@ -17,6 +17,8 @@
  */
 import { LitElement, css, html } from 'lit';
 import { ExerciseGate } from './exercise-gate.js';
+import { mathText } from '../base/math.js';
+import { mathStyles } from '../base/math-styles.js';
 
 export class AttnReveal extends LitElement {
   static properties = {
@@ -24,40 +26,43 @@ export class AttnReveal extends LitElement {
     revealed: { type: String, reflect: true, attribute: 'data-revealed' },
   };
 
-  static styles = css`
-    :host {
-      display: block;
-    }
-    .locked {
-      max-width: 46rem;
-      box-sizing: border-box;
-      border: 1px dashed var(--border, #d0d4dc);
-      border-radius: 6px;
-      padding: 0.9rem 1rem;
-      color: var(--text, #1b1e24);
-      background: var(--bg, #f7f8fa);
-    }
-    .locked p {
-      margin: 0;
-    }
-    button {
-      font: inherit;
-      color: var(--accent, #3b5bdb);
-      background: none;
-      border: 0;
-      padding: 0;
-      text-decoration: underline;
-      cursor: pointer;
-    }
-    button:focus-visible {
-      outline: 2px solid var(--accent, #3b5bdb);
-      outline-offset: 2px;
-    }
-    .notice {
-      margin: 0 0 0.4rem;
-      color: var(--danger, #b3261e);
-    }
-  `;
+  static styles = [
+    mathStyles,
+    css`
+      :host {
+        display: block;
+      }
+      .locked {
+        max-width: 46rem;
+        box-sizing: border-box;
+        border: 1px dashed var(--border, #d0d4dc);
+        border-radius: 6px;
+        padding: 0.9rem 1rem;
+        color: var(--text, #1b1e24);
+        background: var(--bg, #f7f8fa);
+      }
+      .locked p {
+        margin: 0;
+      }
+      button {
+        font: inherit;
+        color: var(--accent, #3b5bdb);
+        background: none;
+        border: 0;
+        padding: 0;
+        text-decoration: underline;
+        cursor: pointer;
+      }
+      button:focus-visible {
+        outline: 2px solid var(--accent, #3b5bdb);
+        outline-offset: 2px;
+      }
+      .notice {
+        margin: 0 0 0.4rem;
+        color: var(--danger, #b3261e);
+      }
+    `,
+  ];
 
   constructor() {
     super();
@@ -90,8 +95,8 @@ export class AttnReveal extends LitElement {
     return html`<div class="locked" role="note">
       <p>
         This figure shows the answer to
-        <button type="button" @click=${() => this.gate.goTo()}>${this.gate.label}</button>. Check an answer there first:
-        it appears as soon as you have.
+        <button type="button" @click=${() => this.gate.goTo()}>${mathText(this.gate.label)}</button>. Check an answer
+        there first: it appears as soon as you have.
       </p>
     </div>`;
   }

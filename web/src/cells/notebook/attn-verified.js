@@ -17,6 +17,7 @@
  */
 import { css, html } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
+import { mathPlain, mathText } from '../base/math.js';
 
 export class AttnVerified extends AttnCell {
   static properties = {
@@ -133,14 +134,14 @@ export class AttnVerified extends AttnCell {
     const { status, total, passed, failed, waitsFor } = this._summary;
     const checks = `${total} ${total === 1 ? 'check' : 'checks'}`;
     if (status === 'fail') return html`<span class="mark-fail">✗</span> ${failed} of ${checks} failed`;
-    if (status === 'pending' && waitsFor) return html`Waits for ${waitsFor} (${passed} of ${checks} done)`;
+    if (status === 'pending' && waitsFor) return html`Waits for ${mathText(waitsFor)} (${passed} of ${checks} done)`;
     if (status === 'pending') return html`Checking… (${passed} of ${checks} done)`;
     return html`Verified <span class="mark-pass">✓</span> (${checks})`;
   }
 
   renderCell() {
     const { status, failing } = this._summary;
-    const alert = status === 'fail' ? `Check failed: ${failing.join('; ')}` : '';
+    const alert = status === 'fail' ? `Check failed: ${mathPlain(failing.join('; '))}` : '';
     return html`<details
         ?open=${this._open}
         @toggle=${(e) => {

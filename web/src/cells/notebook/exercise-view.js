@@ -36,10 +36,10 @@ export function exerciseCard(v) {
     : '';
   return html`<section class="card" aria-labelledby="title">
     <div class="head">
-      <span class="label" id="title">${v.label}</span>
+      <span class="label" id="title">${mathText(v.label)}</span>
       ${v.solved ? html`<span class="badge">✓ Solved</span>` : ''}
       ${v.shown ? html`<span class="badge shown">Answer shown</span>` : ''}
-      <button type="button" @click=${on.reset} aria-label=${`Reset ${v.label}`}>Reset</button>
+      <button type="button" @click=${on.reset} aria-label=${`Reset ${mathPlain(v.label)}`}>Reset</button>
     </div>
     <div class="task" ?hidden=${Boolean(v.prompt)}><slot @slotchange=${on.slotChange}></slot></div>
     ${v.prompt ? html`<p class="task variant" id="prompt">${mathText(v.prompt)}</p>` : ''}

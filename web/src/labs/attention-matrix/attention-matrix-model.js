@@ -73,10 +73,10 @@ export function rowTerms(r, i) {
 /** The lab's three checks (data for AttnLab checkCells): A row-stochastic, A ≥ 0, Y of shape (T, d_v). */
 export function matrixChecks(r) {
   return [
-    { name: 'row-sums', label: 'max over rows of |Σⱼ Aᵢⱼ − 1|', threshold: 1e-6, value: r.report.maxRowSumError },
+    { name: 'row-sums', label: 'max over rows of $|\\sum_j A_{ij} - 1|$', threshold: 1e-6, value: r.report.maxRowSumError },
     {
       name: 'non-negative',
-      label: 'smallest entry of A',
+      label: 'smallest entry of $A$',
       comparison: 'ge',
       threshold: 0,
       value: r.report.minEntry,

@@ -112,12 +112,12 @@ export function mixChecks(rules, mix) {
   return [
     {
       name: 'check-nonnegative',
-      label: 'min α_j (all weights ≥ 0)',
+      label: 'min $\\alpha_j$ (all weights $\\ge 0$)',
       comparison: 'ge',
       threshold: 0,
       value: rules.report.minEntry,
     },
-    { name: 'check-sum', label: '|Σ α_j − 1|', threshold: ROW_SUM_TOLERANCE, value: rules.report.maxRowSumError },
+    { name: 'check-sum', label: '$|\\sum_j \\alpha_j - 1|$', threshold: ROW_SUM_TOLERANCE, value: rules.report.maxRowSumError },
     {
       name: 'check-agree',
       label: mix ? 'max |loop sum − α @ V|' : 'max |loop sum − α @ V| (there is no α @ V while a rule is broken)',

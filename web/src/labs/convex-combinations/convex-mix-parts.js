@@ -6,6 +6,7 @@
  */
 import { html } from 'lit';
 import { formatNumber } from '../../cells/base/cell-support.js';
+import { tex } from '../../cells/base/math.js';
 import '../../charts/attn-bar-chart.js';
 import '../../charts/attn-value-strips.js';
 import { NUMPY_CODE, TORCH_CODE } from './convex-mix-code.js';
@@ -49,10 +50,13 @@ export function stripsFigure({ rows, domain }, stale, broken) {
 /** The two rules, each kept or broken, for the report `r` (convex-mix-model.js weightsReport). */
 export function rulesPanel(r) {
   const rep = r.report;
-  const negList = r.negatives.map(([j, a]) => `α${j} = ${fmt(a)}`).join(', ');
+  const negList = r.negatives
+    .map(([j, a]) => html`${tex`\alpha_${j}`} = ${fmt(a)}`)
+    .flatMap((t, i) => (i ? [', ', t] : [t]));
   return html`<ul class="rules" aria-label="The two rules of a convex combination" aria-live="polite">
     <li class=${r.okNonNegative ? 'kept' : 'broken'} data-rule="nonnegative">
-      <span class="verdict">${r.okNonNegative ? '✓ Rule 1 kept' : '✗ Rule 1 broken'}:</span> every α<sub>j</sub> ≥ 0.
+      <span class="verdict">${r.okNonNegative ? '✓ Rule 1 kept' : '✗ Rule 1 broken'}:</span> every
+      ${tex`\alpha_j \ge 0`}.
       ${
         r.okNonNegative
           ? html`The smallest weight is ${fmt(rep.minEntry)}.`
@@ -65,8 +69,8 @@ export function rulesPanel(r) {
       }
     </li>
     <li class=${r.okSum ? 'kept' : 'broken'} data-rule="sum">
-      <span class="verdict">${r.okSum ? '✓ Rule 2 kept' : '✗ Rule 2 broken'}:</span> Σ α<sub>j</sub> = 1. The weights
-      add up to ${fmt(r.sum)}${r.okSum ? '.' : html`, off by ${formatNumber(Math.abs(r.sum - 1), 3)}.`}
+      <span class="verdict">${r.okSum ? '✓ Rule 2 kept' : '✗ Rule 2 broken'}:</span> ${tex`\sum_j \alpha_j = 1`}. The
+      weights add up to ${fmt(r.sum)}${r.okSum ? '.' : html`, off by ${formatNumber(Math.abs(r.sum - 1), 3)}.`}
       ${
         r.okSum
           ? ''
@@ -108,8 +112,8 @@ export function weightControls({
 }) {
   return html`
     <label class="toggle">
-      <input type="checkbox" .checked=${keep} @change=${(e) => onKeepSum(e.target.checked)} />
-      Keep Σα = 1
+      <input type="checkbox" aria-label="Keep Σα = 1" .checked=${keep} @change=${(e) => onKeepSum(e.target.checked)} />
+      Keep ${tex`\sum \alpha = 1`}
     </label>
     <p class="hint" id="bars-hint">
       ${

@@ -4,6 +4,7 @@
  * the scores part while it waits for its exercise, the code cells and the "Under the hood" note.
  */
 import { html } from 'lit';
+import { mathText } from '../../cells/base/math.js';
 import { HULL_CODE, hullText, ROW_SUM_TOLERANCE } from './hull-mixtures-model.js';
 
 /** Under the plot: the hull of the view `v` (null while loading), how many of `count` lie outside, the drag hint. */
@@ -23,8 +24,8 @@ export function scoresLocked(gate) {
   return html`<h3>One mixture from scores: y(τ) = softmax(s/τ) V</h3>
     <p class="hint scores-locked" role="note">
       This part shows the answer to
-      <button type="button" class="link" @click=${() => gate.goTo()}>${gate.label}</button>. Check an answer there
-      first: it appears as soon as you have.
+      <button type="button" class="link" @click=${() => gate.goTo()}>${mathText(gate.label)}</button>. Check an answer
+      there first: it appears as soon as you have.
     </p>`;
 }
 

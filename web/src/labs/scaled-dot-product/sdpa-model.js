@@ -90,7 +90,7 @@ export function sdpaChecks(r) {
     },
     {
       name: 'row-sums',
-      label: 'max over all B·T rows of |Σⱼ weightsᵢⱼ − 1|',
+      label: 'max over all $B \\cdot T$ rows of $|\\sum_j w_{ij} - 1|$',
       threshold: 1e-6,
       value: r.report.maxRowSumError,
     },

@@ -19,6 +19,7 @@
 import { css, html } from 'lit';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
+import { tex } from '../../cells/base/math.js';
 import { tableStyles, touchTargets } from '../../cells/base/styles.js';
 import { tableSvgDocument, themeColours } from '../../charts/table-svg.js';
 import {
@@ -146,16 +147,16 @@ export class AttnSoftmaxStability extends AttnLab {
       <thead>
         <tr>
           <td colspan="2"></td>
-          <th scope="colgroup" colspan="2" class="naive">Naive: exp(s) / Σ exp(s)</th>
+          <th scope="colgroup" colspan="2" class="naive">Naive: ${tex`\exp(s) / \sum \exp(s)`}</th>
           <th scope="colgroup" colspan="2" class="stable">Stable: maximum subtracted first</th>
         </tr>
         <tr>
-          <th scope="col">j</th>
-          <th scope="col">s<sub>j</sub></th>
-          <th scope="col" class="naive">exp(s<sub>j</sub>)</th>
-          <th scope="col" class="naive">α<sub>j</sub></th>
-          <th scope="col" class="stable">s<sub>j</sub> − max s</th>
-          <th scope="col" class="stable">α<sub>j</sub></th>
+          <th scope="col">${tex`j`}</th>
+          <th scope="col">${tex`s_j`}</th>
+          <th scope="col" class="naive">${tex`\exp(s_j)`}</th>
+          <th scope="col" class="naive">${tex`\alpha_j`}</th>
+          <th scope="col" class="stable">${tex`s_j - \max s`}</th>
+          <th scope="col" class="stable">${tex`\alpha_j`}</th>
         </tr>
       </thead>
       <tbody>

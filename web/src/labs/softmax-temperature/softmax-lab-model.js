@@ -86,11 +86,11 @@ export function softmaxChecks(r, T, temperatures) {
   return [
     {
       id: 'check-reference',
-      label: 'max |α (computed here, float32) − α (float64 formula)|',
+      label: 'max |$\\alpha$ (computed here, float32) − $\\alpha$ (float64 formula)|',
       threshold: 1e-6,
       value: r?.referenceGap,
     },
-    { id: 'check-cold', label: 'τ → 0: max |α − one-hot of the argmax|', threshold: 1e-7, value: r?.coldGap },
+    { id: 'check-cold', label: '$\\tau \\to 0$: max |$\\alpha$ − one-hot of the argmax|', threshold: 1e-7, value: r?.coldGap },
     { id: 'check-hot', label: `τ → ∞: max |α − 1/${T}|`, threshold: 1e-7, value: r?.hotGap },
     { id: 'check-rows', ...comparisonCheck(r?.comparison, temperatures) },
   ];
