@@ -73,7 +73,12 @@ export function rowTerms(r, i) {
 /** The lab's three checks (data for AttnLab checkCells): A row-stochastic, A ≥ 0, Y of shape (T, d_v). */
 export function matrixChecks(r) {
   return [
-    { name: 'row-sums', label: 'max over rows of $|\\sum_j A_{ij} - 1|$', threshold: 1e-6, value: r.report.maxRowSumError },
+    {
+      name: 'row-sums',
+      label: 'max over rows of $|\\sum_j A_{ij} - 1|$',
+      threshold: 1e-6,
+      value: r.report.maxRowSumError,
+    },
     {
       name: 'non-negative',
       label: 'smallest entry of $A$',

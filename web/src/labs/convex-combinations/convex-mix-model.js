@@ -117,7 +117,12 @@ export function mixChecks(rules, mix) {
       threshold: 0,
       value: rules.report.minEntry,
     },
-    { name: 'check-sum', label: '$|\\sum_j \\alpha_j - 1|$', threshold: ROW_SUM_TOLERANCE, value: rules.report.maxRowSumError },
+    {
+      name: 'check-sum',
+      label: '$|\\sum_j \\alpha_j - 1|$',
+      threshold: ROW_SUM_TOLERANCE,
+      value: rules.report.maxRowSumError,
+    },
     {
       name: 'check-agree',
       label: mix ? 'max |loop sum − α @ V|' : 'max |loop sum − α @ V| (there is no α @ V while a rule is broken)',

@@ -20,7 +20,11 @@ export const THRESHOLDS = { unscaledMax: 0.85, gap: 0.3, scaledDrift: 0.05, unsc
 export const CHECKS = [
   { label: 'unscaled mean largest weight at $D = 128$', threshold: THRESHOLDS.unscaledMax, comparison: 'ge' },
   { label: 'unscaled − scaled mean largest weight at $D = 128$', threshold: THRESHOLDS.gap, comparison: 'ge' },
-  { label: '|scaled mean largest weight at $D = 128$ − at $D = 8$|', threshold: THRESHOLDS.scaledDrift, comparison: 'le' },
+  {
+    label: '|scaled mean largest weight at $D = 128$ − at $D = 8$|',
+    threshold: THRESHOLDS.scaledDrift,
+    comparison: 'le',
+  },
   { label: 'unscaled mean entropy at $D = 128$ (nats)', threshold: THRESHOLDS.unscaledEntropy, comparison: 'le' },
 ];
 

@@ -90,7 +90,12 @@ export function softmaxChecks(r, T, temperatures) {
       threshold: 1e-6,
       value: r?.referenceGap,
     },
-    { id: 'check-cold', label: '$\\tau \\to 0$: max |$\\alpha$ − one-hot of the argmax|', threshold: 1e-7, value: r?.coldGap },
+    {
+      id: 'check-cold',
+      label: '$\\tau \\to 0$: max |$\\alpha$ − one-hot of the argmax|',
+      threshold: 1e-7,
+      value: r?.coldGap,
+    },
     { id: 'check-hot', label: `τ → ∞: max |α − 1/${T}|`, threshold: 1e-7, value: r?.hotGap },
     { id: 'check-rows', ...comparisonCheck(r?.comparison, temperatures) },
   ];

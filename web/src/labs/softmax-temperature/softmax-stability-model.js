@@ -93,7 +93,12 @@ export function stabilityChecks(r) {
     { id: 'check-naive', label: naiveVerdict(r), pass: r ? r.naiveNaN === r.predictedNaN : undefined },
     { id: 'check-finite', label: 'stable softmax: entries that are not finite', threshold: 0, value: r?.nonFinite },
     { id: 'check-sum', label: 'stable softmax: $|\\sum \\alpha - 1|$', threshold: 1e-6, value: r?.sumGap },
-    { id: 'check-shift', label: '$\\max |\\operatorname{softmax}(s) - \\operatorname{softmax}(s - \\max s)|$', threshold: 1e-6, value: r?.shiftGap },
+    {
+      id: 'check-shift',
+      label: '$\\max |\\operatorname{softmax}(s) - \\operatorname{softmax}(s - \\max s)|$',
+      threshold: 1e-6,
+      value: r?.shiftGap,
+    },
   ];
 }
 
