@@ -43,8 +43,10 @@ export function failuresOf(report) {
  * Runs every *.test.js of `dir` with node --test; resolves to { layer, passed, failed, failures }.
  * A runner that crashed before reporting counts as one failure. `concurrency`: how many test files
  * run at once (node's default is one less than the cores: one file at a time on a 2-core machine).
+ * `timeout`: how long one test (or suite) may take before it fails, in ms: a test that hangs (a
+ * page that never answers) fails by name instead of holding the run until CI gives up.
  */
-export async function nodeTests(dir, layer, { tapName = path.basename(dir), concurrency } = {}) {
+export async function nodeTests(dir, layer, { tapName = path.basename(dir), concurrency, timeout } = {}) {
   step(`testing: ${layer} (node --test ${dir})`);
   const files = (await readdir(path.join(root, dir))).filter((f) => f.endsWith('.test.js')).sort();
   const tap = path.join(root, 'build', 'test-results', `${tapName}.tap`);
@@ -52,6 +54,7 @@ export async function nodeTests(dir, layer, { tapName = path.basename(dir), conc
   const { code } = await run(process.execPath, [
     '--test',
     ...(concurrency ? [`--test-concurrency=${concurrency}`] : []),
+    ...(timeout ? [`--test-timeout=${timeout}`] : []),
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     '--test-reporter=tap',

@@ -16,8 +16,7 @@
  * figure and a notice naming the id, since hiding it for ever would help nobody.
  */
 import { LitElement, css, html } from 'lit';
-import { ExerciseGate } from './exercise-gate.js';
-import { mathText } from '../base/math.js';
+import { ExerciseGate, gateLink, gateLinkStyles } from './exercise-gate.js';
 import { mathStyles } from '../base/math-styles.js';
 
 export class AttnReveal extends LitElement {
@@ -28,6 +27,7 @@ export class AttnReveal extends LitElement {
 
   static styles = [
     mathStyles,
+    gateLinkStyles,
     css`
       :host {
         display: block;
@@ -43,19 +43,6 @@ export class AttnReveal extends LitElement {
       }
       .locked p {
         margin: 0;
-      }
-      button {
-        font: inherit;
-        color: var(--accent, #3b5bdb);
-        background: none;
-        border: 0;
-        padding: 0;
-        text-decoration: underline;
-        cursor: pointer;
-      }
-      button:focus-visible {
-        outline: 2px solid var(--accent, #3b5bdb);
-        outline-offset: 2px;
       }
       .notice {
         margin: 0 0 0.4rem;
@@ -94,9 +81,8 @@ export class AttnReveal extends LitElement {
     }
     return html`<div class="locked" role="note">
       <p>
-        This figure shows the answer to
-        <button type="button" @click=${() => this.gate.goTo()}>${mathText(this.gate.label)}</button>. Check an answer
-        there first: it appears as soon as you have.
+        This figure shows the answer to ${gateLink(this.gate)}. Check an answer there first: it appears as soon as you
+        have.
       </p>
     </div>`;
   }

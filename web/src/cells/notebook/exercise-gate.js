@@ -10,6 +10,7 @@
  *   this.gate.missing  // an id was given but no exercise on the page has it
  *   this.gate.label    // the exercise's label, for a link to it
  *   this.gate.goTo()   // scrolls to the exercise and focuses its first answer field
+ *   ${gateLink(this.gate)} // that link: the label (maths typeset) as a button; gateLinkStyles
  *
  * The exercise is looked up in the host's root once attn-exercise is defined (it comes earlier in
  * the page but may not be upgraded yet); call attach() again when the id changes. onAttach (optional)
@@ -17,6 +18,30 @@
  * attn-progress (every attempt and "Show me") and attn-state-change (Reset hides the part again)
  * and asks the host to update when `open` changes.
  */
+import { css, html } from 'lit';
+import { mathText } from '../base/math.js';
+
+/** A link to the exercise `gate` waits for: its label as a button that goes there. */
+export const gateLink = (gate) =>
+  html`<button type="button" class="gate-link" @click=${() => gate.goTo()}>${mathText(gate.label)}</button>`;
+
+/** gateLink's look: a link in the text (with mathStyles for its label). */
+export const gateLinkStyles = css`
+  .gate-link {
+    font: inherit;
+    color: var(--accent, #3b5bdb);
+    background: none;
+    border: 0;
+    padding: 0;
+    text-decoration: underline;
+    cursor: pointer;
+  }
+  .gate-link:focus-visible {
+    outline: 2px solid var(--accent, #3b5bdb);
+    outline-offset: 2px;
+  }
+`;
+
 export class ExerciseGate {
   constructor(host, id, { onAttach = null } = {}) {
     this.host = host;

@@ -24,9 +24,10 @@
  * data-outside (mixtures outside the hull) and data-highlight ("x,y" of y(τ), 6 significant digits).
  */
 import { html } from 'lit';
+import { tex } from '../../cells/base/math.js';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
-import { ExerciseGate } from '../../cells/notebook/exercise-gate.js';
+import { ExerciseGate, gateLinkStyles } from '../../cells/notebook/exercise-gate.js';
 import { SeedControl, seedField } from '../../cells/base/seeds.js';
 import { formatField } from '../../cells/base/state-fields.js';
 import { NOTEBOOK_POINTS, scatterHullStyles } from '../../cells/figures/attn-scatter-hull.js';
@@ -68,7 +69,7 @@ export class AttnHullMixtures extends AttnLab {
     temperature: { type: 'number', default: 1, min: 0, max: Infinity },
   };
 
-  static styles = [AttnLab.labStyles, scatterHullStyles, hullMixturesStyles];
+  static styles = [AttnLab.labStyles, scatterHullStyles, hullMixturesStyles, gateLinkStyles];
 
   defaultLabel = 'Values, their convex hull and random mixtures';
 
@@ -219,7 +220,7 @@ export class AttnHullMixtures extends AttnLab {
   _scoresControls(v) {
     const tauText = formatTau(this.temperature);
     return html`
-      <h3>One mixture from scores: y(τ) = softmax(s/τ) V</h3>
+      <h3>One mixture from scores: ${tex`y(\tau) = \operatorname{softmax}(s / \tau)\, V`}</h3>
       ${this._logSlider('temperature', 'Temperature τ', 'τ', true)}
       <p class="mono alpha" aria-live="polite">
         ${v ? html`α(τ = ${tauText}) = [${v.alpha.map((a) => a.toFixed(3)).join(', ')}] → y(τ) = ${pair(v.highlight)}` : '…'}

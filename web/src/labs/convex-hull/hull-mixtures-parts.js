@@ -4,7 +4,8 @@
  * the scores part while it waits for its exercise, the code cells and the "Under the hood" note.
  */
 import { html } from 'lit';
-import { mathText } from '../../cells/base/math.js';
+import { tex } from '../../cells/base/math.js';
+import { gateLink } from '../../cells/notebook/exercise-gate.js';
 import { HULL_CODE, hullText, ROW_SUM_TOLERANCE } from './hull-mixtures-model.js';
 
 /** Under the plot: the hull of the view `v` (null while loading), how many of `count` lie outside, the drag hint. */
@@ -21,11 +22,9 @@ export function hullReadouts(v, count, scoresOpen) {
 
 /** In place of the scores part until the exercise `gate` waits for has an answer: a link to it. */
 export function scoresLocked(gate) {
-  return html`<h3>One mixture from scores: y(τ) = softmax(s/τ) V</h3>
+  return html`<h3>One mixture from scores: ${tex`y(\tau) = \operatorname{softmax}(s / \tau)\, V`}</h3>
     <p class="hint scores-locked" role="note">
-      This part shows the answer to
-      <button type="button" class="link" @click=${() => gate.goTo()}>${mathText(gate.label)}</button>. Check an answer
-      there first: it appears as soon as you have.
+      This part shows the answer to ${gateLink(gate)}. Check an answer there first: it appears as soon as you have.
     </p>`;
 }
 

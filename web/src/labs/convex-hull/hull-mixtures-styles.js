@@ -20,13 +20,4 @@ export const hullMixturesStyles = css`
   .count {
     margin: 0.1rem 0 0;
   }
-  button.link {
-    font: inherit;
-    color: var(--accent, #3b5bdb);
-    background: none;
-    border: 0;
-    padding: 0;
-    text-decoration: underline;
-    cursor: pointer;
-  }
 `;
