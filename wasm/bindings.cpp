@@ -178,9 +178,6 @@ val merge_heads(const val& data, const val& shape) {
   return guarded([&] { return tensor_to_js(attn::merge_heads(tensor_from_js(data, shape, "x"))); });
 }
 
-// 2^53: the largest whole number a JS number holds exactly.
-constexpr double kMaxSafeInteger = 9007199254740991.0;
-
 /// randn(shape, seed) -> {data, shape}: standard normal entries (PCG32, Box–Muller)
 val randn(const val& shape, double seed) {
   return guarded([&] {

@@ -30,6 +30,9 @@ inline Tensor tensor_from_js(const val& data, const val& shape, const std::strin
 /// `name` names it in the ValueError otherwise.
 std::uint64_t whole_number(double value, double min, double max, const std::string& name);
 
+/// 2^53 − 1: the largest whole number a JS number holds exactly (the bound of every seed and step).
+inline constexpr double kMaxSafeInteger = 9007199254740991.0;
+
 /// A count or size (shape entry, count, d, draws, tokens): a whole number from 0 to
 /// SIZE_MAX. size_t has 32 bits in wasm32, so a larger number would wrap (2^32 + 1 -> 1)
 /// and silently mean something else; it is refused with a ValueError instead.

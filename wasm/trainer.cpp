@@ -28,8 +28,6 @@ using train::TrainerState;
 
 namespace {
 
-constexpr double kMaxSafeInteger = 9007199254740991.0; // 2^53 − 1
-
 val array_of(const std::vector<std::int32_t>& values) {
   val out = val::array();
   for (std::int32_t x : values) {
