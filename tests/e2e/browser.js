@@ -17,6 +17,7 @@ import frontMatter from 'front-matter';
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/lib.mjs';
 import { serve, STRICT_CSP } from '../../scripts/serve.mjs';
+import { nextFrames } from './next-frames.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -40,7 +41,7 @@ export async function launch() {
  * The Content-Security-Policy every page of the site must run under: no eval,
  * no inline script, nothing fetched from another origin (nor from data:).
  */
-export { STRICT_CSP };
+export { STRICT_CSP, nextFrames };
 
 /**
  * Serves `dir` on a free loopback port, by default with the strict CSP header.
@@ -202,15 +203,15 @@ export const everyFigureShown = (page) =>
 
 /** Scrolls down through the whole page (figures draw only when visible), then back to the top. */
 export async function scrollThrough(page) {
-  await page.evaluate(async () => {
-    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
-    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+  const step = await page.evaluate(() => innerHeight / 2);
+  const scrolledTo = (top) =>
+    page.evaluate((y) => {
+      if (y >= document.documentElement.scrollHeight) return false;
       scrollTo({ top: y, behavior: 'instant' });
-      await frame();
-      await frame();
-    }
-    scrollTo({ top: 0, behavior: 'instant' });
-  });
+      return true;
+    }, top);
+  for (let y = 0; await scrolledTo(y); y += step) await nextFrames(page);
+  await page.evaluate(() => scrollTo({ top: 0, behavior: 'instant' }));
 }
 
 /** Every lesson (web/lessons/*.md) in course order: [{ id, title }]. */

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { exportFrom, settled, showFigure, useBrowserAndSite, watch } from './browser.js';
+import { exportFrom, nextFrames, settled, showFigure, useBrowserAndSite, watch } from './browser.js';
 
 const site = useBrowserAndSite();
 
@@ -263,7 +263,7 @@ test('figures below the fold draw only when scrolled into view', async () => {
     hull.evaluate((el) => [el.hasAttribute('data-shown'), el.shadowRoot.querySelector('svg') !== null]);
   // An eager figure would have drawn in the first update with the one above (the same upgrade), and
   // the viewport observers report in the next frames: two frames later its chance has passed.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await nextFrames(page);
   assert.deepEqual(await drawn(), [false, false], 'not drawn while far below the viewport');
   await showFigure(page, '#hull-figure', '[data-outside]');
   assert.deepEqual(await drawn(), [true, true], 'drawn once scrolled to');

@@ -3,6 +3,8 @@
 // side, 44 px hit areas, and every piece of figure text at least 11 px as rendered (an SVG's
 // font size times its drawn width over its viewBox width).
 
+import { nextFrames } from './next-frames.js';
+
 /**
  * Scrolls the lab so its figure starts at the top of the viewport, then returns the boxes (page
  * pixels, relative to the viewport) of `figure` and `control`, two locators inside the lab.
@@ -12,7 +14,7 @@ export async function boxesInView(page, lab, figure, control) {
     .locator('.lab-figure')
     .first()
     .evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' })); // the page scrolls smoothly otherwise
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await nextFrames(page);
   return { figure: await figure.boundingBox(), control: await control.boundingBox() };
 }
 

@@ -33,6 +33,7 @@
 // is, from the outside in: §the lesson's section, the attn-* hosts with their ids (or [n], their
 // place among their kind), a short CSS path inside the innermost, and the text.
 import { drawEveryFigure } from '../../scripts/draw-figures.mjs';
+import { nextFrames } from './next-frames.js';
 
 /** The two sizes of the audit, as browser context options: a phone (touch, coarse pointer) and a desktop. */
 export const AUDIT_SIZES = [
@@ -652,7 +653,7 @@ export async function auditPage(page, { touch, mark = false, timeout = TIMEOUT }
   await page.evaluate(paintAll, { css: PAINT_ALL, add: true });
   try {
     // what was skipped is laid out now: wait two frames for it, and for anything that redraws
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await nextFrames(page);
     if (await page.locator('attn-app').count()) await appSettled(page, timeout);
     return await page.evaluate(measure, {
       minText: MIN_TEXT_PX,

@@ -5,7 +5,7 @@
 // edit of its cell's state fields (see states() below). Identical texts are
 // run once: one test per (lesson, code cell, distinct text), named by the
 // first state that showed it, run by Debian's Python (tests/python/run_cells.py,
-// one process per lesson).
+// a process per group of runs, two at a time).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -322,38 +322,73 @@ function report(lessonId, run, result) {
   ].join('\n\n');
 }
 
-// Collect every lesson's code in the browser, one lesson after another; each lesson's Python
-// process starts as soon as its code is collected (one Python process at a time), so Python runs
-// beside the collection of the next lessons. Each run is one test.
+// Every lesson's code is collected in the browser, two lessons at a time (each slot its own
+// Chromium), the course's last lessons first: their labs (training, scaling runs) take longest to
+// collect, and starting them first keeps both slots busy to the end. Each lesson's runs go to
+// Python as soon as they are collected, in groups of at most PYTHON_GROUP runs, at most two Python
+// processes at a time, so one lesson's many PyTorch variants use both cores. Each run is one test.
+const SLOTS = 2;
+const PYTHON_GROUP = 8;
 const lessons = [];
-let queue = Promise.resolve(); // one Python process at a time
-/** Starts `runs` once the Python process before them is done; resolves to their results. */
+const pythonQueue = [];
+let pythonRunning = 0;
+/** Runs `runs` in one Python process once fewer than SLOTS are running; resolves to their results. */
+function runWhenFree(runs) {
+  return new Promise((resolve, reject) => {
+    pythonQueue.push(() => runPython(runs).then(resolve, reject));
+    startPython();
+  });
+}
+function startPython() {
+  while (pythonRunning < SLOTS && pythonQueue.length > 0) {
+    pythonRunning += 1;
+    pythonQueue
+      .shift()()
+      .finally(() => {
+        pythonRunning -= 1;
+        startPython();
+      });
+  }
+}
+/** `runs` in groups, each its own Python process; resolves to one Map(key -> result). */
 function enqueue(runs) {
-  const ran = queue.then(() => (runs.length ? runPython(runs) : new Map()));
-  queue = ran.catch(() => {}); // a failure is reported by each test of the lesson
-  ran.catch(() => {}); // and is not an unhandled rejection meanwhile
+  const groups = [];
+  for (let i = 0; i < runs.length; i += PYTHON_GROUP) groups.push(runs.slice(i, i + PYTHON_GROUP));
+  const ran = Promise.all(groups.map(runWhenFree)).then((maps) => new Map(maps.flatMap((m) => [...m])));
+  ran.catch(() => {}); // a failure is reported by each test of the lesson, not as an unhandled rejection
   return ran;
 }
 {
-  const browser = await launch();
+  const only = process.env.CODE_CELLS_LESSONS?.split(',').filter(Boolean); // e.g. retrieval,multi-head
+  const ids = (await lessonIds()).filter((l) => !only || only.includes(l));
+  const todo = [...ids].reverse();
+  const found = new Map(); // id -> { id, runs, ran } or { id, error }
   const server = await serveSite();
   try {
-    const only = process.env.CODE_CELLS_LESSONS?.split(',').filter(Boolean); // e.g. retrieval,multi-head
-    for (const id of (await lessonIds()).filter((l) => !only || only.includes(l))) {
-      const started = performance.now();
-      try {
-        const runs = plan(id, await collect(browser, server, id));
-        lessons.push({ id, runs, ran: enqueue(runs) });
-      } catch (error) {
-        lessons.push({ id, error });
-      }
-      if (process.env.CODE_CELLS_VERBOSE)
-        console.error(`${id}: collected in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    }
+    await Promise.all(
+      Array.from({ length: Math.min(SLOTS, todo.length) }, async () => {
+        const browser = await launch();
+        try {
+          for (let id = todo.shift(); id !== undefined; id = todo.shift()) {
+            const started = performance.now();
+            try {
+              const runs = plan(id, await collect(browser, server, id));
+              found.set(id, { id, runs, ran: enqueue(runs) });
+            } catch (error) {
+              found.set(id, { id, error });
+            }
+            if (process.env.CODE_CELLS_VERBOSE)
+              console.error(`${id}: collected in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+          }
+        } finally {
+          await browser.close();
+        }
+      }),
+    );
   } finally {
-    await browser.close();
     await server.close();
   }
+  lessons.push(...ids.map((id) => found.get(id))); // reported in course order
 }
 
 for (const lesson of lessons) {
@@ -403,8 +438,7 @@ assert close(F.scaled_dot_product_attention(q, k, v, attn_mask=bias), reference(
 print('ok')`;
 
 test("F.scaled_dot_product_attention, as the runner's Python has it, follows PyTorch 2's definition", async () => {
-  await queue;
-  const result = (await runPython([{ key: 'sdpa', programs: [SDPA_CHECK] }])).get('sdpa');
+  const result = (await runWhenFree([{ key: 'sdpa', programs: [SDPA_CHECK] }])).get('sdpa');
   assert.ok(result?.ok, `${result?.error}: ${result?.message}\n${result?.traceback}`);
   assert.equal(result.output, 'ok');
 });
