@@ -91,7 +91,8 @@ await timed(async () => {
     return { layer: 'fuzz (libFuzzer)', passed: 0, failed: 1 };
   }
 });
-await timed(() => nodeTests('tests/js', 'JS API'));
+// Two JS test files at a time (node's default on 2 cores is one): measured 45 s one at a time, 28 s two.
+await timed(() => nodeTests('tests/js', 'JS API', { concurrency: Math.min(2, availableParallelism()) }));
 // Two browser test files at a time: one alone leaves half of a 2-core machine idle while it waits
 // for Chromium (measured: the lesson files took 367 s one at a time, 284 s two at a time).
 // A browser test or suite that takes 6 minutes has hung (the longest take about a minute on a quiet

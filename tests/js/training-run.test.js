@@ -1,7 +1,8 @@
 // TrainingRun (web/src/cells/base/training-run.js), the one training loop of the training labs, on
 // a stand-in host and model in Node: blocks of the pace, Pause through the AbortSignal (the model
 // stays at the last completed step), restore to a permalink's step with progress, failures in the
-// learner's words, one run at a time, and a disconnected host stops the run.
+// learner's words, one run at a time, a disconnected host stops the run, and a host that keeps the
+// step itself (position).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { TrainingRun } from '../../web/src/cells/base/training-run.js';
@@ -132,4 +133,45 @@ test('stopped(at) comes as a run ends, in the same turn as training ends; not af
   await again;
   assert.equal(stops.length, 2, 'a reset run does not report a step');
   assert.equal(run.at, 0);
+});
+
+test('with position, the host keeps the step: a model it replaces is where the next run starts', async () => {
+  const host = { controllers: [], addController: (c) => host.controllers.push(c), requestUpdate() {} };
+  const model = { step: 0, calls: [] };
+  const advance = async (count) => {
+    model.calls.push([model.step, count]);
+    await new Promise((resolve) => setImmediate(resolve));
+    model.step += count;
+    return model.step;
+  };
+  const run = new TrainingRun(host, { advance, pace: () => ({ block: 5 }), position: () => model.step });
+  await run.train(10);
+  assert.deepEqual(model.calls, [
+    [0, 5],
+    [5, 5],
+  ]);
+  model.step = 40; // the host loads a saved model
+  assert.equal(run.at, 40, 'at reads the host position');
+  await run.train(45);
+  assert.deepEqual(model.calls.at(-1), [40, 5], 'the run goes on from the loaded model');
+  await run.restore(60);
+  assert.equal(run.at, 60);
+  run.reset();
+  assert.equal(run.at, 60, 'reset leaves the step to the host that keeps it');
+});
+
+test('restore with { measure: false } reaches the step without measuring', async () => {
+  const measured = [];
+  const host = { controllers: [], addController: (c) => host.controllers.push(c), requestUpdate() {} };
+  let step = 0;
+  const run = new TrainingRun(host, {
+    advance: async (count) => (step += count),
+    measure: (at) => measured.push(at),
+    position: () => step,
+  });
+  await run.restore(30, { measure: false });
+  assert.equal(run.at, 30);
+  assert.deepEqual(measured, []);
+  await run.restore(50);
+  assert.deepEqual(measured, [50], 'measured by default');
 });

@@ -16,6 +16,13 @@ export class AttentionError extends Error {
 }
 
 /**
+ * The error a request ends with when it was stopped or replaced before it finished: kind
+ * 'Cancelled', which cells and labs treat as "not a failure, nothing to show".
+ * @param {string} why what stopped it ("a newer request replaced it")
+ */
+export const cancelledError = (why) => new AttentionError(`cancelled: ${why}`, { kind: 'Cancelled' });
+
+/**
  * Throws an AttentionError: the one way the engine's JS checks refuse an input.
  * @param {string} message what was wrong, naming the argument and the offending value
  * @param {string} [kind] 'TypeError' (the default: a value of the wrong JS type) or 'ShapeError', 'ValueError'

@@ -11,7 +11,7 @@
  * cancelled() is asked after every step, and a true answer ends the job with an
  * AttentionError of kind 'Cancelled'.
  */
-import { AttentionError } from './errors.js';
+import { AttentionError, cancelledError } from './errors.js';
 import { loadAttention } from './index.js';
 import { plainAttention } from './plain-attention.js';
 import { workersFor } from './pool-split.js';
@@ -34,7 +34,7 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function step(context) {
   await pause(); // lets other messages (a cancel, a small request) and, on the main thread, input through
-  if (context.cancelled()) throw new AttentionError('cancelled: a newer request replaced it', { kind: 'Cancelled' });
+  if (context.cancelled()) throw cancelledError('a newer request replaced it');
 }
 
 const median = (xs) => {

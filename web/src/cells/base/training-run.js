@@ -7,6 +7,7 @@
  *     measure: (step) => evaluate(step),         // optional: what the lab shows after each block
  *     pace: () => ({ block: 25, minMs: 100 }),   // steps a block, and the least time one takes
  *     stopped: (step) => keep(step),            // optional: a run ended (not by reset), as it ends
+ *     position: () => trainer.step,             // optional: the host keeps the model's step
  *   });
  *   run.train(400);  run.pause();  run.stepOnce();  await run.restore(1200);  run.reset();
  *   run.training, run.restoring, run.at, run.progress, run.error, run.value
@@ -20,10 +21,13 @@
  *   and reject with an error of kind 'Cancelled' (the engine's trainers do), which is not a
  *   failure. The model stays at the last completed step (`at`); a block that ends after the
  *   abort is not measured.
- * - `at` is the model's step. A host that replaces the model itself (a file, another seed) sets
- *   `at` to the new model's step before the next train() or restore().
- * - restore(steps) brings a fresh model to a permalink's step in one go, with progress
- *   ({ done, count }) for the host to show; Pause cancels it as well.
+ * - `at` is the model's step. A host that keeps the step itself (its model, its state) passes
+ *   `position`, and `at` reads it: advance() moves it, and a model the host replaces (a file,
+ *   another seed) is where the next run starts. Without `position` the run keeps `at` from what
+ *   advance() resolves to, and reset() sets it to 0.
+ * - restore(steps, { measure }) brings a fresh model to a permalink's step in one go, with
+ *   progress ({ done, count }) for the host to show, then measures it unless `measure` is false;
+ *   Pause cancels it as well.
  * - A failure of advance() or measure() ends the run with `error` (the learner's words, from
  *   `explain`), keeps `value` as it was, and the next train() clears it.
  * - reset() stops the run and forgets the model's step (the host makes a fresh model).
@@ -49,17 +53,17 @@ export class TrainingRun {
    * @param {import('lit').ReactiveControllerHost} host
    * @param {{ advance: (count: number, o: { signal: AbortSignal, onProgress: (p: object) => void }) => Promise<number> | number,
    *   measure?: (step: number) => unknown, pace?: () => { block: number, minMs?: number },
-   *   explain?: (error: Error) => string, stopped?: (step: number) => void }} options
+   *   explain?: (error: Error) => string, stopped?: (step: number) => void, position?: () => number }} options
    */
-  constructor(host, { advance, measure = () => undefined, pace = () => ({ block: 1 }), explain, stopped }) {
+  constructor(host, { advance, measure = () => undefined, pace = () => ({ block: 1 }), explain, stopped, position }) {
     this.host = host;
     this.advance = advance;
     this.measure = measure;
     this.pace = pace;
     this.explain = explain ?? ((error) => `Training stopped: ${error.message}`);
     this.stopped = stopped ?? (() => {});
-    /** The model's step, as last reached. */
-    this.at = 0;
+    this._position = position ?? null;
+    this._at = 0;
     /** Whether a run (train or restore) is under way. */
     this.training = false;
     /** { done, count } while restore() runs, else null. */
@@ -70,6 +74,15 @@ export class TrainingRun {
     this.value = undefined;
     this._controller = null;
     host.addController(this);
+  }
+
+  /** The model's step: the host's `position()`, or as the run last reached it. */
+  get at() {
+    return this._position ? this._position() : this._at;
+  }
+
+  set at(step) {
+    this._at = step;
   }
 
   /** Whether restore() is under way. */
@@ -118,9 +131,13 @@ export class TrainingRun {
     });
   }
 
-  /** Brings the model from its step to `steps` in one call, with progress (a permalink's step). */
-  restore(steps) {
-    if (steps <= this.at) return this.training ? Promise.resolve() : this.#run(() => this.#measure());
+  /**
+   * Brings the model from its step to `steps` in one call, with progress (a permalink's step), then
+   * measures it, unless `measure` is false (a host that measures the restored model its own way).
+   */
+  restore(steps, { measure = true } = {}) {
+    const measured = () => (measure ? this.#measure() : undefined);
+    if (steps <= this.at) return this.training ? Promise.resolve() : this.#run(measured);
     return this.#run(async (signal) => {
       const from = this.at;
       this.progress = { done: 0, count: steps - from };
@@ -131,7 +148,7 @@ export class TrainingRun {
         this.host.requestUpdate();
       };
       this.at = await this.advance(steps - from, { signal, onProgress });
-      await this.#measure();
+      await measured();
     });
   }
 

@@ -23,7 +23,7 @@ import { LabTask } from '../../cells/base/lab-task.js';
 import { tex } from '../../cells/base/math.js';
 import { sizeSliderStyles } from '../../cells/base/size-slider.js';
 import { tableStyles } from '../../cells/base/styles.js';
-import { AttentionError } from '../../engine/errors.js';
+import { cancelledError } from '../../engine/errors.js';
 import { workersFor } from '../../engine/pool-split.js';
 import { getPool } from '../../runtime.js';
 import { lengthSlider } from './length-slider.js';
@@ -91,7 +91,7 @@ export class AttnScaleFused extends AttnLab {
     let ms = 0;
     let first = null;
     for (let r0 = 0; r0 < T; r0 += POOL_BLOCK_ROWS) {
-      if (this.T !== T) throw new AttentionError('cancelled: a new T replaced it', { kind: 'Cancelled' });
+      if (this.T !== T) throw cancelledError('a new T replaced it');
       const r1 = Math.min(T, r0 + POOL_BLOCK_ROWS);
       const t0 = performance.now();
       const { output } = await pool.attention(

@@ -19,14 +19,13 @@ import { LabTask } from '../../cells/base/lab-task.js';
 import { TrainingRun } from '../../cells/base/training-run.js';
 import { lineChartStyles } from '../../cells/base/styles.js';
 import { svgDocument } from '../../charts/export.js';
+import { cancelledError } from '../../engine/errors.js';
 import { trainerStyles } from './attend-trainer-styles.js';
 import { describeTrainer, MAX_STEPS, PACES, TRAINER_FIELDS } from './trainer-model.js';
 import { trainerLab } from './trainer-lab-parts.js';
 import { HeadKnockouts } from './trainer-knockouts.js';
 import { OwnInput } from './trainer-own-input.js';
 import { configKey, EVAL_SAMPLES, TrainerSession } from './trainer-session.js';
-
-const cancelled = () => Object.assign(new Error('cancelled'), { kind: 'Cancelled' });
 
 export class AttnAttendTrainer extends AttnLab {
   static stateFields = TRAINER_FIELDS;
@@ -60,9 +59,9 @@ export class AttnAttendTrainer extends AttnLab {
         if (!restoring) await this.session.setHeads(this.settings, []); // training turns every head on
         return this.session.advance(this.settings, count, { signal, onProgress, record: restoring });
       },
-      measure: (step) => (this.run.restoring ? null : this._measureBlock(step)), // a link: _sync measures
-      pace: () => PACES[this._pace],
-      explain: (error) => `Training stopped: ${error.message}`,
+      measure: (step) => this._measureBlock(step),
+      pace: () => PACES[this._pace], // a failure reads "Training stopped: …", as the job's below
+      position: () => this.session.at,
       stopped: () => {
         if (this.run.restoring) return; // a link's step: _sync goes on from there
         this.steps = this.session.at; // the permalink names the model as it stopped
@@ -127,9 +126,8 @@ export class AttnAttendTrainer extends AttnLab {
     if (session.at < steps) {
       this.dataset.status = 'restoring';
       await session.setHeads(s, []); // the link's weights were trained with every head on
-      this.run.at = session.at;
-      await this.run.restore(steps);
-      if (session.at < steps) throw cancelled(); // stopped: the run's error line says why, if it failed
+      await this.run.restore(steps, { measure: false }); // measured below, with the knock-outs
+      if (session.at < steps) throw cancelledError('training stopped before the step'); // stopped: the run's error line says why, if it failed
     }
     const { off } = this.knockouts;
     await session.setHeads(s, off);
@@ -159,7 +157,6 @@ export class AttnAttendTrainer extends AttnLab {
     this.beginEdit();
     this.knockouts.reset();
     this.dataset.status = 'training';
-    this.run.at = this.session.at;
     this.run.train(until);
   }
 

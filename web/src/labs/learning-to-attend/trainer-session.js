@@ -10,6 +10,7 @@
  * queues single calls, but these are sequences of calls on one trainer, and two of them
  * interleaved would measure with the other's heads switched off.
  */
+import { cancelledError } from '../../engine/errors.js';
 import { getPool } from '../../runtime.js';
 import { searchFewestHeads } from './fewest-heads-model.js';
 import { flopsPerStep } from './trainer-cost-model.js';
@@ -122,7 +123,7 @@ export class TrainerSession {
         onProgress?.(p);
       },
     });
-    if (this.trainer !== t) throw Object.assign(new Error('the model was replaced'), { kind: 'Cancelled' });
+    if (this.trainer !== t) throw cancelledError('the model was replaced');
     this._timed(settings, r.step - from, performance.now() - started);
     this.at = r.step;
     this.lastLoss = r.loss;

@@ -76,6 +76,7 @@ export class AttnQkvTraining extends AttnLab {
         block: globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ? 5 * FRAME_STEPS : FRAME_STEPS,
       }),
       stopped: () => this.stateChanged(),
+      position: () => this.steps,
     });
     this.seeds = new SeedControl(this, 'The seed of the weights and the batches');
     this.task = new LabTask(this, {
@@ -99,7 +100,6 @@ export class AttnQkvTraining extends AttnLab {
     if (this._goal <= this.steps) this._goal = Math.min(MAX_STEPS, this.steps + TRAIN_STEPS);
     if (this._goal <= this.steps) return;
     this.beginEdit();
-    this.run.at = this.steps;
     this.settleAfter(this.run.train(this._goal)); // not settled while it trains
   }
 
