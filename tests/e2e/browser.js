@@ -17,7 +17,7 @@ import frontMatter from 'front-matter';
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/lib.mjs';
 import { serve, STRICT_CSP } from '../../scripts/serve.mjs';
-import { nextFrames } from './next-frames.js';
+import { FRAME_TIMEOUT_MS, nextFrames } from './next-frames.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -203,15 +203,26 @@ export const everyFigureShown = (page) =>
 
 /** Scrolls down through the whole page (figures draw only when visible), then back to the top. */
 export async function scrollThrough(page) {
-  const step = await page.evaluate(() => innerHeight / 2);
-  const scrolledTo = (top) =>
-    page.evaluate((y) => {
-      if (y >= document.documentElement.scrollHeight) return false;
+  await page.evaluate(async (limit) => {
+    // bounded as nextFrames() is: a page that stops drawing fails here, named
+    const frame = () =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`scrollThrough: no animation frame for ${limit / 1000} s`)),
+          limit,
+        );
+        requestAnimationFrame(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
       scrollTo({ top: y, behavior: 'instant' });
-      return true;
-    }, top);
-  for (let y = 0; await scrolledTo(y); y += step) await nextFrames(page);
-  await page.evaluate(() => scrollTo({ top: 0, behavior: 'instant' }));
+      await frame();
+      await frame();
+    }
+    scrollTo({ top: 0, behavior: 'instant' });
+  }, FRAME_TIMEOUT_MS);
 }
 
 /** Every lesson (web/lessons/*.md) in course order: [{ id, title }]. */
