@@ -281,6 +281,22 @@ export function useBrowserAndSite() {
 }
 
 /**
+ * Waits for the download that `click` starts. When none comes, the error names the item and the
+ * status line(s) `figure` shows (e.g. "Could not export PNG: …"), so a failure says what happened.
+ */
+async function downloadFrom(page, figure, name, click) {
+  const download = page.waitForEvent('download').catch(async (error) => {
+    const status = await figure
+      .locator('.toolbar .status')
+      .allTextContents()
+      .catch(() => []);
+    throw new Error(`"${name}" started no download (${error.message}); status: ${JSON.stringify(status)}`);
+  });
+  const [result] = await Promise.all([download, click()]);
+  return result;
+}
+
+/**
  * Exports from a figure's Export menu as a learner does: opens the menu that holds the item named
  * `name` (its aria-label, e.g. 'Export the data as CSV') and clicks the item. Resolves to the
  * Playwright download.
@@ -288,6 +304,29 @@ export function useBrowserAndSite() {
  */
 export async function exportFrom(page, figure, name) {
   await figure.locator(`details.export-menu:has(button[aria-label="${name}"]) > summary`).click();
-  const [download] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name }).click()]);
-  return download;
+  return downloadFrom(page, figure, name, () => figure.getByRole('button', { name }).click());
+}
+
+/**
+ * Saves all four exports of a lab's own Export menu (in the toolbar labelled "<its name>: tools",
+ * not its figures' menus), one after another. Returns { svg, png, csv, json }, each
+ * { filename, text } (the PNG's text is '').
+ * @param {import('playwright-core').Page} page @param {import('playwright-core').Locator} lab
+ */
+export async function exportAll(page, lab) {
+  const name = await lab.evaluate((el) => el.accessibleName);
+  const menu = lab.locator(`.toolbar[aria-label="${name}: tools"] details.export-menu`);
+  const files = {};
+  for (const [kind, label] of [
+    ['svg', 'Export the figure as SVG'],
+    ['png', 'Export the figure as PNG'],
+    ['csv', 'Export the data as CSV'],
+    ['json', 'Export the data as JSON'],
+  ]) {
+    await menu.locator('summary').click();
+    const download = await downloadFrom(page, lab, label, () => menu.getByRole('button', { name: label }).click());
+    const text = kind === 'png' ? '' : Buffer.concat(await (await download.createReadStream()).toArray()).toString();
+    files[kind] = { filename: download.suggestedFilename(), text };
+  }
+  return files;
 }

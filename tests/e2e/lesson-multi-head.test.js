@@ -8,7 +8,7 @@
 // sizes in view with the grid they change.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { exportAll, settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 import { checkPredictFirst } from './exercise-steps.js';
 
 const site = useBrowserAndSite();
@@ -319,29 +319,11 @@ test('the lab’s one Export menu saves the grid as SVG and PNG and every weight
   const page = await site.browser.context.newPage();
   const { problems } = watch(page);
   await open(page, `${site.server.url}#/multi-head`);
-  const lab = page.locator(LAB);
-  const name = await lab.evaluate((el) => el.accessibleName);
-  const menu = lab.locator(`.toolbar[aria-label="${name}: tools"] details.export-menu`);
-  for (const [kind, label] of [
-    ['svg', 'Export the figure as SVG'],
-    ['png', 'Export the figure as PNG'],
-    ['csv', 'Export the data as CSV'],
-    ['json', 'Export the data as JSON'],
-  ]) {
-    await menu.locator('summary').click();
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      menu.getByRole('button', { name: label }).click(),
-    ]);
-    assert.equal(download.suggestedFilename(), `mh.${kind}`);
-    const text =
-      kind === 'png'
-        ? ''
-        : await (await download.createReadStream()).toArray().then((b) => Buffer.concat(b).toString());
-    if (kind === 'svg') assert.match(text, /<svg[^>]*viewBox/);
-    if (kind === 'csv') assert.equal(text.trim().split('\n').length, 1 + 2 * 3 * 5 * 5);
-    if (kind === 'json') assert.deepEqual(JSON.parse(text).shapes.A, [2, 3, 5, 5]);
-  }
+  const files = await exportAll(page, page.locator(LAB));
+  for (const kind of ['svg', 'png', 'csv', 'json']) assert.equal(files[kind].filename, `mh.${kind}`);
+  assert.match(files.svg.text, /<svg[^>]*viewBox/);
+  assert.equal(files.csv.text.trim().split('\n').length, 1 + 2 * 3 * 5 * 5);
+  assert.deepEqual(JSON.parse(files.json.text).shapes.A, [2, 3, 5, 5]);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -7,7 +7,7 @@
 // they move, text of at least 11 px, 44 px targets, one toolbar per lab).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { exportAll, settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
 import { commitTo, freshLesson, predictFirst, tryAnother } from './exercise-steps.js';
 
 const site = useBrowserAndSite();
@@ -276,25 +276,11 @@ test('each lab’s one Export menu saves a picture and the scores and weights', 
     const lab = page.locator(tag);
     await lab.scrollIntoViewIfNeeded();
     await settled(lab);
-    const name = await lab.evaluate((el) => el.accessibleName);
-    const menu = lab.locator(`.toolbar[aria-label="${name}: tools"] details.export-menu`);
-    for (const [kind, label] of [
-      ['svg', 'Export the figure as SVG'],
-      ['png', 'Export the figure as PNG'],
-      ['csv', 'Export the data as CSV'],
-      ['json', 'Export the data as JSON'],
-    ]) {
-      await menu.locator('summary').click();
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        menu.getByRole('button', { name: label }).click(),
-      ]);
-      assert.equal(download.suggestedFilename(), `${stem}.${kind}`);
-      const text = kind === 'png' ? '' : Buffer.concat(await (await download.createReadStream()).toArray()).toString();
-      if (kind === 'svg') assert.match(text, /<svg[^>]*viewBox/, `${tag} svg`);
-      if (kind === 'csv') assert.equal(text.trim().split('\n').length, 6, `${tag} csv`);
-      if (kind === 'json') assert.equal(JSON.parse(text).retrieved, 2, `${tag} json`);
-    }
+    const files = await exportAll(page, lab);
+    for (const kind of ['svg', 'png', 'csv', 'json']) assert.equal(files[kind].filename, `${stem}.${kind}`);
+    assert.match(files.svg.text, /<svg[^>]*viewBox/, `${tag} svg`);
+    assert.equal(files.csv.text.trim().split('\n').length, 6, `${tag} csv`);
+    assert.equal(JSON.parse(files.json.text).retrieved, 2, `${tag} json`);
   }
   assert.deepEqual(problems, []);
   await page.close();

@@ -7,7 +7,7 @@
 // at least 11 px, quiet checks).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { settled, singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
+import { exportAll, settled, singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
 import { checkPredictFirst } from './exercise-steps.js';
 
 const site = useBrowserAndSite();
@@ -304,26 +304,11 @@ test('each lab’s one Export menu saves a picture and its numbers', async () =>
     ['attn-sdpa', 'sdpa', 1 + 4 * 5 * 8 + 3 * 5 * 5],
     ['attn-sdpa-steps', 'steps', 1 + 5],
   ]) {
-    const lab = page.locator(tag);
-    const name = await lab.evaluate((el) => el.accessibleName);
-    const menu = lab.locator(`.toolbar[aria-label="${name}: tools"] details.export-menu`);
-    for (const [kind, label] of [
-      ['svg', 'Export the figure as SVG'],
-      ['png', 'Export the figure as PNG'],
-      ['csv', 'Export the data as CSV'],
-      ['json', 'Export the data as JSON'],
-    ]) {
-      await menu.locator('summary').click();
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        menu.getByRole('button', { name: label }).click(),
-      ]);
-      assert.equal(download.suggestedFilename(), `${stem}.${kind}`);
-      const text = kind === 'png' ? '' : Buffer.concat(await (await download.createReadStream()).toArray()).toString();
-      if (kind === 'svg') assert.match(text, /<svg[^>]*viewBox/, `${tag} svg`);
-      if (kind === 'csv') assert.equal(text.trim().split('\n').length, rows, `${tag} csv`);
-      if (kind === 'json') assert.equal(JSON.parse(text).seed, 0, `${tag} json`);
-    }
+    const files = await exportAll(page, page.locator(tag));
+    for (const kind of ['svg', 'png', 'csv', 'json']) assert.equal(files[kind].filename, `${stem}.${kind}`);
+    assert.match(files.svg.text, /<svg[^>]*viewBox/, `${tag} svg`);
+    assert.equal(files.csv.text.trim().split('\n').length, rows, `${tag} csv`);
+    assert.equal(JSON.parse(files.json.text).seed, 0, `${tag} json`);
   }
   assert.deepEqual(problems, []);
   await page.close();
