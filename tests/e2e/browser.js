@@ -310,7 +310,7 @@ export async function exportFrom(page, figure, name) {
 /**
  * Saves all four exports of a lab's own Export menu (in the toolbar labelled "<its name>: tools",
  * not its figures' menus), one after another. Returns { svg, png, csv, json }, each
- * { filename, text } (the PNG's text is '').
+ * { filename, bytes, text }.
  * @param {import('playwright-core').Page} page @param {import('playwright-core').Locator} lab
  */
 export async function exportAll(page, lab) {
@@ -325,8 +325,8 @@ export async function exportAll(page, lab) {
   ]) {
     await menu.locator('summary').click();
     const download = await downloadFrom(page, lab, label, () => menu.getByRole('button', { name: label }).click());
-    const text = kind === 'png' ? '' : Buffer.concat(await (await download.createReadStream()).toArray()).toString();
-    files[kind] = { filename: download.suggestedFilename(), text };
+    const bytes = Buffer.concat(await (await download.createReadStream()).toArray());
+    files[kind] = { filename: download.suggestedFilename(), bytes, text: bytes.toString() };
   }
   return files;
 }

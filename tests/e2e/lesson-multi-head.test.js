@@ -321,6 +321,7 @@ test('the lab’s one Export menu saves the grid as SVG and PNG and every weight
   await open(page, `${site.server.url}#/multi-head`);
   const files = await exportAll(page, page.locator(LAB));
   for (const kind of ['svg', 'png', 'csv', 'json']) assert.equal(files[kind].filename, `mh.${kind}`);
+  assert.deepEqual([...files.png.bytes.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]); // a PNG
   assert.match(files.svg.text, /<svg[^>]*viewBox/);
   assert.equal(files.csv.text.trim().split('\n').length, 1 + 2 * 3 * 5 * 5);
   assert.deepEqual(JSON.parse(files.json.text).shapes.A, [2, 3, 5, 5]);

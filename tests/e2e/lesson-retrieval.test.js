@@ -278,6 +278,7 @@ test('each lab’s one Export menu saves a picture and the scores and weights', 
     await settled(lab);
     const files = await exportAll(page, lab);
     for (const kind of ['svg', 'png', 'csv', 'json']) assert.equal(files[kind].filename, `${stem}.${kind}`);
+    assert.deepEqual([...files.png.bytes.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]); // a PNG
     assert.match(files.svg.text, /<svg[^>]*viewBox/, `${tag} svg`);
     assert.equal(files.csv.text.trim().split('\n').length, 6, `${tag} csv`);
     assert.equal(JSON.parse(files.json.text).retrieved, 2, `${tag} json`);

@@ -306,6 +306,7 @@ test('each lab’s one Export menu saves a picture and its numbers', async () =>
   ]) {
     const files = await exportAll(page, page.locator(tag));
     for (const kind of ['svg', 'png', 'csv', 'json']) assert.equal(files[kind].filename, `${stem}.${kind}`);
+    assert.deepEqual([...files.png.bytes.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]); // a PNG
     assert.match(files.svg.text, /<svg[^>]*viewBox/, `${tag} svg`);
     assert.equal(files.csv.text.trim().split('\n').length, rows, `${tag} csv`);
     assert.equal(JSON.parse(files.json.text).seed, 0, `${tag} json`);

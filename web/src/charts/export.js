@@ -91,13 +91,12 @@ export async function svgToPng(text, scale = 2) {
     const image = new Image();
     image.src = url;
     await image.decode();
-    const canvas = document.createElement('canvas');
-    canvas.width = Math.round(width * scale);
-    canvas.height = Math.round(height * scale);
-    canvas.getContext('2d').drawImage(image, 0, 0, canvas.width, canvas.height);
-    return await new Promise((resolve, reject) =>
-      canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the PNG could not be encoded'))), 'image/png'),
-    );
+    const [w, h] = [Math.round(width * scale), Math.round(height * scale)];
+    // An OffscreenCanvas encodes at once; a <canvas>'s toBlob waits for an idle moment, about 1 s
+    // in Chromium after the click that asked for it.
+    const canvas = new OffscreenCanvas(w, h);
+    canvas.getContext('2d').drawImage(image, 0, 0, w, h);
+    return await canvas.convertToBlob({ type: 'image/png' });
   } finally {
     URL.revokeObjectURL(url);
   }
