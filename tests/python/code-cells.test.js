@@ -4,13 +4,13 @@
 // is read (its `code` property), first as the lesson opens, then after each
 // edit of its cell's state fields (see states() below). Identical texts are
 // run once: one test per (lesson, code cell, distinct text), named by the
-// first state that showed it, run by Debian's Python (tests/python/run_cells.py,
-// a process per group of runs, two at a time).
+// first state that showed it, run by Debian's Python (tests/python/run_cells.py:
+// one runner, each run in a process forked from it, two at a time).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { launch, lessonIds, openGates, serveSite, watch } from '../e2e/browser.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -275,33 +275,52 @@ function plan(lessonId, found) {
   return [...runs.values()];
 }
 
-/** Runs `jobs` in one Python process; resolves to Map(key -> result). */
-function runPython(jobs) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, [path.join(here, 'run_cells.py')], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, MPLBACKEND: 'Agg', PYTHONDONTWRITEBYTECODE: '1', PYTHONHASHSEED: '0' },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    // a cell runs at most CELL_TIMEOUT_S (run_cells.py stops it), unless stuck in native code
-    const guard = setTimeout(() => child.kill('SIGKILL'), (jobs.length * CELL_TIMEOUT_S + 60) * 1000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      const results = new Map();
-      for (const line of out.split('\n').filter(Boolean)) {
-        const r = JSON.parse(line); // run_cells.py keeps its stdout for results
-        results.set(r.key, r);
-      }
-      if (code !== 0 && results.size < jobs.length) {
-        reject(new Error(`${PYTHON} run_cells.py exited with ${code}:\n${err.slice(-3000)}`));
-      } else resolve(results);
-    });
-    child.stdin.end(JSON.stringify(jobs.map((j) => ({ key: j.key, programs: j.programs, timeout: CELL_TIMEOUT_S }))));
+/**
+ * The one Python runner (run_cells.py) for the whole file: it imports NumPy, PyTorch and Matplotlib
+ * once and runs each job in a process forked from itself, two at a time. `run(jobs)` sends jobs and
+ * resolves to Map(key -> result) once all of them are back; `close()` ends its input and waits for it
+ * to exit. If the runner itself dies, every job still out is rejected with its last stderr.
+ */
+function startRunner() {
+  const child = spawn(PYTHON, [path.join(here, 'run_cells.py')], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, MPLBACKEND: 'Agg', PYTHONDONTWRITEBYTECODE: '1', PYTHONHASHSEED: '0' },
   });
+  const waiting = new Map(); // key -> { resolve, reject }
+  let err = '';
+  let out = '';
+  let sent = 0;
+  const exited = new Promise((resolve) => child.on('close', resolve));
+  const fail = (error) => {
+    for (const { reject } of waiting.values()) reject(error);
+    waiting.clear();
+  };
+  child.stderr.on('data', (d) => (err = (err + d).slice(-3000)));
+  child.stdout.on('data', (d) => {
+    const lines = (out + d).split('\n');
+    out = lines.pop();
+    for (const line of lines.filter(Boolean)) {
+      const result = JSON.parse(line); // run_cells.py keeps its stdout for results
+      waiting.get(result.key)?.resolve(result);
+      waiting.delete(result.key);
+    }
+  });
+  child.on('error', fail);
+  exited.then((code) => fail(new Error(`${PYTHON} run_cells.py exited with ${code}:\n${err}`)));
+  return {
+    run(jobs) {
+      const keyed = jobs.map((job) => ({ ...job, key: `${sent++}:${job.key}` }));
+      const results = keyed.map((job) => new Promise((resolve, reject) => waiting.set(job.key, { resolve, reject })));
+      for (const job of keyed) {
+        child.stdin.write(`${JSON.stringify({ key: job.key, programs: job.programs, timeout: CELL_TIMEOUT_S })}\n`);
+      }
+      return Promise.all(results).then((list) => new Map(list.map((r, i) => [jobs[i].key, r])));
+    },
+    close() {
+      child.stdin.end();
+      return exited;
+    },
+  };
 }
 
 function report(lessonId, run, result) {
@@ -324,37 +343,16 @@ function report(lessonId, run, result) {
 
 // Every lesson's code is collected in the browser, two lessons at a time (each slot its own
 // Chromium), the course's last lessons first: their labs (training, scaling runs) take longest to
-// collect, and starting them first keeps both slots busy to the end. Each lesson's runs go to
-// Python as soon as they are collected, in groups of at most PYTHON_GROUP runs, at most two Python
-// processes at a time, so one lesson's many PyTorch variants use both cores. Each run is one test.
+// collect, and starting them first keeps both slots busy to the end. Each lesson's runs go to the
+// Python runner as soon as they are collected; it runs two at a time, so one lesson's many PyTorch
+// variants use both cores. Each run is one test.
 const SLOTS = 2;
-const PYTHON_GROUP = 8;
 const lessons = [];
-const pythonQueue = [];
-let pythonRunning = 0;
-/** Runs `runs` in one Python process once fewer than SLOTS are running; resolves to their results. */
-function runWhenFree(runs) {
-  return new Promise((resolve, reject) => {
-    pythonQueue.push(() => runPython(runs).then(resolve, reject));
-    startPython();
-  });
-}
-function startPython() {
-  while (pythonRunning < SLOTS && pythonQueue.length > 0) {
-    pythonRunning += 1;
-    pythonQueue
-      .shift()()
-      .finally(() => {
-        pythonRunning -= 1;
-        startPython();
-      });
-  }
-}
-/** `runs` in groups, each its own Python process; resolves to one Map(key -> result). */
+const python = startRunner();
+after(() => python.close());
+/** `runs` sent to the runner; resolves to one Map(key -> result). */
 function enqueue(runs) {
-  const groups = [];
-  for (let i = 0; i < runs.length; i += PYTHON_GROUP) groups.push(runs.slice(i, i + PYTHON_GROUP));
-  const ran = Promise.all(groups.map(runWhenFree)).then((maps) => new Map(maps.flatMap((m) => [...m])));
+  const ran = python.run(runs);
   ran.catch(() => {}); // a failure is reported by each test of the lesson, not as an unhandled rejection
   return ran;
 }
@@ -438,7 +436,7 @@ assert close(F.scaled_dot_product_attention(q, k, v, attn_mask=bias), reference(
 print('ok')`;
 
 test("F.scaled_dot_product_attention, as the runner's Python has it, follows PyTorch 2's definition", async () => {
-  const result = (await runWhenFree([{ key: 'sdpa', programs: [SDPA_CHECK] }])).get('sdpa');
+  const result = (await python.run([{ key: 'sdpa', programs: [SDPA_CHECK] }])).get('sdpa');
   assert.ok(result?.ok, `${result?.error}: ${result?.message}\n${result?.traceback}`);
   assert.equal(result.output, 'ok');
 });

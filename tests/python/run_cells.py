@@ -1,11 +1,17 @@
 """Runs the lessons' code cells as a learner would paste them into Python.
 
-Reads a JSON list of jobs on stdin, each {"key": ..., "programs": [code, ...],
-"timeout": seconds}: the programs run in order in one fresh namespace (the cells
-a cell needs first, then the cell itself). Writes one JSON line per job to
-stdout as it finishes: {"key", "ok", "error", "message", "traceback", "output",
-"seconds"}. One process runs many jobs, so NumPy, PyTorch and Matplotlib are
-imported once.
+Reads jobs on stdin, one JSON object per line, each {"key": ..., "programs":
+[code, ...], "timeout": seconds}: the programs run in order in one fresh
+namespace (the cells a cell needs first, then the cell itself). Writes one JSON
+line per job to stdout as it finishes, in the order they finish: {"key", "ok",
+"error", "message", "traceback", "output", "seconds"}. Exits once stdin is closed
+and every job has been reported.
+
+NumPy, PyTorch and Matplotlib are imported once, here; each job then runs in a
+process forked from this one (a fresh interpreter state for every cell, without
+paying the imports again), at most CODE_CELLS_PROCESSES (default 2) at a time.
+A job that outlives its timeout is killed; one whose process dies is reported
+as such.
 
 What a learner's setup has and this machine may lack is supplied here, nothing
 else: Matplotlib draws with the Agg backend (plt.show() returns at once), no
@@ -20,6 +26,7 @@ import json
 import linecache
 import math
 import os
+import select
 import signal
 import socket
 import sys
@@ -129,15 +136,92 @@ def run(job):
     return result
 
 
+KILL_GRACE_S = 30  # past a job's own alarm, before its process is killed
+RESULT_CHARS = 20000  # a result's texts are cut to this, so one line stays small
+
+
+def failure(job, error, message):
+    return {"key": job["key"], "ok": False, "error": error, "message": message, "traceback": None, "output": ""}
+
+
+class Child:
+    """One job running in a forked process; its result comes back through a pipe."""
+
+    def __init__(self, job):
+        self.job = job
+        self.started = time.monotonic()
+        self.deadline = self.started + max(1, int(job.get("timeout", 120))) + KILL_GRACE_S
+        self.data = b""
+        read_end, write_end = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: run the job, write its result, leave without cleanup
+            os.close(read_end)
+            try:
+                result = run(job)
+                for field in ("message", "traceback", "output"):
+                    if isinstance(result[field], str):
+                        result[field] = result[field][-RESULT_CHARS:]
+                payload = json.dumps(result).encode()
+                view = memoryview(payload)
+                while view:
+                    view = view[os.write(write_end, view) :]
+            finally:
+                os._exit(0)
+        os.close(write_end)
+        self.fd = read_end
+
+    def finish(self):
+        """The job's result once its pipe has closed (the process has ended)."""
+        os.close(self.fd)
+        _, status = os.waitpid(self.pid, 0)
+        if self.data:
+            return json.loads(self.data)
+        how = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit status {os.WEXITSTATUS(status)}"
+        return failure(self.job, "ProcessDied", f"the Python process running this cell ended with {how}")
+
+    def kill(self):
+        os.kill(self.pid, signal.SIGKILL)
+        os.close(self.fd)
+        os.waitpid(self.pid, 0)
+        return failure(self.job, "CellTimeout", "the cell ran longer than its time limit and was stopped")
+
+
 def main():
     # Results go to the original stdout; anything else written to file
     # descriptor 1 (native code printing directly) goes to stderr instead.
     results = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
-    jobs = json.load(sys.stdin)
-    for job in jobs:
-        results.write(json.dumps(run(job)) + "\n")
+    slots = max(1, int(os.environ.get("CODE_CELLS_PROCESSES", "2")))
+    waiting, running, pending, stdin_open = [], {}, b"", True
+
+    def report(result):
+        results.write(json.dumps(result) + "\n")
         results.flush()
+
+    while stdin_open or waiting or running:
+        while waiting and len(running) < slots:
+            child = Child(waiting.pop(0))
+            running[child.fd] = child
+        watched = list(running) + ([0] if stdin_open else [])
+        timeout = max(0, min(c.deadline for c in running.values()) - time.monotonic()) if running else None
+        ready, _, _ = select.select(watched, [], [], timeout)
+        for fd in ready:
+            if fd == 0:
+                chunk = os.read(0, 1 << 16)
+                stdin_open = bool(chunk)
+                *lines, pending = (pending + (chunk or b"\n")).split(b"\n")  # at the end, the last line too
+                waiting += [json.loads(line) for line in lines if line.strip()]
+                continue
+            child = running[fd]
+            chunk = os.read(fd, 1 << 16)
+            child.data += chunk
+            if not chunk:
+                report(child.finish())
+                del running[fd]
+        for fd, child in list(running.items()):
+            if time.monotonic() > child.deadline:
+                report(child.kill())
+                del running[fd]
 
 
 if __name__ == "__main__":
