@@ -1,7 +1,7 @@
 // npm test: build, then run every test layer and end with "N passed, N failed".
-//   1. native GoogleTest through ctest            (preset native)
+//   1. native GoogleTest through ctest, one ctest test per suite (preset native)
 //   2. the same suite under ASan + UBSan           (preset native-asan)
-//   3. the same suite compiled to wasm, under Node, one ctest test per suite (presets wasm-simd, wasm-scalar)
+//   3. the same suite compiled to wasm, under Node (presets wasm-simd, wasm-scalar)
 //   4. libFuzzer targets: the committed corpus replayed, then a fixed-seed exploration of a fixed
 //      number of runs per target, deterministic          (scripts/fuzz.mjs, preset fuzz)
 //   5. JS API tests                                (node --test tests/js)

@@ -1,7 +1,8 @@
 # Registers one ctest test per GoogleTest suite of a built test executable (run after each link).
-# Used for the wasm builds: each Node process spends about 0.25 s starting the suite's module, so
-# one process per case (gtest_discover_tests) spent about 40 s of a 50 s run starting up. A failing
-# case is still named in the output ctest prints on failure; a suite whose filter runs no case fails.
+# Under Node (the wasm builds) each process spends about 0.25 s starting the suite's module, so one
+# process per case (gtest_discover_tests) spent about 40 s of a 50 s run starting up; the native and
+# ASan builds use the same scheme, so every preset counts and runs its tests alike. A failing case
+# is still named in the output ctest prints on failure; a suite whose filter runs no case fails.
 #
 #   cmake -D TEST_EXECUTABLE=<file> -D TEST_RUNNER=<runner;args> -D TEST_WORKING_DIR=<dir>
 #         -D OUTPUT=<file.cmake> -P gtest_suites.cmake
