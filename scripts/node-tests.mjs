@@ -44,11 +44,16 @@ export function failuresOf(report) {
  * A runner that crashed before reporting counts as one failure. `concurrency`: how many test files
  * run at once (node's default is one less than the cores: one file at a time on a 2-core machine).
  * `timeout`: how long one test (or suite) may take before it fails, in ms: a test that hangs (a
- * page that never answers) fails by name instead of holding the run until CI gives up.
+ * page that never answers) fails by name instead of holding the run until CI gives up. `first`:
+ * file names that start before the others (in that order; the rest in name order), the longest
+ * ones, so that no long file starts last while the other files have finished.
  */
-export async function nodeTests(dir, layer, { tapName = path.basename(dir), concurrency, timeout } = {}) {
+export async function nodeTests(dir, layer, { tapName = path.basename(dir), concurrency, timeout, first = [] } = {}) {
   step(`testing: ${layer} (node --test ${dir})`);
-  const files = (await readdir(path.join(root, dir))).filter((f) => f.endsWith('.test.js')).sort();
+  const all = (await readdir(path.join(root, dir))).filter((f) => f.endsWith('.test.js')).sort();
+  const missing = first.filter((f) => !all.includes(f));
+  if (missing.length > 0) throw new Error(`nodeTests(${dir}): no test file named ${missing.join(', ')}`);
+  const files = [...first, ...all.filter((f) => !first.includes(f))];
   const tap = path.join(root, 'build', 'test-results', `${tapName}.tap`);
   await mkdir(path.dirname(tap), { recursive: true });
   const { code } = await run(process.execPath, [

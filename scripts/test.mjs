@@ -99,8 +99,23 @@ await timed(() => nodeTests('tests/js', 'JS API', { concurrency: Math.min(2, ava
 // machine): it fails by name. The Python tests wait for PyTorch runs that can queue for minutes.
 const BROWSER_HUNG_MS = 6 * 60 * 1000;
 const PYTHON_HUNG_MS = 15 * 60 * 1000;
+// The files that take a minute or more (measured; teacher-lesson also builds a course first) start
+// first: started last, one of them would run alone while the other slot sat idle.
+const LONGEST_BROWSER_FILES = [
+  'teacher-lesson.test.js',
+  'hostile-urls.test.js',
+  'bad-input.test.js',
+  'course-render.test.js',
+  'lesson-causal-masking.test.js',
+  'lesson-learning-to-attend.test.js',
+  'course-a11y.test.js',
+];
 await timed(() =>
-  nodeTests('tests/e2e', 'browser (Chromium)', { concurrency: browserConcurrency(), timeout: BROWSER_HUNG_MS }),
+  nodeTests('tests/e2e', 'browser (Chromium)', {
+    concurrency: browserConcurrency(),
+    timeout: BROWSER_HUNG_MS,
+    first: LONGEST_BROWSER_FILES,
+  }),
 );
 await timed(() => nodeTests('tests/package', 'npm package'));
 await timed(() => nodeTests('tests/python', 'code cells (Python)', { timeout: PYTHON_HUNG_MS }));
