@@ -108,7 +108,6 @@ const LONGEST_BROWSER_FILES = [
   'course-render.test.js',
   'lesson-causal-masking.test.js',
   'lesson-learning-to-attend.test.js',
-  'course-a11y.test.js',
 ];
 await timed(() =>
   nodeTests('tests/e2e', 'browser (Chromium)', {

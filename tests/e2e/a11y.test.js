@@ -1,6 +1,6 @@
 // axe-core on every page and route of the site, in light and dark: no serious or
 // critical accessibility violation anywhere. Each page is scrolled through first, so
-// every figure has drawn (they draw when visible). Every lesson: course-a11y.test.js.
+// every figure has drawn (they draw when visible). Every lesson: course-render.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { axeViolations, everyFigureShown, scrollThrough, settled, useBrowserAndSite, watch } from './browser.js';

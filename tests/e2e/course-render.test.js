@@ -2,11 +2,16 @@
 // too), in the static site over http and in dist/attnbook.html from file:// — web/README.md,
 // "Writing a lesson": the home page lists it in course order; it renders, every figure draws once
 // scrolled to (figures held back for an exercise once it is attempted), every check passes in the
-// lesson's own state, maths is typeset, and nothing reaches the console. The project's own lessons
-// (tests/fixtures/lessons/project-lessons.js) also have maths, figures and checks, each of them.
+// lesson's own state, maths is typeset, and nothing reaches the console. On the same page, once it
+// has drawn: over http, no serious or critical axe violation, light and dark; in the single file,
+// every KaTeX font its maths is set in is bundled and loads (the build keeps only the fonts the
+// lessons use, scripts/vite-lessons-plugin.mjs). One page load per lesson and target serves all
+// three. The project's own lessons (tests/fixtures/lessons/project-lessons.js) also have maths,
+// figures and checks, each of them. The site's other pages are in a11y.test.js.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  axeViolations,
   courseLessons,
   lessonList,
   openAllGates,
@@ -45,12 +50,64 @@ function cellsOnPage() {
   return found;
 }
 
+/**
+ * The KaTeX font families the lesson's maths is set in: { used, missing (no font face), failed (no
+ * face loaded) }. Off-screen parts of a lesson are laid out only near the viewport
+ * (content-visibility: auto), so a font only they use need not have been asked for yet: every face
+ * used is asked for, and each has loaded or failed before the answer (document.fonts.ready alone
+ * may come before the asking).
+ */
+async function katexFonts() {
+  const familyOf = (el) => getComputedStyle(el).fontFamily.split(',')[0].trim().replace(/"/g, '');
+  const used = new Set();
+  const faces = new Set(); // each face the maths is set in, as a CSS font shorthand
+  for (const el of document.querySelectorAll('.lesson-body .katex-html *')) {
+    const hasText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (hasText && familyOf(el).startsWith('KaTeX_')) {
+      used.add(familyOf(el));
+      const { fontStyle, fontWeight } = getComputedStyle(el);
+      faces.add(`${fontStyle} ${fontWeight} 16px "${familyOf(el)}"`);
+    }
+  }
+  await Promise.all([...faces].map((face) => document.fonts.load(face).catch(() => [])));
+  await document.fonts.ready;
+  const all = [...document.fonts];
+  const facesOf = (family) => all.filter((f) => f.family.replace(/"/g, '') === family);
+  return {
+    used: [...used],
+    missing: [...used].filter((family) => facesOf(family).length === 0),
+    failed: [...used].filter((family) => !facesOf(family).some((f) => f.status === 'loaded')),
+  };
+}
+
+/** Checked on a lesson's page over http, once it has drawn. */
+async function axeLightAndDark(t, page, id) {
+  await t.test('no serious or critical axe violation, light and dark', async () => {
+    for (const colorScheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme });
+      assert.deepEqual(await axeViolations(page, { minImpact: 'serious' }), [], `${id}, ${colorScheme}`);
+    }
+    await page.emulateMedia({ colorScheme: null });
+  });
+}
+/** Checked on a lesson's page in the single file, once it has drawn. */
+async function fontsLoad(t, page, id) {
+  await t.test('every KaTeX font its maths uses is bundled and loads', async () => {
+    const { used, missing, failed } = await page.evaluate(katexFonts);
+    if (isProjectLesson(id) || used.length > 0) {
+      assert.ok(used.includes('KaTeX_Main') || used.includes('KaTeX_Math'), `maths found (${used})`);
+    }
+    assert.deepEqual(missing, [], 'families without a font face');
+    assert.deepEqual(failed, [], 'families whose font did not load');
+  });
+}
+
 const targets = [
-  ['the static site over http', () => site.server.url],
-  ['dist/attnbook.html from file://', () => singleFileUrl],
+  ['the static site over http', () => site.server.url, axeLightAndDark],
+  ['dist/attnbook.html from file://', () => singleFileUrl, fontsLoad],
 ];
 
-for (const [name, base] of targets) {
+for (const [name, base, alsoCheck] of targets) {
   describe(name, () => {
     test('the home page lists every lesson in course order, with its summary', async () => {
       const page = await site.browser.context.newPage();
@@ -72,45 +129,51 @@ for (const [name, base] of targets) {
     });
 
     for (const { id, title } of lessons) {
-      test(`${id}: maths, every figure drawn, every check passing, a quiet console`, async () => {
+      test(id, async (t) => {
         const page = await site.browser.context.newPage();
         const { problems } = watch(page);
-        await page.goto(`${base()}#/${id}`);
-        await page.getByRole('heading', { level: 1, name: title }).waitFor();
-        if (isProjectLesson(id)) {
-          assert.ok((await page.locator('.lesson-body .katex').count()) > 0, 'KaTeX maths is rendered');
-        }
-        await openAllGates(page); // the figures held back for exercises: attempt those first
-        // Every figure comes near the viewport on the way down; the app settles once every cell
-        // in the lesson has drawn what it shows (nested cells and checks included).
-        await scrollThrough(page);
-        // A figure scrolled to is reported near the viewport a frame and a task later, and only
-        // from then on does the app wait for it: wait for every reachable figure's report (it sets
-        // data-shown), then for the app to settle. If one never comes, the assertion below names it.
-        await page
-          .waitForFunction(`(${cellsOnPage})().every((c) => !c.figure || c.shown)`, null, { timeout: 10000 })
-          .catch(() => {});
-        await settled(page.locator('attn-app'));
-        const cells = await page.evaluate(cellsOnPage);
-        assert.deepEqual(
-          cells.filter((c) => c.figure && !c.shown).map((c) => c.tag),
-          [],
-          'figures not drawn after scrolling through',
-        );
-        const figures = cells.filter((c) => c.figure);
-        const checks = cells.filter((c) => c.tag === 'attn-check');
-        if (isProjectLesson(id)) {
-          assert.ok(figures.length > 0, 'the lesson has figures');
-          assert.ok(checks.length > 0, 'the lesson has checks');
-        }
-        assert.deepEqual(
-          checks.filter((c) => c.status !== 'pass'),
-          [],
-          'every check passes',
-        );
-        assert.deepEqual(problems, []);
+        await t.test('maths, every figure drawn, every check passing', () => rendersWhole(page, id, title, base()));
+        await alsoCheck(t, page, id);
+        assert.deepEqual(problems, [], 'a quiet console');
         await page.close();
       });
     }
   });
+}
+
+/** Opens lesson `id` in `page` and checks it renders whole (see the top of the file). */
+async function rendersWhole(page, id, title, base) {
+  await page.goto(`${base}#/${id}`);
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  if (isProjectLesson(id)) {
+    assert.ok((await page.locator('.lesson-body .katex').count()) > 0, 'KaTeX maths is rendered');
+  }
+  await openAllGates(page); // the figures held back for exercises: attempt those first
+  // Every figure comes near the viewport on the way down; the app settles once every cell
+  // in the lesson has drawn what it shows (nested cells and checks included).
+  await scrollThrough(page);
+  // A figure scrolled to is reported near the viewport a frame and a task later, and only
+  // from then on does the app wait for it: wait for every reachable figure's report (it sets
+  // data-shown), then for the app to settle. If one never comes, the assertion below names it.
+  await page
+    .waitForFunction(`(${cellsOnPage})().every((c) => !c.figure || c.shown)`, null, { timeout: 10000 })
+    .catch(() => {});
+  await settled(page.locator('attn-app'));
+  const cells = await page.evaluate(cellsOnPage);
+  assert.deepEqual(
+    cells.filter((c) => c.figure && !c.shown).map((c) => c.tag),
+    [],
+    'figures not drawn after scrolling through',
+  );
+  const figures = cells.filter((c) => c.figure);
+  const checks = cells.filter((c) => c.tag === 'attn-check');
+  if (isProjectLesson(id)) {
+    assert.ok(figures.length > 0, 'the lesson has figures');
+    assert.ok(checks.length > 0, 'the lesson has checks');
+  }
+  assert.deepEqual(
+    checks.filter((c) => c.status !== 'pass'),
+    [],
+    'every check passes',
+  );
 }
