@@ -81,8 +81,9 @@ export class TrainingRun {
     return this._position ? this._position() : this._at;
   }
 
+  /** Where the run reached: kept here only when the host does not keep the step (`position`). */
   set at(step) {
-    this._at = step;
+    if (!this._position) this._at = step;
   }
 
   /** Whether restore() is under way. */
