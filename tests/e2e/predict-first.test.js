@@ -104,3 +104,29 @@ test('an assignment link opens the lesson at its exercise, keeps at= in the perm
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('a held-back figure links to its exercise: on a phone a long label wraps with its sentence, and the link goes there', async () => {
+  const { page, problems } = await open('#/attention-matrix');
+  await page.setViewportSize({ width: 390, height: 844 });
+  const reveal = page.locator('attn-reveal[data-revealed="false"]').first();
+  const after = await reveal.getAttribute('after');
+  const link = reveal.getByRole('link');
+  await link.scrollIntoViewIfNeeded();
+  assert.equal(await link.getAttribute('href'), `#/attention-matrix?at=${after}`, 'a new tab opens the lesson at it');
+  // the label runs over two lines as words of the sentence do, and the sentence goes on after it
+  const lines = await link.evaluate((el) => el.getClientRects().length);
+  assert.ok(lines >= 2, `the label spans ${lines} line box(es) at 390 px`);
+  const [linkEnd, textStart] = await link.evaluate((el) => {
+    const last = [...el.getClientRects()].at(-1);
+    const range = document.createRange();
+    range.setStart(el.nextSibling, 0);
+    range.setEnd(el.nextSibling, 1);
+    return [last.right, range.getBoundingClientRect().left];
+  });
+  assert.ok(textStart >= linkEnd - 1, `". Check…" follows the label on its line (${textStart} ≥ ${linkEnd})`);
+  await link.click();
+  await page.waitForFunction((id) => document.getElementById(id).matches(':focus-within'), after);
+  assert.equal(page.url().endsWith('#/attention-matrix'), true, 'the click stays on the page as it is');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -10,7 +10,7 @@
  *   this.gate.missing  // an id was given but no exercise on the page has it
  *   this.gate.label    // the exercise's label, for a link to it
  *   this.gate.goTo()   // scrolls to the exercise and focuses its first answer field
- *   ${gateLink(this.gate)} // that link: the label (maths typeset) as a button; gateLinkStyles
+ *   ${gateLink(this.gate)} // that link: the label (maths typeset); gateLinkStyles
  *
  * The exercise is looked up in the host's root once attn-exercise is defined (it comes earlier in
  * the page but may not be upgraded yet); call attach() again when the id changes. onAttach (optional)
@@ -21,20 +21,35 @@
 import { css, html } from 'lit';
 import { mathText } from '../base/math.js';
 
-/** A link to the exercise `gate` waits for: its label as a button that goes there. */
+/**
+ * Where the link to exercise `id` points: on a lesson's page, the lesson opened at it (an assignment
+ * link, `at=`, for a new tab or a copied link); elsewhere the exercise's id.
+ */
+function exerciseHref(id) {
+  const lesson = location.hash.match(/^#\/[^?]*/)?.[0];
+  return lesson ? `${lesson}?at=${encodeURIComponent(id)}` : `#${encodeURIComponent(id)}`;
+}
+
+/**
+ * A link to the exercise `gate` waits for, with its label: a click goes there on this page. A link,
+ * not a button, so that a long label wraps with the sentence around it.
+ */
 export const gateLink = (gate) =>
-  html`<button type="button" class="gate-link" @click=${() => gate.goTo()}>${mathText(gate.label)}</button>`;
+  html`<a
+    class="gate-link"
+    href=${exerciseHref(gate.id() ?? '')}
+    @click=${(event) => {
+      event.preventDefault();
+      gate.goTo();
+    }}
+    >${mathText(gate.label)}</a
+  >`;
 
 /** gateLink's look: a link in the text (with mathStyles for its label). */
 export const gateLinkStyles = css`
   .gate-link {
-    font: inherit;
     color: var(--accent, #3b5bdb);
-    background: none;
-    border: 0;
-    padding: 0;
     text-decoration: underline;
-    cursor: pointer;
   }
   .gate-link:focus-visible {
     outline: 2px solid var(--accent, #3b5bdb);
