@@ -144,6 +144,23 @@ def failure(job, error, message):
     return {"key": job["key"], "ok": False, "error": error, "message": message, "traceback": None, "output": ""}
 
 
+def send_result(job, fd):
+    """In a forked child: runs `job` and writes its result to `fd`. Returns the process's exit
+    status: 0 once the result is written, 1 if it could not be (the parent then reports the job)."""
+    try:
+        result = run(job)
+        for field in ("message", "traceback", "output"):
+            if isinstance(result[field], str):
+                result[field] = result[field][-RESULT_CHARS:]
+        view = memoryview(json.dumps(result).encode())
+        while view:
+            view = view[os.write(fd, view) :]
+        return 0
+    except BaseException:  # noqa: BLE001 - whatever went wrong, the parent hears of it by the status
+        traceback.print_exc()
+        return 1
+
+
 class Child:
     """One job running in a forked process; its result comes back through a pipe."""
 
@@ -154,19 +171,9 @@ class Child:
         self.data = b""
         read_end, write_end = os.pipe()
         self.pid = os.fork()
-        if self.pid == 0:  # the child: run the job, write its result, leave without cleanup
+        if self.pid == 0:  # the child: run the job, send its result, leave without cleanup
             os.close(read_end)
-            try:
-                result = run(job)
-                for field in ("message", "traceback", "output"):
-                    if isinstance(result[field], str):
-                        result[field] = result[field][-RESULT_CHARS:]
-                payload = json.dumps(result).encode()
-                view = memoryview(payload)
-                while view:
-                    view = view[os.write(write_end, view) :]
-            finally:
-                os._exit(0)
+            os._exit(send_result(job, write_end))
         os.close(write_end)
         self.fd = read_end
 
