@@ -1,9 +1,9 @@
-// axe-core on every page and route of the site, in light and dark: no serious or
-// critical accessibility violation anywhere. Each page is scrolled through first, so
+// axe-core on every page and route of the site, in light and dark (in dark, the colour rules:
+// browser.js axeLightAndDark): no serious or critical accessibility violation anywhere. Each page is scrolled through first, so
 // every figure has drawn (they draw when visible). Every lesson: course-render.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { axeViolations, everyFigureShown, scrollThrough, settled, useBrowserAndSite, watch } from './browser.js';
+import { axeLightAndDark, everyFigureShown, scrollThrough, settled, useBrowserAndSite, watch } from './browser.js';
 
 /** Waits until every attn-* cell of the page has drawn its current state (data-settled). */
 const everyCellSettled = (page) =>
@@ -66,10 +66,7 @@ for (const [name, path, ready, drawn] of PAGES) {
     await ready(page);
     await scrollThrough(page);
     await drawn(page);
-    for (const colorScheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme });
-      assert.deepEqual(await axeViolations(page, { minImpact: 'serious' }), [], `${name}, ${colorScheme}`);
-    }
+    assert.deepEqual(await axeLightAndDark(page, { minImpact: 'serious' }), [], name);
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -110,19 +110,40 @@ export function watch(page) {
  * of at least `minImpact` as "rule: targets" strings. axe is evaluated through
  * DevTools rather than added as an inline <script>, which the site's CSP refuses.
  */
-export async function axeViolations(page, { minImpact = 'minor' } = {}) {
+export async function axeViolations(page, { minImpact = 'minor', rules } = {}) {
   const levels = ['minor', 'moderate', 'serious', 'critical'];
   if (!(await page.evaluate(() => 'axe' in window))) {
     await page.evaluate(await readFile(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8'));
   }
-  const violations = await page.evaluate(async () => {
-    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+  const violations = await page.evaluate(async (only) => {
+    const options = { resultTypes: ['violations'], ...(only ? { runOnly: { type: 'rule', values: only } } : {}) };
+    const result = await window.axe.run(document, options);
     return result.violations.map((v) => ({
       impact: v.impact,
       text: `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
     }));
-  });
+  }, rules ?? null);
   return violations.filter((v) => levels.indexOf(v.impact) >= levels.indexOf(minImpact)).map((v) => v.text);
+}
+
+/** The axe rules whose outcome depends on colour: all that the dark theme can change. */
+export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
+/**
+ * axe in the light theme, every rule, then in the dark theme, COLOUR_RULES only: the dark theme
+ * changes colours and nothing else (custom properties in web/src/styles/base.css and a few
+ * components), so the other rules would only repeat the light run. Returns the violations of at
+ * least `minImpact`, each prefixed with its theme; then stops emulating a colour scheme.
+ */
+export async function axeLightAndDark(page, { minImpact } = {}) {
+  const found = [];
+  for (const colorScheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme });
+    const rules = colorScheme === 'dark' ? COLOUR_RULES : undefined;
+    found.push(...(await axeViolations(page, { minImpact, rules })).map((v) => `${colorScheme}: ${v}`));
+  }
+  await page.emulateMedia({ colorScheme: null });
+  return found;
 }
 
 /**

@@ -3,15 +3,15 @@
 // "Writing a lesson": the home page lists it in course order; it renders, every figure draws once
 // scrolled to (figures held back for an exercise once it is attempted), every check passes in the
 // lesson's own state, maths is typeset, and nothing reaches the console. On the same page, once it
-// has drawn: over http, no serious or critical axe violation, light and dark; in the single file,
-// every KaTeX font its maths is set in is bundled and loads (the build keeps only the fonts the
-// lessons use, scripts/vite-lessons-plugin.mjs). One page load per lesson and target serves all
+// has drawn: over http, no serious or critical axe violation, light and dark (in dark, the colour
+// rules: browser.js axeLightAndDark); in the single file, every KaTeX font its maths is set in is
+// bundled and loads (the build keeps only the fonts the lessons use, scripts/vite-lessons-plugin.mjs). One page load per lesson and target serves all
 // three. The project's own lessons (tests/fixtures/lessons/project-lessons.js) also have maths,
 // figures and checks, each of them. The site's other pages are in a11y.test.js.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  axeViolations,
+  axeLightAndDark,
   courseLessons,
   lessonList,
   openAllGates,
@@ -81,13 +81,9 @@ async function katexFonts() {
 }
 
 /** Checked on a lesson's page over http, once it has drawn. */
-async function axeLightAndDark(t, page, id) {
+async function accessible(t, page, id) {
   await t.test('no serious or critical axe violation, light and dark', async () => {
-    for (const colorScheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme });
-      assert.deepEqual(await axeViolations(page, { minImpact: 'serious' }), [], `${id}, ${colorScheme}`);
-    }
-    await page.emulateMedia({ colorScheme: null });
+    assert.deepEqual(await axeLightAndDark(page, { minImpact: 'serious' }), [], id);
   });
 }
 /** Checked on a lesson's page in the single file, once it has drawn. */
@@ -103,7 +99,7 @@ async function fontsLoad(t, page, id) {
 }
 
 const targets = [
-  ['the static site over http', () => site.server.url, axeLightAndDark],
+  ['the static site over http', () => site.server.url, accessible],
   ['dist/attnbook.html from file://', () => singleFileUrl, fontsLoad],
 ];
 

@@ -66,8 +66,8 @@ function readCodes(cell) {
 const round = (x) => Number(x.toPrecision(4));
 
 /**
- * The values a numeric spec is tried at: both ends and one inside (a fraction
- * for `number`, the middle for `integer`). An infinite end is tried as is:
+ * The values a numeric spec is tried at, in ascending order: both ends and one
+ * inside (a fraction for `number`, the middle for `integer`). An infinite end is tried as is:
  * state-fields.js accepts a declared infinite bound (softmax temperature = ∞
  * is a state a learner can set); the value inside is then taken 2.5 away from
  * the finite end.
@@ -81,7 +81,7 @@ function numericValues(spec, integer) {
   } else if (Number.isFinite(min)) inside = min + (integer ? 2 : 2.5);
   else if (Number.isFinite(max)) inside = max - (integer ? 2 : 2.5);
   else inside = integer ? 1 : 0.5;
-  return [...new Set([min, max, inside])];
+  return [...new Set([min, inside, max])].sort((a, b) => a - b);
 }
 
 const text = (value, spec) => {
@@ -137,8 +137,11 @@ function states(fields, base) {
       throw new Error(`field ${name}: no edits defined for type ${spec.type}`);
     }
   }
-  const crossed = numeric.flatMap((n) =>
-    discrete.map((d) => ({ name: `${n.name}, ${d.name}`, fields: { ...n.fields, ...d.fields } })),
+  // grouped by the discrete value, and numeric values in ascending order: a trainer's `steps` edits
+  // of one configuration come one after another, each going on from the last (0, then half-way,
+  // then the end), instead of retraining from the start each time
+  const crossed = discrete.flatMap((d) =>
+    numeric.map((n) => ({ name: `${n.name}, ${d.name}`, fields: { ...n.fields, ...d.fields } })),
   );
   return [...discrete, ...numeric, ...crossed];
 }
@@ -306,6 +309,7 @@ function startRunner() {
     }
   });
   child.on('error', fail);
+  child.stdin.on('error', () => {}); // EPIPE once the runner has died: 'close' below reports it, with its stderr
   exited.then((code) => fail(new Error(`${PYTHON} run_cells.py exited with ${code}:\n${err}`)));
   return {
     run(jobs) {
