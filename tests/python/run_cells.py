@@ -25,6 +25,7 @@ import io
 import json
 import linecache
 import math
+import multiprocessing
 import os
 import select
 import signal
@@ -161,6 +162,17 @@ def send_result(job, fd):
         return 1
 
 
+def child_main(job, read_end, write_end):
+    """The forked process of one job: runs it and sends its result; exits 1 if it could not send it."""
+    os.close(read_end)
+    sys.exit(send_result(job, write_end))
+
+
+# Each job runs in a process forked from this one (multiprocessing's fork start method, which ends
+# the child without running the parent's clean-up), so it starts with every import already done.
+FORK = multiprocessing.get_context("fork")
+
+
 class Child:
     """One job running in a forked process; its result comes back through a pipe."""
 
@@ -170,26 +182,25 @@ class Child:
         self.deadline = self.started + max(1, int(job.get("timeout", 120))) + KILL_GRACE_S
         self.data = b""
         read_end, write_end = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # the child: run the job, send its result, leave without cleanup
-            os.close(read_end)
-            os._exit(send_result(job, write_end))
+        self.process = FORK.Process(target=child_main, args=(job, read_end, write_end))
+        self.process.start()
         os.close(write_end)
         self.fd = read_end
 
     def finish(self):
         """The job's result once its pipe has closed (the process has ended)."""
         os.close(self.fd)
-        _, status = os.waitpid(self.pid, 0)
+        self.process.join()
         if self.data:
             return json.loads(self.data)
-        how = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit status {os.WEXITSTATUS(status)}"
+        code = self.process.exitcode
+        how = f"signal {-code}" if code < 0 else f"exit status {code}"
         return failure(self.job, "ProcessDied", f"the Python process running this cell ended with {how}")
 
     def kill(self):
-        os.kill(self.pid, signal.SIGKILL)
+        self.process.kill()
         os.close(self.fd)
-        os.waitpid(self.pid, 0)
+        self.process.join()
         return failure(self.job, "CellTimeout", "the cell ran longer than its time limit and was stopped")
 
 
