@@ -311,7 +311,14 @@ async function downloadFrom(page, figure, name, click) {
       .locator('.toolbar .status')
       .allTextContents()
       .catch(() => []);
-    throw new Error(`"${name}" started no download (${error.message}); status: ${JSON.stringify(status)}`);
+    // whether each Export menu was open: a closed one means the item was never clicked
+    const open = await figure
+      .locator('details.export-menu')
+      .evaluateAll((menus) => menus.map((menu) => menu.open))
+      .catch(() => []);
+    throw new Error(
+      `"${name}" started no download (${error.message}); status: ${JSON.stringify(status)}; menus open: ${JSON.stringify(open)}`,
+    );
   });
   const [result] = await Promise.all([download, click()]);
   return result;
