@@ -18,6 +18,7 @@ import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/lib.mjs';
 import { serve, STRICT_CSP } from '../../scripts/serve.mjs';
 import { FRAME_TIMEOUT_MS, nextFrames } from './next-frames.js';
+import { MARGIN_PX } from '../../web/src/cells/base/near-viewport.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -203,6 +204,39 @@ export async function showFigure(scope, selector, state = '') {
 }
 
 /**
+ * Scrolls `locator` into view and waits until what is around it has drawn: every figure within the
+ * near-viewport margin (MARGIN_PX) has been reported near (data-shown), and the cell is settled.
+ * A figure scrolled to draws a frame and a task later and can push what lies below it down: a
+ * click aimed before then lands where its target was (a lab's Export menu, under its heatmap that
+ * grew from 192 to 449 px, was missed so under load). Click after this, in the same viewport.
+ * @param {import('playwright-core').Locator} locator @param {import('playwright-core').Locator} cell
+ */
+export async function steadyInView(locator, cell) {
+  await locator.scrollIntoViewIfNeeded();
+  await locator.page().waitForFunction(
+    (margin) => {
+      const near = (el) => {
+        const box = el.getBoundingClientRect();
+        return (box.width > 0 || box.height > 0) && box.bottom > 1 - margin && box.top < innerHeight + margin - 1;
+      };
+      const waiting = (root) =>
+        [...root.querySelectorAll('*')].some(
+          (el) =>
+            (el.localName.startsWith('attn-') &&
+              'figureStyles' in (customElements.get(el.localName) ?? {}) &&
+              !el.hasAttribute('data-shown') &&
+              near(el)) ||
+            (el.shadowRoot && waiting(el.shadowRoot)),
+        );
+      return !waiting(document);
+    },
+    MARGIN_PX,
+    { timeout: FRAME_TIMEOUT_MS },
+  );
+  await settled(cell);
+}
+
+/**
  * Waits until every figure the reader can reach (not inside something hidden) has been reported near
  * the viewport (data-shown). A figure scrolled to is reported a frame and a task later, and only from
  * then on does the app wait for it: right after a scroll through, the app can still be settled.
@@ -324,6 +358,14 @@ async function downloadFrom(page, figure, name, click) {
   return result;
 }
 
+/** Opens the Export menu `selector` of `figure` with a click on its summary, once the layout is steady. */
+async function openMenu(figure, selector) {
+  const summary = figure.locator(`${selector} > summary`);
+  await steadyInView(summary, figure);
+  await summary.click();
+  await figure.locator(`${selector}[open]`).waitFor();
+}
+
 /**
  * Exports from a figure's Export menu as a learner does: opens the menu that holds the item named
  * `name` (its aria-label, e.g. 'Export the data as CSV') and clicks the item. Resolves to the
@@ -331,7 +373,8 @@ async function downloadFrom(page, figure, name, click) {
  * @param {import('playwright-core').Page} page @param {import('playwright-core').Locator} figure
  */
 export async function exportFrom(page, figure, name) {
-  await figure.locator(`details.export-menu:has(button[aria-label="${name}"]) > summary`).click();
+  const menu = `details.export-menu:has(button[aria-label="${name}"])`;
+  await openMenu(figure, menu);
   return downloadFrom(page, figure, name, () => figure.getByRole('button', { name }).click());
 }
 
@@ -343,7 +386,8 @@ export async function exportFrom(page, figure, name) {
  */
 export async function exportAll(page, lab) {
   const name = await lab.evaluate((el) => el.accessibleName);
-  const menu = lab.locator(`.toolbar[aria-label="${name}: tools"] details.export-menu`);
+  const selector = `.toolbar[aria-label="${name}: tools"] details.export-menu`;
+  const menu = lab.locator(selector);
   const files = {};
   for (const [kind, label] of [
     ['svg', 'Export the figure as SVG'],
@@ -351,7 +395,7 @@ export async function exportAll(page, lab) {
     ['csv', 'Export the data as CSV'],
     ['json', 'Export the data as JSON'],
   ]) {
-    await menu.locator('summary').click();
+    await openMenu(lab, selector);
     const download = await downloadFrom(page, lab, label, () => menu.getByRole('button', { name: label }).click());
     const bytes = Buffer.concat(await (await download.createReadStream()).toArray());
     files[kind] = { filename: download.suggestedFilename(), bytes, text: bytes.toString() };
