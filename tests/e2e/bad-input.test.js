@@ -9,8 +9,15 @@ import { after, before, test } from 'node:test';
 import { launch, openGates, serveSite, settled, showFigure, watch } from './browser.js';
 
 let server;
-before(async () => (server = await serveSite()));
-after(() => server.close());
+let browser;
+before(async () => {
+  server = await serveSite();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
 
 /** What the field shows: aria-invalid, its described error (text, visible, box) and its own box. */
 function fieldReport(input) {
@@ -58,9 +65,9 @@ for (const lesson of lessons) {
   const editors = EDITORS.filter((e) => e.lesson === lesson);
   const count = editors.reduce((n, e) => n + e.rows.length, 0);
   test(`${lesson}: ${count} bad entries in ${editors.length} fields show a field error and keep the last valid state`, async () => {
-    // A browser of its own per lesson: nothing an earlier lesson's hundreds of edits left behind.
-    const browser = await launch();
+    // A fresh page per lesson, its storage cleared first: nothing an earlier lesson's edits left behind.
     const page = await browser.context.newPage();
+    await page.addInitScript(() => localStorage.clear());
     const { problems } = watch(page);
     await page.goto(`${server.url}#/${lesson}`);
     for (const editor of editors) {
@@ -71,9 +78,9 @@ for (const lesson of lessons) {
       const input = page.locator(editor.input).first();
       await input.scrollIntoViewIfNeeded();
       const initial = await readState(page, editor.state);
+      const kept = initial; // each bad entry must keep it: checked after each one
       for (const [cls, text, message] of editor.rows) {
         const what = `${editor.name}: ${cls} ${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}`;
-        const kept = await readState(page, editor.state);
         await enter(input, editor, text);
         await settled(host); // the edit un-settled the field's cell and the lab: the error is drawn once it is back
         const report = await input.evaluate(fieldReport);
@@ -102,6 +109,6 @@ for (const lesson of lessons) {
       }
     }
     assert.deepEqual(problems, []);
-    await browser.close();
+    await page.close();
   });
 }

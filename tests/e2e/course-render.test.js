@@ -1,18 +1,25 @@
 // Every lesson of the course (tests/e2e/browser.js courseLessons(): web/lessons/*.md, a teacher's
-// too), in the static site over http and in dist/attnbook.html from file:// — web/README.md,
-// "Writing a lesson": the home page lists it in course order; it renders, every figure draws once
-// scrolled to (figures held back for an exercise once it is attempted), every check passes in the
-// lesson's own state, maths is typeset, and nothing reaches the console. On the same page, once it
-// has drawn: over http, no serious or critical axe violation, light and dark (in dark, the colour
-// rules: browser.js axeLightAndDark); in the single file, every KaTeX font its maths is set in is
-// bundled and loads (the build keeps only the fonts the lessons use, scripts/vite-lessons-plugin.mjs). One page load per lesson and target serves all
-// three. The project's own lessons (tests/fixtures/lessons/project-lessons.js) also have maths,
-// figures and checks, each of them. The site's other pages are in a11y.test.js.
+// too), in the static site over http and in dist/attnbook.html from file://, at 1280×900 —
+// web/README.md, "Writing a lesson": the home page lists it in course order; it renders, every
+// figure draws once scrolled to (figures held back for an exercise once it is attempted), every
+// check passes in the lesson's own state, maths is typeset, and nothing reaches the console. One
+// page load per lesson and target serves everything checked of it there:
+// - over http, first, before any exercise is attempted: verification and exports stay quiet until
+//   asked for, figure text is readable, no formula is left as raw TeX (tests/e2e/explorable.js);
+//   once it has drawn whole: its labs use the margin beside the contents (explorable.js); no
+//   serious or critical axe violation, light and dark (in dark, the colour rules: browser.js
+//   axeLightAndDark); then every slider or draggable control that showed before an attempt is seen
+//   together with a figure it changes (explorable.js);
+// - in the single file, once it has drawn: every KaTeX font its maths is set in is bundled and
+//   loads (the build keeps only the fonts the lessons use, scripts/vite-lessons-plugin.mjs).
+// The project's own lessons (tests/fixtures/lessons/project-lessons.js) also have maths, figures
+// and checks, each of them. The site's other pages are in a11y.test.js.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   axeLightAndDark,
   courseLessons,
+  everyFigureShown,
   lessonList,
   openAllGates,
   scrollThrough,
@@ -22,6 +29,14 @@ import {
   watch,
 } from './browser.js';
 import { isProjectLesson } from '../fixtures/lessons/project-lessons.js';
+import {
+  VIEWPORT,
+  controlsBesideFigures,
+  installDeepAll,
+  labsInTheMargin,
+  markControls,
+  readsQuietly,
+} from './explorable.js';
 
 const site = useBrowserAndSite();
 const lessons = await courseLessons();
@@ -80,11 +95,33 @@ async function katexFonts() {
   };
 }
 
-/** Checked on a lesson's page over http, once it has drawn. */
-async function accessible(t, page, id) {
+/** Checked on a lesson's page over http, once it has drawn whole (every exercise that holds a figure back attempted). */
+async function afterRendering(t, page, id, before) {
+  await t.test('labs use the margin, the contents sit in the left margin, nothing overlaps', () =>
+    labsInTheMargin(page, id),
+  );
   await t.test('no serious or critical axe violation, light and dark', async () => {
     assert.deepEqual(await axeLightAndDark(page, { minImpact: 'serious' }), [], id);
   });
+  await t.test('each slider and draggable control is visible together with a figure it changes', () =>
+    controlsBesideFigures(page, before.controls),
+  );
+}
+/**
+ * Checked on a lesson's page over http before rendersWhole, with no exercise attempted yet: opens it.
+ * Returns what afterRendering needs of that moment.
+ */
+async function beforeAnAttempt(t, page, id, base) {
+  await page.goto(`${base}#/${id}`);
+  await page.locator('attn-app[data-settled] .lesson-body').waitFor();
+  await scrollThrough(page);
+  await everyFigureShown(page);
+  await settled(page.locator('attn-app'));
+  await t.test(
+    'before an attempt: checks and exports folded, the Verified lines show, figure text ≥ 11 px, maths rendered',
+    () => readsQuietly(page, id),
+  );
+  return { controls: await markControls(page) }; // nudged once the lesson has been checked whole
 }
 /** Checked on a lesson's page in the single file, once it has drawn. */
 async function fontsLoad(t, page, id) {
@@ -98,12 +135,13 @@ async function fontsLoad(t, page, id) {
   });
 }
 
+// [name, base URL, checked before rendersWhole (it opens the page; its result goes to the next), checked after it]
 const targets = [
-  ['the static site over http', () => site.server.url, accessible],
-  ['dist/attnbook.html from file://', () => singleFileUrl, fontsLoad],
+  ['the static site over http', () => site.server.url, beforeAnAttempt, afterRendering],
+  ['dist/attnbook.html from file://', () => singleFileUrl, null, fontsLoad],
 ];
 
-for (const [name, base, alsoCheck] of targets) {
+for (const [name, base, firstCheck, alsoCheck] of targets) {
   describe(name, () => {
     test('the home page lists every lesson in course order, with its summary', async () => {
       const page = await site.browser.context.newPage();
@@ -127,9 +165,14 @@ for (const [name, base, alsoCheck] of targets) {
     for (const { id, title } of lessons) {
       test(id, async (t) => {
         const page = await site.browser.context.newPage();
+        await page.setViewportSize(VIEWPORT);
+        await installDeepAll(page);
         const { problems } = watch(page);
-        await t.test('maths, every figure drawn, every check passing', () => rendersWhole(page, id, title, base()));
-        await alsoCheck(t, page, id);
+        const before = firstCheck ? await firstCheck(t, page, id, base()) : null;
+        await t.test('maths, every figure drawn, every check passing', () =>
+          rendersWhole(page, id, title, base(), { loaded: Boolean(firstCheck) }),
+        );
+        await alsoCheck(t, page, id, before);
         assert.deepEqual(problems, [], 'a quiet console');
         await page.close();
       });
@@ -137,9 +180,9 @@ for (const [name, base, alsoCheck] of targets) {
   });
 }
 
-/** Opens lesson `id` in `page` and checks it renders whole (see the top of the file). */
-async function rendersWhole(page, id, title, base) {
-  await page.goto(`${base}#/${id}`);
+/** Opens lesson `id` in `page` (unless `loaded`: open already) and checks it renders whole (see the top of the file). */
+async function rendersWhole(page, id, title, base, { loaded = false } = {}) {
+  if (!loaded) await page.goto(`${base}#/${id}`);
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
   if (isProjectLesson(id)) {
     assert.ok((await page.locator('.lesson-body .katex').count()) > 0, 'KaTeX maths is rendered');

@@ -48,7 +48,7 @@ test('every lesson: no rendered text holds a literal "$" (every formula was rend
       .replace(/<annotation\b[\s\S]*?<\/annotation>/g, '') // KaTeX keeps the TeX source here, unseen
       .replace(/<code\b[\s\S]*?<\/code>/g, '') // code may hold a $ of its own
       // an exercise's options, likely mistakes and variants are typeset at run time (mathText;
-      // tests/e2e/course-explorable.test.js checks the page for a visible $)
+      // tests/e2e/course-render.test.js (explorable.js) checks the page for a visible $)
       .replace(/<(option|attn-mistake|attn-variant)\b[\s\S]*?<\/\1>/g, '')
       .replace(/<[^>]+>/g, '')
       .replace(/&#36;|&#x24;|&dollar;/gi, '$');
