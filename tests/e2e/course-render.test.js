@@ -6,6 +6,8 @@
 // page load per lesson and target serves everything checked of it there:
 // - over http, first, before any exercise is attempted: verification and exports stay quiet until
 //   asked for, figure text is readable, no formula is left as raw TeX (tests/e2e/explorable.js);
+//   then predict first: nothing is revealed before an attempt, and each exercise attempted once
+//   offers its explanation and shows its figure (tests/e2e/commit-first.js);
 //   once it has drawn whole: its labs use the margin beside the contents (explorable.js); no
 //   serious or critical axe violation, light and dark (in dark, the colour rules: browser.js
 //   axeLightAndDark); then every slider or draggable control that showed before an attempt is seen
@@ -29,6 +31,7 @@ import {
   watch,
 } from './browser.js';
 import { isProjectLesson } from '../fixtures/lessons/project-lessons.js';
+import { commitsFirst } from './commit-first.js';
 import {
   VIEWPORT,
   controlsBesideFigures,
@@ -112,6 +115,7 @@ async function afterRendering(t, page, id, before) {
  * Returns what afterRendering needs of that moment.
  */
 async function beforeAnAttempt(t, page, id, base) {
+  await page.addInitScript(() => localStorage.clear()); // no attempt from before
   await page.goto(`${base}#/${id}`);
   await page.locator('attn-app[data-settled] .lesson-body').waitFor();
   await scrollThrough(page);
@@ -121,7 +125,11 @@ async function beforeAnAttempt(t, page, id, base) {
     'before an attempt: checks and exports folded, the Verified lines show, figure text ≥ 11 px, maths rendered',
     () => readsQuietly(page, id),
   );
-  return { controls: await markControls(page) }; // nudged once the lesson has been checked whole
+  const controls = await markControls(page); // nudged once the lesson has been checked whole
+  await t.test('at least two exercises, nothing revealed before an attempt, the figure after one', () =>
+    commitsFirst(page, id),
+  );
+  return { controls };
 }
 /** Checked on a lesson's page in the single file, once it has drawn. */
 async function fontsLoad(t, page, id) {

@@ -1,7 +1,7 @@
 // Exercises in the project's own lessons (tests/fixtures/lessons/project-lessons.js; headless
 // Chromium, the built site): a lesson's own progress line follows solving and Reset, and
 // assignment links (`at=`) open a lesson at an exercise. The predict-first rules every lesson
-// follows are checked over the whole course in course-predict-first.test.js.
+// follows are checked over the whole course by course-render.test.js (commit-first.js).
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
