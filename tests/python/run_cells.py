@@ -30,7 +30,6 @@ import os
 import select
 import signal
 import socket
-import sys
 import time
 import traceback
 
@@ -146,26 +145,22 @@ def failure(job, error, message):
 
 
 def send_result(job, fd):
-    """In a forked child: runs `job` and writes its result to `fd`. Returns the process's exit
-    status: 0 once the result is written, 1 if it could not be (the parent then reports the job)."""
-    try:
-        result = run(job)
-        for field in ("message", "traceback", "output"):
-            if isinstance(result[field], str):
-                result[field] = result[field][-RESULT_CHARS:]
-        view = memoryview(json.dumps(result).encode())
-        while view:
-            view = view[os.write(fd, view) :]
-        return 0
-    except BaseException:  # noqa: BLE001 - whatever went wrong, the parent hears of it by the status
-        traceback.print_exc()
-        return 1
+    """In a forked child: runs `job` and writes its result to `fd`. Whatever stops the writing
+    propagates: multiprocessing then prints its traceback and ends the process with status 1, and
+    the parent reports the job (status 0: the result was written)."""
+    result = run(job)
+    for field in ("message", "traceback", "output"):
+        if isinstance(result[field], str):
+            result[field] = result[field][-RESULT_CHARS:]
+    view = memoryview(json.dumps(result).encode())
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def child_main(job, read_end, write_end):
-    """The forked process of one job: runs it and sends its result; exits 1 if it could not send it."""
+    """The forked process of one job: runs it and sends its result (see send_result)."""
     os.close(read_end)
-    sys.exit(send_result(job, write_end))
+    send_result(job, write_end)
 
 
 # Each job runs in a process forked from this one (multiprocessing's fork start method, which ends
