@@ -1,7 +1,7 @@
-// Browser budgets, measured in headless Chromium (Debian's /usr/bin/chromium
-// driven by playwright-core, with the flags of tests/e2e/browser.js). A
-// benchmark, not a test: it prints a table, writes bench/results/browser.json
-// and marks each budget met or NOT MET; it fails only if it cannot measure.
+// Browser budgets, measured in headless Chromium (Debian's full /usr/bin/chromium, the browser a
+// learner runs, driven by playwright-core with the flags of scripts/lib.mjs; the tests drive its
+// headless shell). A benchmark, not a test: it prints a table, writes bench/results/browser.json and
+// marks each budget met or NOT MET; it fails only if it cannot measure.
 //
 //   first lesson interactive  dist/attnbook.html#/<first lesson in course order> from file://,
 //                             navigation start -> its first cell (e.g. <attn-convex-mix>) has
@@ -47,7 +47,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import frontMatter from 'front-matter';
 import { chromium } from 'playwright-core';
-import { chromiumLaunchOptions } from '../scripts/lib.mjs';
+import { CHROMIUM, chromiumLaunchOptions } from '../scripts/lib.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -650,7 +650,7 @@ for (const file of [singleFile, path.join(site, 'index.html')]) {
 }
 
 const started = performance.now();
-const browser = await chromium.launch(chromiumLaunchOptions());
+const browser = await chromium.launch(chromiumLaunchOptions([], { executablePath: CHROMIUM }));
 let results;
 try {
   const first = await firstLesson();

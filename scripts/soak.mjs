@@ -26,7 +26,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { build } from './build.mjs';
-import { chromiumLaunchOptions, root, step } from './lib.mjs';
+import { CHROMIUM, chromiumLaunchOptions, root, step } from './lib.mjs';
 import { serve, STRICT_CSP } from './serve.mjs';
 
 const { values: options } = parseArgs({
@@ -63,7 +63,9 @@ if (!existsSync(path.join(site, 'index.html'))) {
 
 step(`soak: #/${options.lesson} for ${MINUTES} min in headless Chromium (dist/site over http, strict CSP)`);
 const server = await serve(site, { headers: { 'Content-Security-Policy': STRICT_CSP } });
-const browser = await chromium.launch(chromiumLaunchOptions(['--enable-precise-memory-info']));
+const browser = await chromium.launch(
+  chromiumLaunchOptions(['--enable-precise-memory-info'], { executablePath: CHROMIUM }),
+);
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 const page = await context.newPage();
 const problems = [];
