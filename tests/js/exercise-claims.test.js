@@ -1,0 +1,128 @@
+// What the exercises tell a learner, checked against the core: each claim that an option, a piece
+// of feedback, an explanation or the figure an exercise holds back makes about numbers is stated
+// here and computed with the engine (softmax() of the wasm build, in Node). One test per claim,
+// named by the lesson and exercise that make it, so that a claim made false by an edit fails by name.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { test } from 'node:test';
+import { loadAttention } from '../../web/src/engine/index.js';
+
+const engine = await loadAttention();
+const lessonsDir = new URL('../../web/lessons/', import.meta.url);
+
+/** The rows of a (rows × cols) tensor, as plain arrays. */
+function rowsOf({ data, shape: [rows, cols] }) {
+  return Array.from({ length: rows }, (_, i) => Array.from(data.subarray(i * cols, (i + 1) * cols)));
+}
+const transpose = (m) => m[0].map((_, j) => m.map((row) => row[j]));
+/** torch.softmax(S, dim=-1): each row normalised. */
+const softmaxRows = (S) => rowsOf(engine.softmax(S));
+/** torch.softmax(S, dim=0): each column normalised (the softmax of Sᵀ's rows, transposed back). */
+const softmaxColumns = (S) => transpose(softmaxRows(transpose(S)));
+const sums = (m) => m.map((row) => row.reduce((a, b) => a + b, 0));
+const columnSums = (m) => sums(transpose(m));
+/** The largest |a − b| over two matrices of one shape. */
+const maxDifference = (a, b) => Math.max(...a.flatMap((row, i) => row.map((x, j) => Math.abs(x - b[i][j]))));
+const F32 = 1e-6; // float32 softmax against exact sums
+
+/** The `name` attribute of the element with id `id` in lesson `lesson`'s Markdown. */
+async function attributeOf(lesson, id, name) {
+  const source = await readFile(new URL(`${lesson}.md`, lessonsDir), 'utf8');
+  const element = source.match(new RegExp(`<[\\w-]+ id="${id}"[^>]*>`))?.[0];
+  assert.ok(element, `${lesson}.md has an element with id="${id}"`);
+  const value = element.match(new RegExp(`\\s${name}="([^"]*)"`))?.[1];
+  assert.ok(value !== undefined, `${lesson}.md #${id} has a ${name} attribute`);
+  return value;
+}
+const parseMatrix = (text) => text.split(';').map((row) => row.split(',').map(Number));
+
+// attention-matrix, Exercise 3 (am-axis): torch.softmax(S, dim=0) instead of dim=-1 on a square S.
+{
+  // the held-back figure's S, as its caption gives it
+  const S = [
+    [2, 0, 1, -1],
+    [0, 1, 0, 0],
+    [1, 3, -1, 0],
+    [-2, 0, 0, 1],
+  ];
+
+  test('attention-matrix am-axis, option "Nothing changes" (wrong): a symmetric S is not enough for the two axes to agree', () => {
+    const symmetric = [
+      [0, 1],
+      [1, 5],
+    ];
+    assert.deepEqual(symmetric, transpose(symmetric));
+    assert.ok(maxDifference(softmaxRows(symmetric), softmaxColumns(symmetric)) > 0.1);
+    assert.ok(maxDifference(softmaxRows(S), softmaxColumns(S)) > 0.1, "the figure's S: the axes differ");
+  });
+
+  test('attention-matrix am-axis, its feedback: the axes agree when every row and column of exp(S) has one sum, even for a non-symmetric S', () => {
+    const E = [
+      [1, 2, 3],
+      [3, 1, 2],
+      [2, 3, 1],
+    ]; // every row and every column sums to 6
+    const notSymmetric = E.map((row) => row.map(Math.log));
+    assert.notDeepEqual(notSymmetric, transpose(notSymmetric));
+    assert.ok(maxDifference(softmaxRows(notSymmetric), softmaxColumns(notSymmetric)) < F32);
+    assert.ok(
+      maxDifference(
+        softmaxRows(notSymmetric),
+        E.map((row) => row.map((x) => x / 6)),
+      ) < F32,
+    );
+  });
+
+  test('attention-matrix am-axis, option "Every column sums to 1" (right), and the figure it holds back', async () => {
+    const A = softmaxColumns(S);
+    for (const sum of columnSums(A)) assert.ok(Math.abs(sum - 1) < F32, `a column sums to ${sum}`);
+    // the caption: the rows sum to 1.30, 0.59, 1.32 and 0.78
+    assert.deepEqual(
+      sums(A).map((x) => x.toFixed(2)),
+      ['1.30', '0.59', '1.32', '0.78'],
+    );
+    // the figure's values are softmax(S, dim=0), rounded to two decimals
+    const shown = parseMatrix(await attributeOf('attention-matrix', 'am-axis-figure', 'values'));
+    assert.deepEqual(
+      shown,
+      A.map((row) => row.map((x) => Number(x.toFixed(2)))),
+    );
+  });
+
+  test('attention-matrix am-axis, option "Both the rows and the columns" (wrong): one softmax normalises one axis only', () => {
+    assert.ok(sums(softmaxColumns(S)).some((sum) => Math.abs(sum - 1) > 0.1));
+    assert.ok(columnSums(softmaxRows(S)).some((sum) => Math.abs(sum - 1) > 0.1));
+  });
+
+  test('attention-matrix am-axis, option "Some weights become negative" (wrong): every weight stays positive along either axis', () => {
+    const wide = S.map((row) => row.map((x) => 10 * x)); // differences of up to 40 between logits
+    for (const A of [softmaxRows(S), softmaxColumns(S), softmaxRows(wide), softmaxColumns(wide)]) {
+      assert.ok(A.flat().every((x) => x >= 0));
+    }
+    assert.ok(
+      softmaxColumns(S)
+        .flat()
+        .every((x) => x > 0),
+    );
+  });
+}
+
+// attention-matrix, "Things to try" under the lab (a 5 × 5 S).
+{
+  const row = [0.3, -1.2, 0.8, 0.1, -0.4];
+
+  test('attention-matrix, things to try: one logit of 8 in a row makes that row of A nearly one-hot', () => {
+    const [weights] = softmaxRows([row.map((x, j) => (j === 2 ? 8 : x))]);
+    assert.ok(weights[2] > 0.99, `the weight on the large logit is ${weights[2]}`);
+  });
+
+  test('attention-matrix, things to try: a row of equal scores gives the uniform weights 1/5', () => {
+    const [weights] = softmaxRows([[0.7, 0.7, 0.7, 0.7, 0.7]]);
+    for (const w of weights) assert.ok(Math.abs(w - 1 / 5) < F32);
+  });
+
+  test('attention-matrix, things to try: adding one constant to a whole row leaves that row of A unchanged', () => {
+    const [before, after] = softmaxRows([row, row.map((x) => x + 3.5)]);
+    assert.ok(maxDifference([before], [after]) < F32);
+  });
+}
