@@ -1,7 +1,8 @@
 // Predict first, checked as a learner meets it: an exercise of a lesson and the figure that shows
 // its answer (an attn-reveal after it). Before any attempt the figure is hidden (data-revealed
-// "false", not visible); each declared likely wrong answer gets its own feedback; the right
-// answer solves the exercise (data-progress="solved"); the figure then shows and settles.
+// "false", not visible); each declared likely wrong answer gets its own feedback; a wrong answer
+// opens the figure, so the exercise counts as shown (data-progress="shown") and the right answer
+// typed after it does not solve it; the figure then shows and settles.
 // Waits for signals (attributes, verdict text), never for a fixed time.
 import assert from 'node:assert/strict';
 import { settled } from './browser.js';
@@ -56,12 +57,12 @@ export async function checkPredictFirst(page, { id, mistakes, right, figure }) {
     assert.match(verdict, feedback, `${id}: ${answer} gets its own feedback`);
     assert.ok(!seen.has(verdict), `${id}: ${answer}'s feedback differs from the others`);
     seen.add(verdict);
-    assert.equal(await exercise.getAttribute('data-progress'), 'attempted');
+    assert.equal(await exercise.getAttribute('data-progress'), 'shown', `${id}: the figure now shows the answer`);
   }
   await exercise.getByRole('button', { name: 'Show hint' }).waitFor();
   const verdict = await attempt(exercise, right);
-  assert.match(verdict, /^Correct — /, `${id}: ${right} is right`);
-  assert.equal(await exercise.getAttribute('data-progress'), 'solved');
+  assert.match(verdict, /^Correct — .* counts as shown, not solved/, `${id}: ${right} is right, after the figure`);
+  assert.equal(await exercise.getAttribute('data-progress'), 'shown');
   assert.equal(await reveal.getAttribute('data-revealed'), 'true');
   const shown = reveal.locator(figure).first();
   await shown.scrollIntoViewIfNeeded();
@@ -116,8 +117,8 @@ export async function commitTo(page, answers) {
 
 /**
  * One predict-first exercise: before an attempt its figures are hidden (data-revealed="false", not
- * visible); each declared mistake gets its own feedback; the right answer solves it; then the
- * figures show.
+ * visible); each declared mistake gets its own feedback; the first opens the figures, so the right
+ * answer after them counts as shown, not solved; the figures show.
  */
 export async function predictFirst(page, { id, figures, mistakes, right }) {
   const exercise = page.locator(`attn-exercise#${id}`);
@@ -132,10 +133,15 @@ export async function predictFirst(page, { id, figures, mistakes, right }) {
     assert.match(verdict, /^Not yet — /, `${id}: ${answer}`);
     assert.match(verdict, feedback, `${id}: ${answer}`);
     assert.equal(await exercise.getAttribute('data-status'), 'fail');
+    assert.equal(await exercise.getAttribute('data-progress'), 'shown', `${id}: the figure now shows the answer`);
   }
   await exercise.getByRole('button', { name: 'Show hint' }).waitFor();
-  assert.match(await attemptById(page, id, right), /^Correct — /, `${id}: the right answer`);
-  assert.equal(await exercise.getAttribute('data-progress'), 'solved');
+  assert.match(
+    await attemptById(page, id, right),
+    /^Correct — .* not solved/,
+    `${id}: the right answer, after the figure`,
+  );
+  assert.equal(await exercise.getAttribute('data-progress'), 'shown');
   for (const reveal of await reveals.all()) assert.equal(await reveal.getAttribute('data-revealed'), 'true', id);
   for (const figure of figures) {
     await page.locator(figure).scrollIntoViewIfNeeded();
@@ -144,13 +150,20 @@ export async function predictFirst(page, { id, figures, mistakes, right }) {
   }
 }
 
-/** Try another on a number exercise: a fresh prompt from the lesson's variants, solved with `solve(prompt)`. */
+/**
+ * Try another on a number exercise: a fresh prompt from the lesson's variants, solved with
+ * `solve(prompt)`, which solves the exercise. A figure held back for it hides again until then.
+ */
 export async function tryAnother(page, id, solve) {
   const exercise = page.locator(`attn-exercise#${id}`);
+  const heldBack = page.locator(`attn-reveal[after="${id}"]`);
   await exercise.getByRole('button', { name: 'Try another' }).click();
   await settled(exercise);
   const prompt = await exercise.locator('#prompt').innerText();
   assert.equal(await exercise.getAttribute('data-status'), 'pending');
+  for (const reveal of await heldBack.all()) await reveal.and(page.locator('[data-revealed="false"]')).waitFor();
   assert.match(await attemptById(page, id, solve(prompt)), /^Correct — /, prompt);
+  assert.equal(await exercise.getAttribute('data-progress'), 'solved', `${id}: a variant solved counts`);
+  for (const reveal of await heldBack.all()) await reveal.and(page.locator('[data-revealed="true"]')).waitFor();
   return prompt;
 }

@@ -127,7 +127,17 @@ test('each declared likely mistake gets its own feedback; other wrong answers a 
   await choice.getByRole('radio', { name: 'τ = 1' }).check();
   await choice.getByRole('button', { name: 'Check' }).click();
   await settled(choice);
-  assert.equal(await choice.locator('.verdict').innerText(), 'Not yet — “τ = 1” is not it.');
+  // two of three options ruled out: the last one is the answer, on show, so it no longer counts
+  assert.equal(
+    await choice.locator('.verdict').innerText(),
+    'Not yet — “τ = 1” is not it. Only one answer is left, so this counts as shown, not solved: Reset to earn it.',
+  );
+  assert.equal(await choice.getAttribute('data-progress'), 'shown');
+  await choice.getByRole('radio', { name: 'τ → ∞' }).check();
+  await choice.getByRole('button', { name: 'Check' }).click();
+  await settled(choice);
+  assert.match(await choice.locator('.verdict').innerText(), /^Correct — .*counts as shown, not solved/);
+  assert.equal(await choice.getAttribute('data-progress'), 'shown');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -334,7 +334,7 @@ describe('interactions, on one page of the site over http', () => {
 });
 
 describe('predict first: the two exercises before the lab', () => {
-  test('the lab stays hidden until both are attempted; each mistake gets its own feedback; the answers solve them', async () => {
+  test('the lab stays hidden until both are attempted; each mistake gets its own feedback; only an answer before the figure solves', async () => {
     const page = await site.browser.context.newPage();
     const { problems } = watch(page);
     await page.goto(`${site.server.url}#/convex-combinations`);
@@ -360,13 +360,14 @@ describe('predict first: the two exercises before the lab', () => {
       assert.match(verdict, /^Not yet — /, `${value}`);
       assert.match(verdict, feedback, `${value}`);
       assert.equal(await exercise(page, 'mix-entry').getAttribute('data-status'), 'fail');
+      assert.equal(await exercise(page, 'mix-entry').getAttribute('data-progress'), 'shown', 'its figure shows y');
     }
     await exercise(page, 'mix-entry').getByRole('button', { name: 'Show hint' }).waitFor();
     await page.locator('attn-reveal[after="mix-entry"][data-revealed="true"]').waitFor();
     await page.locator('attn-reveal[after="sum-two"][data-revealed="false"]').waitFor();
     assert.equal(await page.locator(LAB).isVisible(), false, 'still hidden: Exercise 2 is not attempted');
-    assert.match(await attempt(page, 'mix-entry', 0.9), /^Correct — /);
-    assert.equal(await exercise(page, 'mix-entry').getAttribute('data-progress'), 'solved');
+    assert.match(await attempt(page, 'mix-entry', 0.9), /^Correct — .*counts as shown, not solved/);
+    assert.equal(await exercise(page, 'mix-entry').getAttribute('data-progress'), 'shown');
 
     // Exercise 2: weights that add up to 2 on four copies of v
     const wrong = [
@@ -380,7 +381,7 @@ describe('predict first: the two exercises before the lab', () => {
       assert.equal(await exercise(page, 'sum-two').getAttribute('data-status'), 'fail');
     }
     assert.match(await attempt(page, 'sum-two', ANSWERS['sum-two']), /^Correct — y = \(0\.5 \+ 0\.5/);
-    assert.equal(await exercise(page, 'sum-two').getAttribute('data-progress'), 'solved');
+    assert.equal(await exercise(page, 'sum-two').getAttribute('data-progress'), 'shown', 'the figure was on show');
     await page.locator('attn-reveal[after="sum-two"][data-revealed="true"]').waitFor();
     const lab = page.locator(LAB);
     await lab.scrollIntoViewIfNeeded();
@@ -389,6 +390,15 @@ describe('predict first: the two exercises before the lab', () => {
     assertClose(await readY(lab), [0.7, 0.5, 0.9], 1e-6, 'y');
     assert.equal(await outer.getAttribute('data-revealed'), 'true');
     assert.equal(await inner.getAttribute('data-revealed'), 'true');
+
+    // the other side: Reset, and the right answer at the first attempt solves each
+    for (const [id, answer] of Object.entries(ANSWERS)) {
+      const ex = exercise(page, id);
+      await ex.getByRole('button', { name: /^Reset Exercise/ }).click();
+      await settled(ex);
+      assert.match(await attempt(page, id, answer), /^Correct — /, id);
+      assert.equal(await ex.getAttribute('data-progress'), 'solved', id);
+    }
     assert.deepEqual(problems, []);
     await page.close();
   });

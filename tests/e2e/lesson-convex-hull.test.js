@@ -300,7 +300,7 @@ describe('interactions, on one page of the site over http', () => {
     }
     await cold.getByRole('button', { name: 'Show hint' }).waitFor();
     assert.match(await choose(page, 'cold-limit', V1), /^Correct — all the weight goes to the largest score/);
-    assert.equal(await cold.getAttribute('data-progress'), 'solved');
+    assert.equal(await cold.getAttribute('data-progress'), 'shown', 'the scores part was on show: not solved');
     // the lab above now shows the scores part: τ → 0 lands on v1
     await lab.getByRole('button', { name: 'τ → 0' }).click();
     await settled(lab);
@@ -327,7 +327,7 @@ describe('interactions, on one page of the site over http', () => {
     );
     assert.equal(await ex.getAttribute('data-status'), 'fail');
     assert.match(await choose(page, 'negative-weight', 'Outside the hull, at (5, 5.5)'), /^Correct — /);
-    assert.equal(await ex.getAttribute('data-progress'), 'solved');
+    assert.equal(await ex.getAttribute('data-progress'), 'shown', 'the last option left: not solved');
     await ex.getByRole('button', { name: 'Show explanation' }).click();
     await ex.getByText('A negative weight turns the blend into an extrapolation').waitFor();
     assert.deepEqual(problems, []);

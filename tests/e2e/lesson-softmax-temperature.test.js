@@ -394,7 +394,7 @@ for (const [name, url] of targets) {
 }
 
 describe('predict first: the two exercises', () => {
-  test('α0 at τ = 2: hidden chart, four slips with their own feedback, the answer solves it and shows the chart', async () => {
+  test('α0 at τ = 2: hidden chart, slips with their own feedback, the answer after the chart counts as shown, a variant solves it', async () => {
     const page = await site.browser.context.newPage();
     const { problems } = watch(page);
     await page.goto(`${site.server.url}#/softmax-temperature`);
@@ -419,8 +419,11 @@ describe('predict first: the two exercises', () => {
       assert.match(verdict, feedback, `${value}`);
     }
     await ex.getByRole('button', { name: 'Show hint' }).waitFor();
-    assert.match(await attempt(page, 'alpha-hot', Number(at2[0].toFixed(3))), /^Correct — /);
-    assert.equal(await ex.getAttribute('data-progress'), 'solved');
+    assert.match(
+      await attempt(page, 'alpha-hot', Number(at2[0].toFixed(3))),
+      /^Correct — .*counts as shown, not solved/,
+    );
+    assert.equal(await ex.getAttribute('data-progress'), 'shown', 'the chart showed the answer');
     assert.equal(await reveal.getAttribute('data-revealed'), 'true');
     const hot = page.locator('attn-softmax-temperature#hot');
     await hot.scrollIntoViewIfNeeded();
@@ -430,13 +433,15 @@ describe('predict first: the two exercises', () => {
     await ex.getByRole('button', { name: 'Try another' }).click();
     await settled(ex);
     assert.match(await ex.locator('#prompt').textContent(), /s = \(2, 1, 0\.5, 3\).*τ = 3.*α3/);
+    await page.locator('attn-reveal[after="alpha-hot"][data-revealed="false"]').waitFor(); // held back again
     assert.match(await attempt(page, 'alpha-hot', 0.25), /is the limit τ → ∞ only/);
     assert.match(await attempt(page, 'alpha-hot', Number(softmax([2, 1, 0.5, 3], 3)[3].toFixed(3))), /^Correct — /);
+    assert.equal(await ex.getAttribute('data-progress'), 'solved', 'a variant solved after a diagnosis counts');
     assert.deepEqual(problems, []);
     await page.close();
   });
 
-  test('large logits: the stability table waits; three slips with their own feedback; NaN solves it', async () => {
+  test('large logits: the stability table waits; three slips with their own feedback; NaN after them counts as shown', async () => {
     const page = await site.browser.context.newPage();
     const { problems } = watch(page);
     await page.goto(`${site.server.url}#/softmax-temperature`);
@@ -456,7 +461,7 @@ describe('predict first: the two exercises', () => {
       assert.match(verdict, feedback, option);
     }
     assert.match(await attempt(page, 'naive-overflow', NAN), /^Correct — /);
-    assert.equal(await ex.getAttribute('data-progress'), 'solved');
+    assert.equal(await ex.getAttribute('data-progress'), 'shown', 'the table showed NaN');
     const cell = page.locator('attn-softmax-stability');
     await cell.scrollIntoViewIfNeeded();
     await settled(cell);

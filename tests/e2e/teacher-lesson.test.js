@@ -154,8 +154,8 @@ test('in that build: progress under the lesson, Try another as written, a check 
     assert.match(await check('0.645'), /^Not yet — 0\.645 is 2 \/ 3\.1/);
     assert.deepEqual(
       await page.evaluate((key) => JSON.parse(localStorage.getItem(key)), `attnbook:exercise:${LESSON}/w0`),
-      { status: 'attempted', attempts: 1, score: 0 },
-      'saved under the lesson the exercise is in',
+      { status: 'shown', attempts: 1, score: 0 },
+      'saved under the lesson the exercise is in: shown, since the wrong answer opened the figure that shows it',
     );
     // the held-back figure shows; its check passes and the line says so
     await page.locator('attn-reveal[data-revealed="true"]').waitFor();
@@ -176,6 +176,7 @@ test('in that build: progress under the lesson, Try another as written, a check 
       /exp\(1\), exp\(2\), exp\(3\) are about 2\.718/,
     );
     assert.match(await check('0.665'), /^Correct — 0\.665 matches the answer/);
+    assert.equal(await exercise.getAttribute('data-progress'), 'solved', 'a variant solved after a diagnosis counts');
     await exercise.getByRole('button', { name: 'Try another' }).click();
     await settled(exercise);
     assert.match(await prompt(), /^Now the scores are s = \(1, 2, 3\)/, 'after the last, the first again');

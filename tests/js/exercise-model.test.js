@@ -7,6 +7,7 @@ import {
   checkVariant,
   choiceAnswer,
   EMPTY_RECORD,
+  gradeAttempt,
   judgeChoice,
   judgeNumber,
   matchMistake,
@@ -15,6 +16,7 @@ import {
   parseRecord,
   progressDetail,
   recordAfter,
+  revealsAnswer,
   serializeRecord,
 } from '../../web/src/cells/notebook/exercise-model.js';
 import { isProgressKey, recordText, resetProgress } from '../../web/src/shell/progress.js';
@@ -64,6 +66,46 @@ test('"Show me" counts as shown, not solved, until a fresh question is solved', 
   assert.deepEqual(play(wrong, show, { ...right, counted: false }), { status: 'shown', attempts: 2, score: 0 });
   assert.deepEqual(play(wrong, show, wrong), { status: 'shown', attempts: 2, score: 0 });
   assert.deepEqual(play(wrong, show, { ...right, counted: true }), { status: 'solved', attempts: 2, score: 1 });
+});
+
+test('a wrong attempt that puts the answer on show makes the exercise shown; a right answer after it does not solve it', () => {
+  assert.deepEqual(play({ ...wrong, reveals: true }), { status: 'shown', attempts: 1, score: 0 });
+  assert.deepEqual(play({ ...wrong, reveals: true }, { ...right, counted: false }), {
+    status: 'shown',
+    attempts: 2,
+    score: 0,
+  });
+  assert.deepEqual(play({ ...right, counted: false }), { status: 'shown', attempts: 1, score: 0 });
+  assert.deepEqual(play(right, { ...wrong, reveals: true }), { status: 'solved', attempts: 2, score: 1 });
+});
+
+test('the answer is on show after a wrong attempt that opens a held-back figure, or rules out all options but one', () => {
+  const options = ['a', 'b', 'c'].map((value) => ({ value, correct: value === 'c' }));
+  assert.equal(revealsAnswer({ figure: true }), true);
+  assert.equal(revealsAnswer({ figure: false }), false, 'no figure, a number exercise');
+  assert.equal(revealsAnswer({ options, ruledOut: ['a'] }), false, 'two options left');
+  assert.equal(revealsAnswer({ options, ruledOut: ['a', 'a'] }), false, 'one option tried twice');
+  assert.equal(revealsAnswer({ options, ruledOut: ['a', 'b'] }), true, 'one option left');
+  assert.equal(revealsAnswer({ options: options.slice(1), ruledOut: ['b'] }), true, 'of two options, one tried');
+});
+
+test('gradeAttempt: wrong then right is solved with no answer on show, shown after a figure, and the verdict says so', () => {
+  const first = gradeAttempt(EMPTY_RECORD, { correct: false });
+  assert.deepEqual(first, { record: { status: 'attempted', attempts: 1, score: 0 }, note: '' });
+  assert.equal(gradeAttempt(first.record, { correct: true }).record.status, 'solved');
+
+  const opened = gradeAttempt(EMPTY_RECORD, { correct: false, figure: true, canVary: true });
+  assert.equal(opened.record.status, 'shown');
+  assert.match(opened.note, /figure below now shows the answer, so this counts as shown, not solved: Try another/);
+  const copied = gradeAttempt(opened.record, { correct: true, answerSeen: true });
+  assert.equal(copied.record.status, 'shown');
+  assert.match(copied.note, /The answer was shown, so this counts as shown, not solved: Reset to earn it\./);
+
+  const options = ['a', 'b'].map((value) => ({ value, correct: value === 'b' }));
+  const ruled = gradeAttempt(EMPTY_RECORD, { correct: false, options, ruledOut: ['a'] });
+  assert.equal(ruled.record.status, 'shown');
+  assert.match(ruled.note, /Only one answer is left/);
+  assert.equal(gradeAttempt(EMPTY_RECORD, { correct: true, figure: true }).record.status, 'solved', 'right at once');
 });
 
 test('the attn-progress detail has exactly the six fields of protocol version 1', () => {

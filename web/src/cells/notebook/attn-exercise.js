@@ -20,15 +20,16 @@
  * explanation" and "Show me" only after an attempt (before, they are not rendered at all).
  * "Show me" reveals the answer (number, choice; custom: `el.showAnswer()` may return a message)
  * and opens the explanation: the exercise then counts as shown, not solved, until a fresh
- * question (Try another) is solved or Reset. "Try another" (number mode, after an attempt) asks
- * another question: from `el.variant(seed)` when the page set one (seeds 1, 2, 3, …; it may return
- * a promise), else from the lesson's variants (exercise-variants.js; their shape: checkVariant in
- * exercise-model.js).
+ * question (Try another) is solved or Reset; so does a wrong attempt that opens a figure held back
+ * for it (`heldBack`; a variant holds it back again until attempted) or leaves one option untried.
+ * "Try another" (number mode, after an attempt) asks another question: from `el.variant(seed)`
+ * when the page set one (seeds 1, 2, 3, …; it may return a promise), else from the lesson's
+ * variants (exercise-variants.js; their shape: checkVariant in exercise-model.js).
  *
  * The lesson: the `lesson` attribute, which a lesson page need not write (the lessons build puts
  * the lesson's id into every exercise that has none); with neither, the page's path.
  * Progress: a record { status: 'attempted' | 'solved' | 'shown', attempts, score } saved under
- * `attnbook:exercise:<lesson>/<id>` (exercise-model.js; memory when storage is unavailable); a
+ * `attnbook:exercise:<lesson>/<id>` (exercise-progress.js; its rules: exercise-model.js); a
  * solved exercise stays solved until Reset, which deletes the record and resets cells in the
  * attempt slot. The host reflects data-status="pending" | "pass" | "fail" (the last verdict) and
  * data-progress (the record's status).
@@ -37,20 +38,19 @@
  * score, attempts }) after each attempt and each "Show me" of an exercise with an id (exercise-model.js).
  */
 import { AttnCell } from '../base/attn-cell.js';
-import { cellStyles, formatNumber, parseNumberText, progressStore } from '../base/cell-support.js';
+import { cellStyles, formatNumber, parseNumberText } from '../base/cell-support.js';
 import { choiceField, exerciseCard, exerciseStyles, numberField } from './exercise-view.js';
 import {
   checkVariant,
   choiceAnswer,
   EMPTY_RECORD,
+  gradeAttempt,
   judgeChoice,
   judgeNumber,
   nextSeed,
-  parseRecord,
-  progressDetail,
   recordAfter,
-  serializeRecord,
 } from './exercise-model.js';
+import { progressKey, removeRecord, saveRecord, savedRecord } from './exercise-progress.js';
 import { declaredMistakes, declaredOptions } from './exercise-markup.js';
 import { hasWrittenVariants, lessonVariant, variantMaker } from './exercise-variants.js';
 import './attn-mistake.js';
@@ -103,6 +103,9 @@ export class AttnExercise extends AttnCell {
     this._wrong = false; // a wrong attempt on the current question
     this._revealed = false; // "Show me" used on the current question
     this._variant = null; // the question drawn by Try another, checked
+    this._ruledOut = []; // the wrong options tried on the current question (choice)
+    this._attempted = false; // the current question has an attempt
+    this.heldBack = new Set(); // hosts holding a part back until this has an attempt (exercise-gate.js)
     this._seed = 0;
     this._open = { hint: false, explanation: false };
     this._choice = '';
@@ -117,12 +120,17 @@ export class AttnExercise extends AttnCell {
 
   /** localStorage key of this exercise's progress ('' when it has no id). */
   get storageKey() {
-    return this.id ? `attnbook:exercise:${this.lessonId}/${this.id}` : '';
+    return progressKey(this.lessonId, this.id);
   }
 
   /** This exercise's progress record: { status ('none' before any attempt), attempts, score }. */
   get record() {
     return this._record;
+  }
+
+  /** A Try another question is asked and has no attempt yet: held-back parts stay hidden. */
+  get awaitsAttempt() {
+    return Boolean(this._variant) && !this._attempted;
   }
 
   connectedCallback() {
@@ -142,9 +150,8 @@ export class AttnExercise extends AttnCell {
   }
 
   #restore() {
-    const key = this.storageKey;
-    if (!key || this._record.status !== 'none') return;
-    const record = parseRecord(progressStore.get(key));
+    if (this._record.status !== 'none') return;
+    const record = savedRecord(this.storageKey);
     if (record.status === 'none') return;
     this._record = record;
     this.progress = record.status;
@@ -157,15 +164,7 @@ export class AttnExercise extends AttnCell {
   #save(record) {
     this._record = record;
     this.progress = record.status;
-    if (!this.storageKey) return; // no id: nothing saved, nothing reported (a host could not tell it apart)
-    progressStore.set(this.storageKey, serializeRecord(record));
-    this.dispatchEvent(
-      new CustomEvent('attn-progress', {
-        detail: progressDetail(this.lessonId, this.id, record),
-        bubbles: true,
-        composed: true,
-      }),
-    );
+    saveRecord(this, record);
   }
 
   /** The number question being asked: the authored one, or the variant drawn by Try another. */
@@ -200,10 +199,19 @@ export class AttnExercise extends AttnCell {
     const correct = verdict?.correct === true;
     let message = String(verdict?.message ?? '');
     const mistake = verdict?.mistake ?? null;
-    const record = recordAfter(this._record, { kind: 'attempt', correct, counted: !this.#answerSeen });
-    if (correct && record.status === 'shown') {
-      message += ` The answer was shown, so this counts as shown, not solved: ${this.#canVary ? 'Try another, or ' : ''}Reset to earn it.`;
-    }
+    const options = this.mode === 'choice' ? declaredOptions(this) : null;
+    if (options && mistake !== null) this._ruledOut = [...this._ruledOut, mistake];
+    const graded = gradeAttempt(this._record, {
+      correct,
+      answerSeen: this.#answerSeen,
+      figure: this.heldBack.size > 0 && !this._variant,
+      options,
+      ruledOut: this._ruledOut,
+      canVary: this.#canVary,
+    });
+    const { record } = graded;
+    message += graded.note;
+    this._attempted = true;
     if (!correct) this._wrong = true;
     this._verdict = { kind: correct ? 'pass' : 'fail', message };
     this.status = correct ? 'pass' : 'fail';
@@ -256,13 +264,12 @@ export class AttnExercise extends AttnCell {
   #answerText() {
     if (this.mode === 'number') return `the answer is ${formatNumber(this.#question.answer, 4)}.`;
     if (this.mode === 'choice') return choiceAnswer(declaredOptions(this));
-    let said = '';
     try {
-      said = typeof this.showAnswer === 'function' ? String(this.showAnswer() ?? '') : '';
+      return String(this.showAnswer?.() ?? '') || 'see the explanation below.';
     } catch (error) {
       console.warn(`attn-exercise: showAnswer failed: ${error.message}`);
+      return 'see the explanation below.';
     }
-    return said || 'see the explanation below.';
   }
 
   /** "Show me": reveals the answer and the explanation; the exercise counts as shown (not solved). */
@@ -301,6 +308,8 @@ export class AttnExercise extends AttnCell {
     this.status = 'pending';
     this._wrong = false;
     this._revealed = false;
+    this._ruledOut = [];
+    this._attempted = false;
     this._open = { hint: false, explanation: false };
     this._choice = '';
     this._number = '';
@@ -310,7 +319,7 @@ export class AttnExercise extends AttnCell {
 
   /** Clears progress, the verdict and the answer; resets attn-* cells in the attempt slot. */
   reset() {
-    if (this.storageKey) progressStore.remove(this.storageKey);
+    removeRecord(this.storageKey);
     this._record = EMPTY_RECORD;
     this.progress = undefined;
     this._variant = null;

@@ -5,7 +5,8 @@
  *
  *   this.gate = new ExerciseGate(this, () => this.after, { onAttach(gate) {…} });
  *   this.gate.open     // null until the exercise is looked up, then true once it has an attempt
- *                      // (or "Show me"), or when there is no such exercise; false before
+ *                      // (or "Show me"), or when there is no such exercise; false before, and
+ *                      // while a Try another question awaits its first attempt
  *   this.gate.exercise // the attn-exercise element, or null
  *   this.gate.missing  // an id was given but no exercise on the page has it
  *   this.gate.label    // the exercise's label, for a link to it
@@ -14,9 +15,10 @@
  *
  * The exercise is looked up in the host's root once attn-exercise is defined (it comes earlier in
  * the page but may not be upgraded yet); call attach() again when the id changes. onAttach (optional)
- * runs after each look-up, e.g. to say that the id names no exercise. It listens for
- * attn-progress (every attempt and "Show me") and attn-state-change (Reset hides the part again)
- * and asks the host to update when `open` changes.
+ * runs after each look-up, e.g. to say that the id names no exercise. The host is registered in the
+ * exercise's `heldBack` (a wrong attempt then shows the answer: the exercise counts as shown). It
+ * listens for attn-progress (every attempt and "Show me") and attn-state-change (Reset and Try
+ * another hide the part again) and asks the host to update when `open` changes.
  */
 import { css, html } from 'lit';
 import { mathText } from '../base/math.js';
@@ -85,6 +87,7 @@ export class ExerciseGate {
     const exercise = id ? this.host.getRootNode().querySelector?.(`attn-exercise[id="${CSS.escape(id)}"]`) : null;
     this.exercise = exercise;
     this.missing = Boolean(id) && !exercise;
+    exercise?.heldBack?.add(this.host);
     exercise?.addEventListener('attn-progress', this._onChange);
     exercise?.addEventListener('attn-state-change', this._onChange);
     this.onAttach?.(this);
@@ -92,6 +95,7 @@ export class ExerciseGate {
   }
 
   #detach() {
+    this.exercise?.heldBack?.delete(this.host);
     this.exercise?.removeEventListener('attn-progress', this._onChange);
     this.exercise?.removeEventListener('attn-state-change', this._onChange);
     this.exercise = null;
@@ -99,7 +103,7 @@ export class ExerciseGate {
 
   #sync(force = false) {
     const record = this.exercise?.record;
-    const open = !this.exercise || record.status !== 'none' || record.attempts > 0;
+    const open = !this.exercise || ((record.status !== 'none' || record.attempts > 0) && !this.exercise.awaitsAttempt);
     if (open === this.open && !force) return;
     this.open = open;
     this.host.requestUpdate();

@@ -41,10 +41,12 @@ export function parseRecord(text) {
 export const serializeRecord = ({ status, attempts, score }) => JSON.stringify({ status, attempts, score });
 
 /**
- * The record after one event:
- * - { kind: 'attempt', correct, counted }: one more attempt. A correct one solves the
- *   exercise unless `counted` is false (its answer was shown: then a shown exercise
- *   stays shown); a wrong one leaves it attempted (or shown).
+ * The grading rule: an exercise is solved only by a right answer given before the page showed the
+ * answer. The record after one event:
+ * - { kind: 'attempt', correct, counted, reveals }: one more attempt. A correct one solves the
+ *   exercise unless `counted` is false (the answer was on show: a shown exercise stays shown, an
+ *   attempted one becomes shown). A wrong one leaves it attempted, or makes it shown when it
+ *   `reveals` the answer itself (see revealsAnswer).
  * - { kind: 'show' }: "Show me": shown, score 0.
  * A solved exercise stays solved whatever follows (until Reset, which deletes the record).
  */
@@ -54,9 +56,41 @@ export function recordAfter(previous, event) {
   let status;
   if (prev.status === 'solved') status = 'solved';
   else if (event.kind === 'show') status = 'shown';
-  else if (event.correct && event.counted !== false) status = 'solved';
-  else status = prev.status === 'shown' ? 'shown' : 'attempted';
+  else if (event.correct) status = event.counted === false ? 'shown' : 'solved';
+  else status = prev.status === 'shown' || event.reveals ? 'shown' : 'attempted';
   return { status, attempts, score: status === 'solved' ? 1 : 0 };
+}
+
+/**
+ * Whether a wrong attempt at the question asked puts its answer on show, so that a right answer
+ * after it no longer counts: it opens a `figure` held back for the authored question, which shows
+ * that question's answer, or in a choice exercise the wrong options tried (`ruledOut`, values)
+ * leave one option of `options` untried.
+ */
+export function revealsAnswer({ figure = false, options = null, ruledOut = [] }) {
+  if (figure) return true;
+  if (!options?.length) return false;
+  return options.filter((o) => !ruledOut.includes(o.value)).length <= 1;
+}
+
+/**
+ * One attempt graded by the rule of recordAfter: { record, note }, the record after it and what
+ * the verdict adds when the attempt counts as shown rather than solved ('' otherwise).
+ * `answerSeen`: the answer was on show before this attempt; `figure`, `options`, `ruledOut`: as
+ * revealsAnswer takes them; `canVary`: the exercise can ask another question.
+ */
+export function gradeAttempt(previous, { correct, answerSeen = false, figure, options, ruledOut, canVary = false }) {
+  const reveals = !correct && revealsAnswer({ figure, options, ruledOut });
+  const record = recordAfter(previous, { kind: 'attempt', correct, counted: !answerSeen, reveals });
+  const earn = `${canVary ? 'Try another, or ' : ''}Reset to earn it.`;
+  let note = '';
+  if (correct && record.status === 'shown')
+    note = ` The answer was shown, so this counts as shown, not solved: ${earn}`;
+  else if (reveals && previous?.status !== 'shown' && record.status === 'shown') {
+    const what = figure ? 'The figure below now shows the answer' : 'Only one answer is left';
+    note = ` ${what}, so this counts as shown, not solved: ${earn}`;
+  }
+  return { record, note };
 }
 
 /** The detail of an `attn-progress` event: exactly these six fields. */
