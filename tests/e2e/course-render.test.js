@@ -7,7 +7,9 @@
 // - over http, first, before any exercise is attempted: verification and exports stay quiet until
 //   asked for, figure text is readable, no formula is left as raw TeX (tests/e2e/explorable.js);
 //   then predict first: nothing is revealed before an attempt, and each exercise attempted once
-//   offers its explanation and shows its figure (tests/e2e/commit-first.js);
+//   offers its explanation and shows its figure (tests/e2e/commit-first.js); then the grading rule:
+//   an answer given after the page showed it counts as shown, not solved, in the progress line and
+//   the SCORM score; Try another and Reset earn it (tests/e2e/grading.js);
 //   once it has drawn whole: its labs use the margin beside the contents (explorable.js); no
 //   serious or critical axe violation, light and dark (in dark, the colour rules: browser.js
 //   axeLightAndDark); then every slider or draggable control that showed before an attempt is seen
@@ -32,6 +34,7 @@ import {
 } from './browser.js';
 import { isProjectLesson } from '../fixtures/lessons/project-lessons.js';
 import { commitsFirst } from './commit-first.js';
+import { gradesWhatWasWorkedOut } from './grading.js';
 import {
   VIEWPORT,
   controlsBesideFigures,
@@ -128,6 +131,9 @@ async function beforeAnAttempt(t, page, id, base) {
   const controls = await markControls(page); // nudged once the lesson has been checked whole
   await t.test('at least two exercises, nothing revealed before an attempt, the figure after one', () =>
     commitsFirst(page, id),
+  );
+  await t.test('solved only by an answer given before the page showed it; totals and SCORM count only that', () =>
+    gradesWhatWasWorkedOut(page, id),
   );
   return { controls };
 }
