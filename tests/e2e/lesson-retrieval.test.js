@@ -152,7 +152,7 @@ for (const [name, url] of targets) {
         figures: ['#builder'],
         mistakes: [
           [/first of the two tokens/, /not a search that stops at the first match/],
-          [/even more sharply/, /adding a second direction shares them/],
+          [/even more sharply/, /a sum of two directions/],
           [/About 0\.2 on each/, /Uniform weights need equal scores/],
         ],
         right: /About half on position 2/,

@@ -453,7 +453,7 @@ describe('predict first: the two exercises', () => {
     const wrong = [
       ['(0.090, 0.245, 0.665), the weights of (0, 1, 2)', /those are the true weights/],
       ['(0, 0, 1): the largest logit takes all the weight', /only the gaps between them matter/],
-      ['Infinity for every weight', /∞\/∞ has no value: it is NaN, not infinity/ /* ∞ / ∞, typeset */],
+      ['Infinity for every weight', /Infinity divided by infinity is not infinity/],
     ];
     for (const [option, feedback] of wrong) {
       const verdict = await attempt(page, 'naive-overflow', option);

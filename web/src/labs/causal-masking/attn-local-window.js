@@ -8,8 +8,8 @@
  * The attempt of Exercise 3 of "Lesson 44: The Attention Mechanism": build the local attention
  * window of width 3 (each position attends to itself and its immediate neighbours, |i − j| ≤ 1)
  * in a mask painter. Placed in the attempt slot of an attn-exercise, it gives that exercise its
- * check (checkWindow3: correct only for exactly that band; otherwise the verdict lists the cells
- * that should be allowed and those that should be blocked) and its attempt (the painted mask),
+ * check (checkWindow3: correct only for exactly that band; otherwise the verdict says how many
+ * cells are wrong inside, above and below the band, not which) and its attempt (the painted mask),
  * so the exercise shows a Check button. A mask is checked only when the learner presses Check
  * (each Check is one attempt); painting in between checks nothing. Outside an exercise it shows
  * the verdict itself, live.

@@ -8,9 +8,13 @@ import { T, drawQKV } from '../common/qkv-lab.js';
 /** The width-3 band, |i − j| ≤ 1, as rows of 0/1. */
 export const BAND = maskFor('window', T, 1);
 
-const cellName = ([i, j]) => `(q${i}, k${j})`;
+const cells = (n) => `${n} ${n === 1 ? 'cell' : 'cells'}`;
 
-/** { correct, message } for a painted mask (rows of 0/1) against the width-3 band. */
+/**
+ * { correct, message } for a painted mask (rows of 0/1) against the width-3 band. A wrong mask is
+ * told how many cells are wrong and in which region (inside the band, above it, below it), never
+ * which cells: finding them is the exercise.
+ */
 export function checkWindow3(allowed) {
   if (!Array.isArray(allowed) || allowed.length !== T) {
     return { correct: false, message: `the mask must be ${T} × ${T}.` };
@@ -32,10 +36,14 @@ export function checkWindow3(allowed) {
         'each position sees itself and its immediate neighbours, |i − j| ≤ 1: three keys per row, two at the ends.',
     };
   }
+  const above = extra.filter(([i, j]) => j > i).length;
+  const below = extra.length - above;
   const parts = [];
-  if (missing.length) parts.push(`should be allowed but are blocked: ${missing.map(cellName).join(', ')}`);
-  if (extra.length) parts.push(`should be blocked but are allowed: ${extra.map(cellName).join(', ')}`);
-  return { correct: false, message: `${missing.length + extra.length} cells are wrong. ${parts.join('; ')}.` };
+  if (missing.length) parts.push(`${cells(missing.length)} inside the band, |i − j| ≤ 1, blocked`);
+  if (above) parts.push(`${cells(above)} above it (keys more than one step ahead) allowed`);
+  if (below) parts.push(`${cells(below)} below it (keys more than one step back) allowed`);
+  const total = missing.length + extra.length;
+  return { correct: false, message: `${cells(total)} ${total === 1 ? 'is' : 'are'} wrong: ${parts.join('; ')}.` };
 }
 
 /**
