@@ -349,8 +349,7 @@ test('predict first: both exercises hold their figures back; each likely slip ge
       ['Without positions the softmax weights would no longer sum to 1.', /any row of scores/],
       ["It can learn it: the digits' values alone say where each one goes.", /that works for sort/],
     ],
-    right:
-      'Without P, the scores depend only on which tokens are present, not on where they stand, so no head can single out the digit at a given position.',
+    right: 'Without P, a score sees which digits are there but not where they stand.',
     figure: 'attn-heatmap',
   });
   assert.deepEqual(problems, []);

@@ -2,6 +2,8 @@
 // of feedback, an explanation or the figure an exercise holds back makes about numbers is stated
 // here and computed with the engine (softmax() of the wasm build, in Node). One test per claim,
 // named by the lesson and exercise that make it, so that a claim made false by an edit fails by name.
+// At the end, one rule of the project's choice exercises: the right option does not stand out by
+// its length.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
@@ -124,5 +126,29 @@ const parseMatrix = (text) => text.split(';').map((row) => row.split(',').map(Nu
   test('attention-matrix, things to try: adding one constant to a whole row leaves that row of A unchanged', () => {
     const [before, after] = softmaxRows([row, row.map((x) => x + 3.5)]);
     assert.ok(maxDifference([before], [after]) < F32);
+  });
+}
+
+// A choice exercise of the project's lessons does not give itself away by its look: the right
+// option is no longer than 1.25 times the longest wrong one (maths counted by its source).
+{
+  const { PROJECT_LESSONS } = await import('../fixtures/lessons/project-lessons.js');
+  test("the project's choice exercises: the right option does not stand out by its length", async () => {
+    const long = [];
+    for (const lesson of PROJECT_LESSONS) {
+      const source = await readFile(new URL(`${lesson}.md`, lessonsDir), 'utf8');
+      for (const [block] of source.matchAll(/<attn-exercise\b[^>]*mode="choice"[^>]*>[\s\S]*?<\/attn-exercise>/g)) {
+        const options = [...block.matchAll(/<option\b([^>]*)>([\s\S]*?)<\/option>/g)].map(([, attrs, text]) => ({
+          right: /\sdata-correct\b/.test(attrs),
+          length: text.trim().length,
+        }));
+        const right = options.find((o) => o.right);
+        const wrong = Math.max(...options.filter((o) => !o.right).map((o) => o.length));
+        assert.ok(right && options.length >= 2, `${lesson}: a choice exercise with a right option and a wrong one`);
+        if (right.length > 1.25 * wrong)
+          long.push(`${lesson} ${block.match(/id="([^"]+)"/)[1]}: ${right.length} > ${wrong}`);
+      }
+    }
+    assert.deepEqual(long, []);
   });
 }
