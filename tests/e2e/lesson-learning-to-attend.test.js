@@ -356,6 +356,24 @@ test('predict first: both exercises hold their figures back; each likely slip ge
   await page.close();
 });
 
+test('Exercise 3 pressed while a link still retrains the model: Check waits for it, saying so, then judges it', async () => {
+  const { page, problems } = await open(site.server.url, '?trainer.layers=2&trainer.seed=2&trainer.steps=600');
+  await page.locator('#trainer').scrollIntoViewIfNeeded();
+  await page.locator('#trainer[data-status="restoring"]').waitFor(); // shown, retraining to the link's step
+  const exercise = page.locator('attn-exercise#fewest-heads');
+  await exercise.locator('.check-button').click();
+  await exercise.locator('.check-button:disabled', { hasText: 'Waiting for the model…' }).waitFor();
+  await page.locator('#trainer[data-status="ready"]').waitFor({ timeout: TRAIN_TIMEOUT });
+  await exercise.locator(':scope[data-progress]').waitFor();
+  await settled(exercise);
+  const verdict = await verdictText(exercise);
+  assert.match(verdict, /^(Correct|Not yet) — /);
+  assert.doesNotMatch(verdict, /could not run|not loaded/);
+  assert.equal(await exercise.locator('.check-button').innerText(), 'Check');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('with no Web Worker the same model trains on the main thread, in short chunks, and says so', async () => {
   const page = await site.browser.context.newPage();
   const { problems } = watch(page);

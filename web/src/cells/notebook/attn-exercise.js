@@ -70,6 +70,7 @@ export class AttnExercise extends AttnCell {
     getAttempt: { attribute: false },
     variant: { attribute: false },
     showAnswer: { attribute: false },
+    checkLabel: { attribute: false }, // what Check says while the check waits (e.g. for a model)
     status: { type: String, reflect: true, attribute: 'data-status' },
     progress: { type: String, reflect: true, attribute: 'data-progress' },
     _verdict: { state: true },
@@ -330,10 +331,6 @@ export class AttnExercise extends AttnCell {
     this.stateChanged();
   }
 
-  #toggle(which) {
-    this._open = { ...this._open, [which]: !this._open[which] };
-  }
-
   #has(slot) {
     return Boolean(this.querySelector(`:scope > [slot="${slot}"]`));
   }
@@ -376,8 +373,8 @@ export class AttnExercise extends AttnCell {
     });
     return exerciseCard({
       label: this.label,
-      solved,
-      shown: this._record.status === 'shown',
+      status: this._record.status,
+      checkLabel: this.checkLabel,
       prompt: this._variant?.prompt,
       builtIn: this.#builtIn(),
       showCheck: this.mode !== 'custom' || typeof this.getAttempt === 'function',
@@ -388,7 +385,7 @@ export class AttnExercise extends AttnCell {
       on: {
         reset: () => this.reset(),
         check: () => this.#onCheck(),
-        toggle: (which) => this.#toggle(which),
+        toggle: (which) => (this._open = { ...this._open, [which]: !this._open[which] }),
         showMe: () => this.showMe(),
         tryAnother: () => this.tryAnother(),
         slotChange: () => this.requestUpdate(),

@@ -26,7 +26,8 @@ const panel = (which, { available, open, own }, onSlotChange) =>
 /**
  * The exercise card: its head (label, badges, Reset), the task (or the variant's prompt), the
  * attempt slot with the built-in field and Check, the verdict (a status region), the buttons that
- * open the panels, "Show me" and "Try another", and the panels. `v`: what AttnExercise knows now,
+ * open the panels, "Show me" and "Try another", and the panels. `v`: what AttnExercise knows now
+ * (`status`, its record's; `checkLabel`, what Check says instead while the check waits, disabled),
  * with its handlers in `v.on`.
  */
 export function exerciseCard(v) {
@@ -37,8 +38,8 @@ export function exerciseCard(v) {
   return html`<section class="card" aria-labelledby="title">
     <div class="head">
       <span class="label" id="title">${mathText(v.label)}</span>
-      ${v.solved ? html`<span class="badge">✓ Solved</span>` : ''}
-      ${v.shown ? html`<span class="badge shown">Answer shown</span>` : ''}
+      ${v.status === 'solved' ? html`<span class="badge">✓ Solved</span>` : ''}
+      ${v.status === 'shown' ? html`<span class="badge shown">Answer shown</span>` : ''}
       <button type="button" @click=${on.reset} aria-label=${`Reset ${mathPlain(v.label)}`}>Reset</button>
     </div>
     <div class="task" ?hidden=${Boolean(v.prompt)}><slot @slotchange=${on.slotChange}></slot></div>
@@ -49,7 +50,9 @@ export function exerciseCard(v) {
       ${
         v.showCheck
           ? html`<div class="controls">
-              <button type="button" class="check-button" @click=${on.check}>Check</button>
+              <button type="button" class="check-button" ?disabled=${Boolean(v.checkLabel)} @click=${on.check}>
+                ${v.checkLabel || 'Check'}
+              </button>
             </div>`
           : ''
       }

@@ -7,10 +7,11 @@
  * The attempt of the exercise "the fewest heads that still solve the task", for the trainer lab
  * (<attn-attend-trainer>) whose id is `for`, on the same page. Beside the task: one toggle per head
  * of the lab's model (pressed = left on; the lab's own knock-outs, kept in step both ways) and the
- * accuracy the lab measured with those heads. It gives its exercise the check: on Check, the lab
- * tries every subset of heads on the model as it is trained now (fewestHeads: every subset
- * smaller than the answer has failed, so the minimum is the true one; at most 8 heads, 256
- * subsets), with a progress bar, and judgeFewest gives the verdict: not trained yet, does not
+ * accuracy the lab measured with those heads. It gives its exercise the check: on Check, once the
+ * lab's model is loaded (until then Check says "Waiting for the model…"), the lab tries every
+ * subset of heads on the model as it is trained now (fewestHeads: every subset smaller than the
+ * answer has failed, so the minimum is the true one; at most 8 heads, 256 subsets), with a
+ * progress bar, and judgeFewest gives the verdict: not trained yet, does not
  * solve it, solves it but fewer heads can, or the fewest. "Show me" knocks out all but one of the
  * smallest sets that work. Reset (the exercise's) turns every head back on.
  * No state of its own (the knock-outs are the lab's view state); data-settled as every cell.
@@ -119,6 +120,10 @@ export class AttnFewestHeads extends AttnCell {
   async check() {
     const lab = this._lab();
     if (!lab) return { correct: false, message: 'the lab is not on the page yet: answer Exercise 1 to open it.' };
+    if (!lab.hasAttribute('data-shown')) {
+      return { correct: false, message: 'there is no model yet: train one in the lab above until it passes 97 %.' };
+    }
+    await this._modelReady(lab);
     const status = lab.headStatus();
     if (status.training) return { correct: false, message: 'the model is still training: press Pause, then Check.' };
     this._progress = { tried: 0, total: 2 ** status.heads.length };
@@ -128,6 +133,28 @@ export class AttnFewestHeads extends AttnCell {
       return judgeFewest(result);
     } finally {
       this._progress = null;
+    }
+  }
+
+  /**
+   * Resolves once the lab's model is there and not being rebuilt (a new model, or a link's retraining
+   * on a page just opened), or the lab has failed; meanwhile the exercise's Check says so.
+   */
+  async _modelReady(lab) {
+    const ready = () => lab.task?.error || !lab.headStatus().busy || lab.headStatus().training;
+    if (ready()) return;
+    if (this._exercise) this._exercise.checkLabel = 'Waiting for the model…';
+    try {
+      await new Promise((resolve) => {
+        const onChange = () => {
+          if (!ready()) return;
+          this._root.removeEventListener('attn-trainer-change', onChange);
+          resolve();
+        };
+        this._root.addEventListener('attn-trainer-change', onChange);
+      });
+    } finally {
+      if (this._exercise) this._exercise.checkLabel = '';
     }
   }
 
