@@ -388,10 +388,16 @@ test('the exercise says Not yet, then Correct, and remembers it across a reload 
 test('multiple-choice and number exercises judge answers with the built-in modes', async () => {
   const { page, problems } = await openGallery({ init: clearStorageOnce });
   const choice = page.locator('#uniform-limit');
+  // Check with nothing chosen is not an attempt: it says what to do, records nothing, shows nothing
   await choice.getByRole('button', { name: 'Check' }).click();
   await allSettled(page);
-  assert.equal(await choice.locator('.verdict').innerText(), 'Not yet — choose one of the answers first.');
+  assert.equal(await choice.locator('#choice-error').innerText(), 'Choose one of the answers first.');
+  assert.equal(await choice.locator('.verdict').innerText(), '');
+  assert.equal(await choice.getAttribute('data-status'), 'pending');
+  assert.equal(await choice.getAttribute('data-progress'), null, 'no attempt recorded');
+  assert.equal(await choice.getByRole('button', { name: 'Show me' }).count(), 0);
   await choice.getByRole('radio', { name: 'τ → 0' }).check();
+  assert.equal(await choice.locator('#choice-error').isVisible(), false, 'choosing clears it');
   await choice.getByRole('button', { name: 'Check' }).click();
   await allSettled(page);
   assert.match(await choice.locator('.verdict').innerText(), /^Not yet — τ → 0 does the opposite/);

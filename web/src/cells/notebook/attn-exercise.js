@@ -81,7 +81,7 @@ export class AttnExercise extends AttnCell {
     _open: { state: true },
     _choice: { state: true },
     _number: { state: true },
-    _numberError: { state: true },
+    _fieldError: { state: true },
   };
 
   static styles = [AttnCell.baseStyles, cellStyles, exerciseStyles];
@@ -111,7 +111,7 @@ export class AttnExercise extends AttnCell {
     this._open = { hint: false, explanation: false };
     this._choice = '';
     this._number = '';
-    this._numberError = '';
+    this._fieldError = '';
   }
 
   /** The lesson this exercise belongs to (its `lesson` attribute, else the page's path). */
@@ -234,10 +234,13 @@ export class AttnExercise extends AttnCell {
   }
 
   #onCheck() {
-    if (this.mode === 'choice') return this.submit(this._choice);
+    if (this.mode === 'choice') {
+      this._fieldError = this._choice ? '' : 'Choose one of the answers first.'; // not an attempt: nothing shown
+      return this._choice ? this.submit(this._choice) : undefined;
+    }
     if (this.mode === 'number') {
       const parsed = parseNumberText(this._number);
-      this._numberError = parsed.error ? `Your answer ${parsed.error}.` : '';
+      this._fieldError = parsed.error ? `Your answer ${parsed.error}.` : '';
       if (parsed.error) return undefined;
       return this.submit(parsed.value);
     }
@@ -314,7 +317,7 @@ export class AttnExercise extends AttnCell {
     this._open = { hint: false, explanation: false };
     this._choice = '';
     this._number = '';
-    this._numberError = '';
+    this._fieldError = '';
     this._notice = '';
   }
 
@@ -347,16 +350,16 @@ export class AttnExercise extends AttnCell {
 
   #builtIn() {
     if (this.mode === 'choice') {
-      return choiceField(declaredOptions(this), this._choice, (value) => (this._choice = value));
+      return choiceField(declaredOptions(this), this._choice, (value) => (this._choice = value), this._fieldError);
     }
     if (this.mode === 'number') {
       return numberField({
         text: this._number,
-        error: this._numberError,
+        error: this._fieldError,
         prompt: Boolean(this._variant?.prompt),
         onInput: (text) => {
           this._number = text;
-          this._numberError = '';
+          this._fieldError = '';
         },
         onEnter: () => this.#onCheck(),
       });

@@ -82,24 +82,28 @@ export function exerciseCard(v) {
   </section>`;
 }
 
-/** mode="choice": the options as radio buttons in a fieldset. */
-export const choiceField = (options, chosen, onChoose) =>
-  html`<fieldset>
-    <legend>Your answer</legend>
-    ${options.map(
-      (o) =>
-        html`<label
-          ><input
-            type="radio"
-            name="choice"
-            .value=${o.value}
-            .checked=${chosen === o.value}
-            aria-label=${o.text.includes('$') ? mathPlain(o.text) : nothing}
-            @change=${() => onChoose(o.value)}
-          /><span>${mathText(o.text)}</span></label
-        >`,
-    )}
-  </fieldset>`;
+/**
+ * mode="choice": the options as radio buttons in a fieldset, and `error` under it (Check pressed
+ * with nothing chosen) until an option is chosen.
+ */
+export const choiceField = (options, chosen, onChoose, error = '') =>
+  html`<fieldset aria-describedby=${error && !chosen ? 'choice-error' : nothing}>
+      <legend>Your answer</legend>
+      ${options.map(
+        (o) =>
+          html`<label
+            ><input
+              type="radio"
+              name="choice"
+              .value=${o.value}
+              .checked=${chosen === o.value}
+              aria-label=${o.text.includes('$') ? mathPlain(o.text) : nothing}
+              @change=${() => onChoose(o.value)}
+            /><span>${mathText(o.text)}</span></label
+          >`,
+      )}
+    </fieldset>
+    <p class="field-error" id="choice-error" ?hidden=${!error || Boolean(chosen)}>${error}</p>`;
 
 /**
  * mode="number": the answer field (Enter checks), described by the variant's prompt (#prompt) when
