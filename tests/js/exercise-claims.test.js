@@ -129,6 +129,71 @@ const parseMatrix = (text) => text.split(';').map((row) => row.split(',').map(Nu
   });
 }
 
+// scaled-dot-product, Exercise 1 (sdpa-score): one scaled score, its likely mistakes, and the
+// figure it holds back (its q and keys read from the lesson).
+{
+  const vector = (text) => text.split(',').map(Number);
+  const scaled = (q, keys, scale) => rowsOf(engine.scores([q], keys, { scale }))[0];
+
+  test('scaled-dot-product sdpa-score: the answer is q · k0 / √d_k of the figure, and each mistake is the slip its feedback names', async () => {
+    const q = vector(await attributeOf('scaled-dot-product', 'sdpa-score-figure', 'q'));
+    const keys = parseMatrix(await attributeOf('scaled-dot-product', 'sdpa-score-figure', 'k'));
+    assert.deepEqual(q, [1, 2, 0, -1], 'the question’s q');
+    assert.deepEqual(keys[0], [2, 1, 1, 0], 'the question’s k0');
+    const answer = Number(await attributeOf('scaled-dot-product', 'sdpa-score', 'answer'));
+    const dk = q.length;
+    assert.equal(scaled(q, keys, 1 / Math.sqrt(dk))[0], answer, 'q · k0 / √d_k');
+    assert.equal(scaled(q, keys, 1)[0], 4, 'mistake 4: the raw dot product');
+    assert.equal(scaled(q, keys, 1 / dk)[0], 1, 'mistake 1: divided by d_k');
+    assert.equal(
+      q.reduce((sum, x, i) => sum + x + keys[0][i], 0) / 2,
+      3,
+      'mistake 3: the entries added pairwise, halved',
+    );
+  });
+
+  test('scaled-dot-product sdpa-score, its explanation: k1 and k2 score −1.5 and 0.5 once scaled', async () => {
+    const q = vector(await attributeOf('scaled-dot-product', 'sdpa-score-figure', 'q'));
+    const keys = parseMatrix(await attributeOf('scaled-dot-product', 'sdpa-score-figure', 'k'));
+    assert.deepEqual(scaled(q, keys, 1 / Math.sqrt(q.length)), [2, -1.5, 0.5]);
+  });
+}
+
+// softmax-temperature, Exercise 1 (alpha-hot): α0 at τ = 2, the slips its mistakes name, its
+// explanation's numbers, and the figure it holds back.
+{
+  const s = [1.2, 4.5, 2.0, 0.8];
+  const alpha0 = (tau) => rowsOf(engine.softmax([s], { temperature: tau }))[0][0];
+  /** The `value` of the attn-mistake whose text starts with `start`, in the alpha-hot exercise. */
+  const mistakeValue = async (start) => {
+    const source = await readFile(new URL('softmax-temperature.md', lessonsDir), 'utf8');
+    const block = source.match(/<attn-exercise id="alpha-hot"[\s\S]*?<\/attn-exercise>/)[0];
+    const found = [...block.matchAll(/<attn-mistake value="([^"]+)"[^>]*>([^<]*)/g)].find((m) =>
+      m[2].startsWith(start),
+    );
+    assert.ok(found, `a mistake starting "${start}"`);
+    return Number(found[1]);
+  };
+  const near = (x, y, tol, what) => assert.ok(Math.abs(x - y) <= tol, `${what}: ${x} against ${y}`);
+
+  test('softmax-temperature alpha-hot: the answer is α0 at τ = 2, and the figure shows those logits at τ = 2', async () => {
+    const answer = Number(await attributeOf('softmax-temperature', 'alpha-hot', 'answer'));
+    near(alpha0(2), answer, 0.0006, 'α0 at τ = 2');
+    assert.equal(alpha0(2).toFixed(3), '0.117', 'the explanation’s 0.117');
+    assert.deepEqual(parseMatrix(await attributeOf('softmax-temperature', 'hot', 'logits'))[0], s);
+    assert.equal(Number(await attributeOf('softmax-temperature', 'hot', 'temperature')), 2);
+  });
+
+  test('softmax-temperature alpha-hot: each mistake is the slip its feedback names', async () => {
+    near(await mistakeValue('0.032 is'), alpha0(1), 0.0006, 'α0 at τ = 1');
+    near(await mistakeValue('$0.25'), alpha0(Infinity), 1e-6, 'the limit τ → ∞');
+    near(await mistakeValue('About 0.001'), alpha0(0.5), 0.0013, 'α0 at τ = 1/2 (the logits times 2)');
+    near(await mistakeValue('0.141 is'), 1.2 / 8.5, 0.0006, 'the logit over the sum of the logits');
+    const scaled = s.map((x) => x / 2);
+    near(Math.max(...scaled) - Math.min(...scaled), 1.85, 1e-9, 'the scaled logits differ by up to 1.85');
+  });
+}
+
 // A choice exercise of the project's lessons does not give itself away by its look: the right
 // option is no longer than 1.25 times the longest wrong one (maths counted by its source).
 {
