@@ -141,7 +141,10 @@ export class AttnFewestHeads extends AttnCell {
    * on a page just opened), or the lab has failed; meanwhile the exercise's Check says so.
    */
   async _modelReady(lab) {
-    const ready = () => lab.task?.error || !lab.headStatus().busy || lab.headStatus().training;
+    const ready = () => {
+      const { busy, training } = lab.headStatus();
+      return Boolean(lab.task?.error) || !busy || training;
+    };
     if (ready()) return;
     if (this._exercise) this._exercise.checkLabel = 'Waiting for the model…';
     try {
