@@ -290,10 +290,10 @@ test('predict first: the exercises hide their figures until an attempt; each lik
   const bars = await checkPredictFirst(page, {
     id: 'scale-memory',
     mistakes: [
-      ['1', /not their 4 bytes/],
+      ['1', /how many bytes does one float32 take/],
       ['4.295', /gigabytes of 109 bytes/ /* 10⁹, typeset */],
       ['2', /quadruples/],
-      ['256', /width E = 64/],
+      ['256', /width E too/],
     ],
     right: '4',
     figure: 'attn-bars',

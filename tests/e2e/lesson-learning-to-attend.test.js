@@ -334,7 +334,7 @@ test('predict first: both exercises hold their figures back; each likely slip ge
   await checkPredictFirst(page, {
     id: 'attend-position',
     mistakes: [
-      ['2', /third from the end/],
+      ['2', /starts from the other end/],
       ['4', /counts back from the =/],
       ['8', /the position reading/],
       ['5', /last input digit/],

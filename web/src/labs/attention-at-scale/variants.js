@@ -21,7 +21,10 @@ export function memoryQuestion(T) {
     hint: 'Count the weights first (one per query and key), then the bytes of each float32.',
     explanation: `T × T = ${(T * T).toLocaleString('en')} weights, 4 bytes each: ${weightsBytes(T).toLocaleString('en')} bytes, which is ${answer} GiB. Doubling T multiplies it by 4.`,
     mistakes: [
-      { value: round((T * T) / GiB), feedback: 'that counts the weights but not their 4 bytes each (float32).' },
+      {
+        value: round((T * T) / GiB),
+        feedback: 'that counts the weights, but a GiB counts bytes: how many bytes does one float32 take?',
+      },
       { value: round(weightsBytes(T) / 1e9), feedback: 'that is in gigabytes of 10^9 bytes; a GiB is 2^30 bytes.' },
       {
         value: round((2 * weightsBytes(T / 2)) / GiB),
@@ -31,7 +34,7 @@ export function memoryQuestion(T) {
       {
         value: round((weightsBytes(T) * 64) / GiB),
         feedback:
-          'that multiplies by the width E = 64 too; the weights are one number per query and key, whatever the width.',
+          'that multiplies by the width E too; the weights are one number per query and key, whatever the width.',
       },
     ].map((m) => ({ ...m, tolerance: tol(m.value) })),
   };

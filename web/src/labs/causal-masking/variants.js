@@ -31,7 +31,8 @@ export default {
       },
       {
         value: blockedCount(engine, T - 1),
-        feedback: `That is one short in every row: row i blocks the T − 1 − i keys after it, ${T - 1} of them in row 0.`,
+        feedback:
+          'That is one short in every row that blocks anything. Row i blocks every key after key i, up to the last key: count row 0 again.',
       },
       { value: all, feedback: 'Not every entry: the diagonal and everything below it keep their scores.' },
     ].filter((m, i, list) => m.value !== answer && list.findIndex((n) => n.value === m.value) === i);

@@ -50,7 +50,7 @@ export default {
       },
       {
         value: alpha[i] * V[i][i],
-        feedback: `That is α${i} · ${V[i][i]} alone. The value v3 = (1, 1, 1) has an entry in every column too, and it adds α3 · 1 = ${show(alpha[3])}.`,
+        feedback: `That is α${i} · ${V[i][i]} alone: it counts only v${i}. Another value has an entry in this column that is not 0; weight it and add it.`,
       },
       {
         value: y[next],
@@ -60,7 +60,7 @@ export default {
     return {
       answer,
       tolerance: TOLERANCE,
-      prompt: `With the weights α = (${alpha.map((a) => a.toFixed(2)).join(', ')}) and the matrix V above, what is y${i}, the entry of y with index ${i} (the ${ORDINAL[i]} entry, counting from 0)? Give it to 3 decimals.`,
+      prompt: `With the weights α = (${alpha.map((a) => a.toFixed(2)).join(', ')}) and the matrix V above (its rows: ${V.map((row) => `(${row.join(', ')})`).join(', ')}), what is y${i}, the entry of y with index ${i} (the ${ORDINAL[i]} entry, counting from 0)? Give it to 3 decimals.`,
       hint: `Read down column ${i} of V, (${column.join(', ')}), and weight each entry: y${i} = Σj αj · V[j][${i}].`,
       explanation: `y${i} = ${alpha.map((a, j) => `${a}·${column[j]}`).join(' + ')} = ${show(y[i])}. The whole mixture is y = (${y.map(show).join(', ')}).`,
       mistakes,

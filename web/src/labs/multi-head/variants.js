@@ -25,7 +25,7 @@ export default {
     const candidates = [
       {
         value: product(shape.slice(0, 2)),
-        feedback: `${B}·${h} counts the maps: each map has ${T} rows, and each row sums to 1 on its own, not the whole map.`,
+        feedback: `${B}·${h} counts the maps. It is not the whole map that sums to 1: each of its rows does, on its own.`,
       },
       {
         value: product(shape),
@@ -33,11 +33,11 @@ export default {
       },
       {
         value: B * T,
-        feedback: `${B}·${T} leaves out the heads: every head has its own attention matrix, so multiply by h = ${h} too.`,
+        feedback: `${B}·${T} leaves out the heads: every head has its own attention matrix, with rows of its own.`,
       },
       {
         value: h * T,
-        feedback: `${h}·${T} leaves out the batch: every sequence has its own maps, so multiply by B = ${B} too.`,
+        feedback: `${h}·${T} leaves out the batch: every sequence has its own maps, with rows of their own.`,
       },
     ];
     const mistakes = candidates

@@ -38,7 +38,7 @@ export default {
         {
           value: raw,
           tolerance: 0.005,
-          feedback: `${raw} is the raw dot product: divide it by √d_k = ${Math.sqrt(d)} before the softmax.`,
+          feedback: `${raw} is the raw dot product q·k. The scores are scaled before the softmax: by how much, for keys of ${d} entries?`,
         },
         {
           value: byD,

@@ -17,13 +17,13 @@ export default {
       answer,
       tolerance: 0.02,
       prompt: `The query and the key have D = ${D} independent entries, each with mean 0 and variance 1. What is the standard deviation of the unscaled score q · k? (Two decimals are enough.)`,
-      hint: 'Var(q · k) = D. The standard deviation is the square root of the variance.',
+      hint: 'First the variance: each product q_i k_i has variance 1, and the variances of independent terms add. Then turn the variance into a standard deviation.',
       explanation: `Var(q · k) = ${D}, so the standard deviation is √${D} ≈ ${answer.toFixed(2)}. The scaled score q · k / √${D} has standard deviation 1, as at every D.`,
       mistakes: [
         {
           value: D,
           tolerance: 0.5,
-          feedback: `${D} is the variance of q · k. The standard deviation is its square root.`,
+          feedback: `${D} is the variance of q · k, its spread squared; the question asks for the standard deviation, in the units of the score itself.`,
         },
         {
           value: 1,
