@@ -20,7 +20,7 @@ const targets = [
 ];
 
 /** The answers that open the labs, as a learner who has tried Exercises 1 and 2. */
-const ANSWERS = { 'future-count': 10, 'empty-row': /Weights of 0 on every key/ };
+const ANSWERS = { 'future-count': 10, 'empty-row': /None at all/ };
 
 async function open(url, labs = ['attn-causal-attention', 'attn-mask-lab#painter']) {
   const page = await site.browser.context.newPage();
@@ -76,7 +76,7 @@ for (const [name, url] of targets) {
         mistakes: [
           [15, /entries that are kept/],
           [20, /every entry off the diagonal/],
-          [6, /one short per row/],
+          [6, /one short in every row/],
           [25, /Not every entry/],
         ],
         right: 10,
@@ -86,11 +86,21 @@ for (const [name, url] of targets) {
         id: 'empty-row',
         figures: ['#painter'],
         mistakes: [
-          [/NaN \(not a number\)/, /notebook's hand-written softmax/],
-          [/Equal weights of 1\/5/, /nothing left to average/],
+          [/Weights of 0 on every key/, /what the formula divides it by/],
+          [/Equal weights of 1\/5/, /the mask removed every key/],
           [/All the weight on key 2/, /blocked key 2 as well/],
         ],
-        right: /Weights of 0 on every key/,
+        right: /None at all/,
+      });
+      await predictFirst(page, {
+        id: 'window-conv',
+        figures: ['#band-conv'],
+        mistakes: [
+          [/Nowhere/, /does each row of the weights hold the same three numbers/],
+          [/still reaches every key/, /a weight of exactly 0/],
+          [/must be ≥ 0 and sum to 1/, /comes out of a softmax/],
+        ],
+        right: /vary by row/,
       });
       // Try another: the count for another T
       await tryAnother(page, 'future-count', (prompt) => {
@@ -324,16 +334,13 @@ const CONTROLS = {
   'attn-band-conv': ['attn-vector-editor input'],
 };
 
-/** Opens the lesson at width × height, with the exercise's explanation (the band-conv lab) shown. */
+/** Opens the lesson at width × height, every lab shown (the band-conv lab waits for Exercise 4). */
 async function openAt(width, height) {
   const page = await site.browser.context.newPage();
   const watcher = watch(page);
   await page.setViewportSize({ width, height });
   await page.goto(`${site.server.url}#/causal-masking`);
-  await commitTo(page, ANSWERS);
-  // the explanation is offered after an attempt: check the painter as it opens (not yet the band)
-  await page.locator('attn-exercise#window3').getByRole('button', { name: 'Check' }).click();
-  await page.locator('attn-exercise#window3').getByRole('button', { name: 'Show explanation' }).click();
+  await commitTo(page, { ...ANSWERS, 'window-conv': /vary by row/ });
   for (const tag of LABS) {
     await page.locator(tag).scrollIntoViewIfNeeded();
     await settled(page.locator(tag));

@@ -194,6 +194,44 @@ const parseMatrix = (text) => text.split(';').map((row) => row.split(',').map(Nu
   });
 }
 
+// causal-masking, Exercises 2 (empty-row) and 4 (window-conv), on the labs' Q, K, V (seed 0).
+{
+  const { B, T, batchOf, drawQKV } = await import('../../web/src/labs/common/qkv-lab.js');
+  const { bandWeights, convMatrix } = await import('../../web/src/labs/causal-masking/band-conv-model.js');
+  const { q, k, v } = drawQKV(engine, 0);
+
+  test('causal-masking empty-row, the painter it holds back: a row with every key blocked gets weights of 0 and a zero output, and is counted', () => {
+    const mask = Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => (i !== 2 && j <= i ? 1 : 0)));
+    const { output, weights, fullyMaskedRows } = engine.attention(q, k, v, { mask, returnWeights: true });
+    assert.equal(fullyMaskedRows, B, 'row 2 of each batch');
+    for (let b = 0; b < B; b++) {
+      const A = rowsOf(batchOf(weights, b));
+      assert.deepEqual(A[2], Array(T).fill(0));
+      assert.deepEqual(rowsOf(batchOf(output, b))[2], Array(q.shape[2]).fill(0));
+      for (const i of [0, 1, 3, 4]) assert.ok(Math.abs(sums([A[i]])[0] - 1) < F32, `row ${i} still sums to 1`);
+    }
+  });
+
+  test('causal-masking window-conv, option "come from each query’s scores" (right): in the band they vary by row, are ≥ 0 and sum to 1', () => {
+    const A = rowsOf(bandWeights(engine));
+    const triple = (row, i) => [-1, 0, 1].map((o) => row[i + o]); // the weights on i − 1, i, i + 1
+    for (const [i, row] of A.entries()) {
+      assert.ok(Math.abs(sums([row])[0] - 1) < F32, `row ${i} sums to 1`);
+      assert.ok(
+        row.every((x, j) => (Math.abs(i - j) <= 1 ? x > 0 : x === 0)),
+        `row ${i}: > 0 in the band, 0 outside`,
+      );
+    }
+    // "Nowhere" (wrong): the inner rows do not hold one triple shifted along, as a convolution's rows do
+    const inner = [1, 2, 3].map((i) => triple(A[i], i));
+    assert.ok(maxDifference([inner[0]], [inner[1]]) > 0.05 && maxDifference([inner[1]], [inner[2]]) > 0.05);
+    const conv = convMatrix([0.25, 0.5, 0.25]);
+    assert.deepEqual(triple(conv[1], 1), triple(conv[3], 3));
+    // "Attention's weights must be >= 0" is the softmax's; a kernel can hold negative taps
+    assert.deepEqual(convMatrix([-1, 2, -1])[2], [0, -1, 2, -1, 0]);
+  });
+}
+
 // A choice exercise of the project's lessons does not give itself away by its look: the right
 // option is no longer than 1.25 times the longest wrong one (maths counted by its source).
 {
