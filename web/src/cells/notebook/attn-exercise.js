@@ -22,7 +22,7 @@
  * and opens the explanation: the exercise then counts as shown, not solved, until a fresh
  * question (Try another) is solved or Reset; so does a wrong attempt that opens a figure held back
  * for it (`heldBack`; a variant holds it back again until attempted) or leaves one option untried.
- * "Try another" (number mode, after an attempt) asks another question: from `el.variant(seed)`
+ * "Try another" (number or choice mode, after an attempt) asks another question: from `el.variant(seed)`
  * when the page set one (seeds 1, 2, 3, …; it may return a promise), else from the lesson's
  * variants (exercise-variants.js; their shape: checkVariant in exercise-model.js).
  *
@@ -36,23 +36,25 @@
  * Events: `attn-verdict` (bubbles, detail { correct, message, mistake }) after each check;
  * `attn-progress` (bubbles, composed, detail exactly { version: 1, lesson, exercise, status,
  * score, attempts }) after each attempt and each "Show me" of an exercise with an id (exercise-model.js).
+ *
+ * Its parts, one role each: the question asked and how an attempt is judged (exercise-question.js),
+ * the grading rule and the record (exercise-model.js), saving it (exercise-progress.js), the card
+ * (exercise-view.js), the parts held back until an attempt (exercise-gate.js, attn-reveal.js).
  */
 import { AttnCell } from '../base/attn-cell.js';
-import { cellStyles, formatNumber, parseNumberText } from '../base/cell-support.js';
+import { cellStyles, parseNumberText } from '../base/cell-support.js';
 import { choiceField, exerciseCard, exerciseStyles, numberField } from './exercise-view.js';
-import {
-  checkVariant,
-  choiceAnswer,
-  EMPTY_RECORD,
-  gradeAttempt,
-  judgeChoice,
-  judgeNumber,
-  nextSeed,
-  recordAfter,
-} from './exercise-model.js';
+import { EMPTY_RECORD, gradeAttempt, nextSeed, recordAfter } from './exercise-model.js';
 import { progressKey, removeRecord, saveRecord, savedRecord } from './exercise-progress.js';
-import { declaredMistakes, declaredOptions } from './exercise-markup.js';
-import { hasWrittenVariants, lessonVariant, variantMaker } from './exercise-variants.js';
+import { hasWrittenVariants, lessonVariant } from './exercise-variants.js';
+import {
+  answerText,
+  canVary,
+  drawVariant,
+  judgeAttempt,
+  numberQuestion,
+  questionOptions,
+} from './exercise-question.js';
 import './attn-mistake.js';
 import './attn-variant.js';
 
@@ -168,17 +170,6 @@ export class AttnExercise extends AttnCell {
     saveRecord(this, record);
   }
 
-  /** The number question being asked: the authored one, or the variant drawn by Try another. */
-  get #question() {
-    if (this._variant) {
-      const { answer, tolerance, mistakes } = this._variant;
-      return { answer, tolerance: tolerance ?? (this.tolerance || 0), mistakes };
-    }
-    const { mistakes, error } = declaredMistakes(this);
-    if (error) this._notice = `An <attn-mistake>: ${error}; it is ignored.`;
-    return { answer: this.answer, tolerance: this.tolerance || 0, mistakes };
-  }
-
   /** The answer was shown for the question now asked (then solving it does not count). */
   get #answerSeen() {
     return this._revealed || (this._record.status === 'shown' && !this._variant);
@@ -192,7 +183,11 @@ export class AttnExercise extends AttnCell {
   async #submit(attempt) {
     let verdict;
     try {
-      verdict = await this.#judge(attempt);
+      if (this.mode === 'number') {
+        const { error } = numberQuestion(this);
+        if (error) this._notice = `An <attn-mistake>: ${error}; it is ignored.`;
+      }
+      verdict = await judgeAttempt(this, attempt);
     } catch (error) {
       console.warn(`attn-exercise: the check failed: ${error.message}`);
       verdict = { correct: false, message: `the check could not run (${error.message}).` };
@@ -200,7 +195,7 @@ export class AttnExercise extends AttnCell {
     const correct = verdict?.correct === true;
     let message = String(verdict?.message ?? '');
     const mistake = verdict?.mistake ?? null;
-    const options = this.mode === 'choice' ? declaredOptions(this) : null;
+    const options = this.mode === 'choice' ? questionOptions(this) : null;
     if (options && mistake !== null) this._ruledOut = [...this._ruledOut, mistake];
     const graded = gradeAttempt(this._record, {
       correct,
@@ -208,7 +203,7 @@ export class AttnExercise extends AttnCell {
       figure: this.heldBack.size > 0 && !this._variant,
       options,
       ruledOut: this._ruledOut,
-      canVary: this.#canVary,
+      canVary: canVary(this),
     });
     const { record } = graded;
     message += graded.note;
@@ -220,17 +215,6 @@ export class AttnExercise extends AttnCell {
     this.dispatchEvent(new CustomEvent('attn-verdict', { detail: { correct, message, mistake }, bubbles: true }));
     this.#save(record);
     return { correct, message, mistake };
-  }
-
-  async #judge(attempt) {
-    if (this.mode === 'choice') return judgeChoice(declaredOptions(this), attempt);
-    if (this.mode === 'number') {
-      const parsed = typeof attempt === 'number' ? { value: attempt } : parseNumberText(attempt ?? '');
-      if (parsed.error) return { correct: false, message: `your answer ${parsed.error}.` };
-      return judgeNumber(parsed.value, this.#question);
-    }
-    if (typeof this.check !== 'function') throw new Error('this exercise has no check function');
-    return this.check(attempt);
   }
 
   #onCheck() {
@@ -260,26 +244,10 @@ export class AttnExercise extends AttnCell {
     return this._record.attempts > 0 || this._record.status !== 'none';
   }
 
-  get #canVary() {
-    return this.mode === 'number' && variantMaker(this) !== null;
-  }
-
-  /** What "Show me" says: the answer where the cell knows it. */
-  #answerText() {
-    if (this.mode === 'number') return `the answer is ${formatNumber(this.#question.answer, 4)}.`;
-    if (this.mode === 'choice') return choiceAnswer(declaredOptions(this));
-    try {
-      return String(this.showAnswer?.() ?? '') || 'see the explanation below.';
-    } catch (error) {
-      console.warn(`attn-exercise: showAnswer failed: ${error.message}`);
-      return 'see the explanation below.';
-    }
-  }
-
   /** "Show me": reveals the answer and the explanation; the exercise counts as shown (not solved). */
   async showMe() {
     if (!this.#attempted) return;
-    this._verdict = { kind: 'shown', message: this.#answerText() };
+    this._verdict = { kind: 'shown', message: answerText(this) };
     this._revealed = true;
     this._open = { ...this._open, explanation: true };
     this.#save(recordAfter(this._record, { kind: 'show' }));
@@ -291,11 +259,11 @@ export class AttnExercise extends AttnCell {
 
   /** "Try another": asks the variant drawn by `variant(next seed)` instead. */
   async tryAnother() {
-    if (!this.#canVary) return;
+    if (!canVary(this)) return;
     this._seed = nextSeed(this._seed);
     let drawn;
     try {
-      drawn = checkVariant(await this.settleAfter(Promise.resolve(variantMaker(this)(this._seed))));
+      drawn = await drawVariant(this, this._seed, (pending) => this.settleAfter(pending));
     } catch (error) {
       this._notice = `Try another: ${error.message}.`;
       return;
@@ -304,7 +272,7 @@ export class AttnExercise extends AttnCell {
     this.#clearAttempt();
     this.stateChanged();
     await this.updateComplete;
-    this.renderRoot.querySelector('#number')?.focus();
+    this.renderRoot.querySelector('#number, input[type="radio"]')?.focus();
   }
 
   #clearAttempt() {
@@ -350,7 +318,7 @@ export class AttnExercise extends AttnCell {
 
   #builtIn() {
     if (this.mode === 'choice') {
-      return choiceField(declaredOptions(this), this._choice, (value) => (this._choice = value), this._fieldError);
+      return choiceField(questionOptions(this), this._choice, (value) => (this._choice = value), this._fieldError);
     }
     if (this.mode === 'number') {
       return numberField({
@@ -384,7 +352,7 @@ export class AttnExercise extends AttnCell {
       verdict: this._verdict,
       panels: { hint: panel('hint'), explanation: panel('explanation') },
       canShow: this.#attempted && !solved && !this._revealed && (this.mode !== 'custom' || this.#hasExplanation),
-      canTryAnother: this.#canVary && this.#attempted,
+      canTryAnother: canVary(this) && this.#attempted,
       on: {
         reset: () => this.reset(),
         check: () => this.#onCheck(),
