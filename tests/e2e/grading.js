@@ -18,14 +18,18 @@ import { settled } from './browser.js';
 import { exercisesSolved } from '../../web/src/shell/progress.js';
 import { courseReport } from '../../web/src/shell/scorm-report.js';
 
-/** Answers `exercise` with its right answer (number: `answer`, or a variant's; choice: the option marked data-correct). */
+/** Answers `exercise` with its right answer (number: `answer`; choice: the option marked data-correct; or a variant's). */
 async function answerRight(exercise, mode) {
   if (mode === 'number') {
     // a Try another question's answer is the exercise's current question, not the authored one
     const answer = await exercise.evaluate((el) => el._variant?.answer ?? el.answer);
     await exercise.getByRole('textbox', { name: 'Your answer' }).fill(String(answer));
   } else {
-    const value = await exercise.evaluate((el) => el.querySelector(':scope > option[data-correct]').value);
+    // a Try another question's options are its own
+    const value = await exercise.evaluate(
+      (el) =>
+        el._variant?.options?.find((o) => o.correct).value ?? el.querySelector(':scope > option[data-correct]').value,
+    );
     await exercise.locator(`input[type="radio"][value="${value}"]`).check();
   }
   await exercise.locator('.check-button').click();

@@ -348,7 +348,7 @@ test('predict first: the exercises hide their figures until an attempt; each lik
   const map = await checkPredictFirst(page, {
     id: 'mh-entry',
     mistakes: [
-      ['In head 1 of sequence 0, position 4 takes 93% of its mixture from position 3.', /row 3 holds the weights/],
+      ['In head 1 of sequence 0, position 4 takes 93% of its mixture from position 3.', /whose weights sum to 1/],
       ['In every head of sequence 0, position 3 mixes mostly position 4.', /its own map/],
       ["Position 4 is the reason for the model's output at position 3.", /analysis across layers/],
     ],

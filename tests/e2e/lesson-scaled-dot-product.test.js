@@ -338,7 +338,7 @@ test('predict first: the exercises hide their figures until an attempt; each lik
     id: 'sdpa-shape',
     mistakes: [
       ['(2, 7, 3)', /one row per query/],
-      ['(2, 5, 8)', /width of the values/],
+      ['(2, 5, 8)', /its width is not the 8/],
       ['(2, 5, 7)', /scores and the weights/],
     ],
     right: '(2, 5, 3)',

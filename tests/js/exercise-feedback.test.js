@@ -2,7 +2,8 @@
 // of every lesson, no likely mistake (the feedback a wrong answer gets) and no hint states a number
 // the check would accept, for the authored question and for each "Try another" question (written
 // <attn-variant>s, and the lesson's variants.js drawn for seeds 1-8 with the real engine). A
-// number the question itself gives is not the answer handed over. Only "Show me" gives it.
+// number the question itself gives is not the answer handed over. Only "Show me" gives it. The
+// choice questions variants.js draws: no wrong option's feedback quotes the right option.
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { test } from 'node:test';
@@ -87,8 +88,11 @@ function writtenQuestions(id, source) {
 
 const engine = await loadAttention();
 
-/** The same for the questions lesson `id`'s variants.js draws, seeds 1-8. */
-async function drawnQuestions(id) {
+/**
+ * The same for the number questions lesson `id`'s variants.js draws, seeds 1-8; its choice
+ * questions go into `choices` as { where, options }.
+ */
+async function drawnQuestions(id, choices = []) {
   let makers;
   try {
     makers = (await import(new URL(`${id}/variants.js`, labsDir))).default ?? {};
@@ -100,6 +104,10 @@ async function drawnQuestions(id) {
   for (const [exercise, make] of Object.entries(makers)) {
     for (const seed of SEEDS) {
       const v = await make(seed, engine);
+      if (v.options) {
+        choices.push({ where: `${id} #${exercise}, variants.js seed ${seed}`, options: v.options });
+        continue;
+      }
       questions.push({
         where: `${id} #${exercise}, variants.js seed ${seed}`,
         answer: v.answer,
@@ -141,7 +149,16 @@ test('statedAnswers finds a number the check would accept, unless the question g
 for (const id of lessons) {
   test(`${id}: no likely mistake or hint of a number exercise states its answer`, async () => {
     const source = await readFile(new URL(`${id}.md`, lessonsDir), 'utf8');
-    const questions = [...writtenQuestions(id, source), ...(await drawnQuestions(id))];
+    const choices = [];
+    const questions = [...writtenQuestions(id, source), ...(await drawnQuestions(id, choices))];
+    // a drawn choice question: no wrong option's feedback quotes the right option
+    for (const { where, options } of choices) {
+      const right = options.find((o) => o.correct === true);
+      assert.equal(options.filter((o) => o.correct === true).length, 1, `${where}: one right option`);
+      for (const o of options.filter((x) => x !== right)) {
+        assert.ok(!o.feedback.includes(right.text), `${where}: the feedback of "${o.text}" quotes the right option`);
+      }
+    }
     const found = [];
     for (const { where, answer, tolerance, question, texts } of questions) {
       assert.ok(Number.isFinite(answer), `${where}: an answer`);

@@ -204,6 +204,33 @@ test('a variant must give a finite answer; its texts and mistakes are checked', 
   }
 });
 
+test('a choice variant gives a prompt and options, exactly one of them right', () => {
+  const options = [
+    { value: 'a', text: ' (2, 5, 3) ', correct: true, feedback: 'one row per query' },
+    { value: 'b', text: '(2, 7, 3)' },
+  ];
+  assert.deepEqual(checkVariant({ prompt: 'The shape?', options }), {
+    options: [
+      { value: 'a', text: '(2, 5, 3)', correct: true, feedback: 'one row per query' },
+      { value: 'b', text: '(2, 7, 3)', correct: false, feedback: '' },
+    ],
+    prompt: 'The shape?',
+    hint: '',
+    explanation: '',
+  });
+  for (const [bad, why] of [
+    [{ options }, /needs its prompt/],
+    [{ prompt: 'x', options: [options[0]] }, /two or more/],
+    [{ prompt: 'x', options: [options[0], { ...options[1], correct: true }] }, /2 right options/],
+    [{ prompt: 'x', options: [options[1], { ...options[1], value: 'c' }] }, /0 right options/],
+    [{ prompt: 'x', options: [options[0], { ...options[1], value: 'a' }] }, /option values repeat/],
+    [{ prompt: 'x', options: [options[0], { text: 'y' }] }, /option 1 of the variant has no value/],
+    [{ prompt: 'x', options: [options[0], 7] }, /option 1 of the variant is not an object/],
+  ]) {
+    assert.throws(() => checkVariant(bad), why, JSON.stringify(bad));
+  }
+});
+
 test('seeds go 1, 2, 3', () => {
   assert.equal(nextSeed(0), 1);
   assert.equal(nextSeed(1), 2);

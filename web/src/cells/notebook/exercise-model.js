@@ -174,12 +174,48 @@ const text = (x, name) => {
 };
 
 /**
- * Checks what `variant(seed)` returned: { answer (finite), tolerance? (≥ 0), prompt?, hint?,
- * explanation? (plain text), mistakes? ([{ value, tolerance?, feedback }]) }. Throws an Error
- * saying what is wrong.
+ * The options of a choice variant, checked: [{ value, text, correct, feedback }], at least two,
+ * values distinct, exactly one correct. Throws an Error saying what is wrong.
+ */
+function checkOptions(options) {
+  if (!Array.isArray(options) || options.length < 2)
+    throw new Error("the variant's options are not a list of two or more");
+  const checked = options.map((o, i) => {
+    if (!o || typeof o !== 'object') throw new Error(`option ${i} of the variant is not an object`);
+    const value = text(o.value, `option ${i}'s value`);
+    if (!value) throw new Error(`option ${i} of the variant has no value`);
+    return {
+      value,
+      text: text(o.text, `option ${i}'s text`),
+      correct: o.correct === true,
+      feedback: text(o.feedback, `option ${i}'s feedback`),
+    };
+  });
+  if (new Set(checked.map((o) => o.value)).size !== checked.length)
+    throw new Error("the variant's option values repeat");
+  const right = checked.filter((o) => o.correct).length;
+  if (right !== 1) throw new Error(`the variant has ${right} right options, not exactly one`);
+  return checked;
+}
+
+/**
+ * Checks what `variant(seed)` returned. A number question: { answer (finite), tolerance? (≥ 0),
+ * prompt?, hint?, explanation? (plain text), mistakes? ([{ value, tolerance?, feedback }]) }. A
+ * choice question: { options ([{ value, text, correct?, feedback? }], one of them correct), prompt,
+ * hint?, explanation? }. Throws an Error saying what is wrong.
  */
 export function checkVariant(v) {
   if (!v || typeof v !== 'object') throw new Error('the variant is not an object');
+  if ('options' in v) {
+    const prompt = text(v.prompt, 'the prompt');
+    if (!prompt) throw new Error('a choice variant needs its prompt');
+    return {
+      options: checkOptions(v.options),
+      prompt,
+      hint: text(v.hint, 'the hint'),
+      explanation: text(v.explanation, 'the explanation'),
+    };
+  }
   const answer = Number(v.answer);
   if (typeof v.answer !== 'number' || !Number.isFinite(answer))
     throw new Error(`the variant's answer ${String(v.answer)} is not a finite number`);

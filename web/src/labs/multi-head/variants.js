@@ -1,6 +1,7 @@
 /**
- * "Try another" questions of the multi-head lesson's number exercises (exercise-variants.js):
- * exercise id -> (seed, engine) => { answer, tolerance, prompt, hint, explanation, mistakes }.
+ * "Try another" questions of the multi-head lesson's exercises (exercise-variants.js): exercise
+ * id -> (seed, engine) => a number question { answer, tolerance, prompt, hint, explanation,
+ * mistakes } or a choice question { prompt, options, hint, explanation }.
  * The shape of A comes from the core (softmax over the last axis of a (B, h, T, T) draw); the
  * likely wrong answers count the wrong things in that same shape. Every size set has more heads
  * than the lab offers (at most 6), so the lab above cannot be set to the question.
@@ -50,6 +51,50 @@ export default {
       hint: 'The softmax runs over the last axis only. Every other axis (batch, head, position) indexes a separate row.',
       explanation: `A has the shape (${shape.join(', ')}). Each row is indexed by a sequence b, a head k and a position i, so there are ${B}·${h}·${T} = ${answer} rows, each of ${T} weights summing to 1.`,
       mistakes,
+    };
+  },
+  'mh-entry': (seed, engine) => {
+    const [B, h, T] = SIZES[(seed - 1) % SIZES.length];
+    // a real A from the core, and its largest weight off the diagonal that is under 0.9
+    const A = engine.softmax(engine.randn([B, h, T, T], 500 + seed), { temperature: 0.5 });
+    let at = -1;
+    A.data.forEach((w, n) => {
+      const [i, j] = [Math.floor(n / T) % T, n % T];
+      if (i !== j && w < 0.9 && (at < 0 || w > A.data[at])) at = n;
+    });
+    const [b, k, i, j] = [Math.floor(at / (h * T * T)), Math.floor(at / (T * T)) % h, Math.floor(at / T) % T, at % T];
+    const weight = A.data[at].toFixed(2);
+    const pct = `${Math.round(100 * A.data[at])}%`;
+    const options = [
+      {
+        value: 'mix',
+        correct: true,
+        text: `In head ${k} of sequence ${b}, the output of position ${i} is ${pct} the value of position ${j}.`,
+        feedback: `the indices are (sequence ${b}, head ${k}, row ${i}, column ${j}): in that head, the output of position ${i} takes ${pct} of its mixture from the value of position ${j}.`,
+      },
+      {
+        value: 'swap',
+        text: `In head ${k} of sequence ${b}, position ${j} takes ${pct} of its mixture from position ${i}.`,
+        feedback: 'the last two indices are (row i, column j). Which of them is the position whose weights sum to 1?',
+      },
+      {
+        value: 'all-heads',
+        text: `In every head of sequence ${b}, position ${i} mixes mostly position ${j}.`,
+        feedback: `each head has its own map, computed from its own scores: head ${k}'s weight says nothing about the others.`,
+      },
+      {
+        value: 'cause',
+        text: `Position ${j} is the reason for the model's output at position ${i}.`,
+        feedback:
+          'a weight shows how much one layer leaned on a position numerically; why the model behaves as it does needs an analysis across layers, not one weight.',
+      },
+    ];
+    const turn = (seed * 3) % options.length; // the right option is not always first
+    return {
+      prompt: `In a tensor A of shape (B, h, T, T) = (${A.shape.join(', ')}), the entry A[${b}, ${k}, ${i}, ${j}] is ${weight}. What does it tell you?`,
+      options: [...options.slice(turn), ...options.slice(0, turn)],
+      hint: 'Read the four indices in the order of the shape, (b, k, i, j), and remember which of i and j is the row that sums to 1.',
+      explanation: `The axes of A are (sequence b, head k, row i, column j). A[${b}, ${k}, ${i}, ${j}] = ${weight} is the weight with which position ${i} mixes the value of position ${j} in head ${k} of sequence ${b}. Heads are independent, and a weight measures a mixture in one layer, not a cause.`,
     };
   },
 };
