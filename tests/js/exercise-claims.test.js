@@ -194,6 +194,190 @@ const parseMatrix = (text) => text.split(';').map((row) => row.split(',').map(Nu
   });
 }
 
+// The other number exercises: each answer, and the value of each likely mistake, is what the
+// computation its feedback names gives (with the engine where there is attention to compute).
+{
+  /** The exercise's `answer` and its mistakes as { value: text }, from lesson `lesson`'s Markdown. */
+  const question = async (lesson, id) => {
+    const source = await readFile(new URL(`${lesson}.md`, lessonsDir), 'utf8');
+    const block = source.match(new RegExp(`<attn-exercise id="${id}"[\\s\\S]*?</attn-exercise>`))[0];
+    const authored = block.replace(/<attn-variant\b[\s\S]*?<\/attn-variant>/g, '');
+    const answer = Number(authored.match(/answer="([^"]+)"/)[1]);
+    const mistakes = [...authored.matchAll(/<attn-mistake value="([^"]+)"/g)].map((m) => Number(m[1]));
+    return {
+      answer,
+      mistakes,
+      variants: [...block.matchAll(/<attn-variant answer="([^"]+)"[\s\S]*?<\/attn-variant>/g)],
+    };
+  };
+  /** Asserts that `computed` ({ name: value }) holds the answer and exactly the declared mistakes. */
+  const matches = ({ answer, mistakes }, { answer: right, ...slips }, tol) => {
+    assert.ok(Math.abs(right - answer) <= tol, `the answer ${answer}, computed ${right}`);
+    assert.equal(mistakes.length, Object.keys(slips).length, 'one computed slip per declared mistake');
+    for (const [name, value] of Object.entries(slips)) {
+      assert.ok(
+        mistakes.some((m) => Math.abs(m - value) <= tol),
+        `the slip "${name}" (${value}) is declared`,
+      );
+    }
+  };
+  const weights = (row) => rowsOf(engine.softmax([row]))[0];
+
+  test('attention-matrix am-weight: A[1,0] is the softmax of row 1; the slips are those its feedback names', async () => {
+    const row = [1, 0, 2, 0, -1];
+    matches(
+      await question('attention-matrix', 'am-weight'),
+      {
+        answer: weights(row)[0],
+        'logit over the sum of the logits': row[0] / row.reduce((a, b) => a + b, 0),
+        'e^1 / e^2, over the largest exponential': Math.exp(1) / Math.exp(2),
+        'equal weights': 1 / row.length,
+      },
+      0.0006,
+    );
+  });
+
+  test('attention-matrix am-output: entry 0 of y1 = A[1] · V[:, 0]; the slips are those its feedback names', async () => {
+    const A = [
+      [0.7, 0.2, 0.1],
+      [0.5, 0.25, 0.25],
+      [0.1, 0.1, 0.8],
+    ];
+    const V = [
+      [6, 0],
+      [0, 2],
+      [2, 7],
+    ];
+    const Y = rowsOf(engine.convexCombination(A, V)); // Y = AV, row by row
+    const column = (m, c) => m.map((r) => r[c]);
+    const dot = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
+    matches(
+      await question('attention-matrix', 'am-output'),
+      {
+        answer: Y[1][0],
+        'column 1 of A': dot(column(A, 1), column(V, 0)),
+        'the plain mean': (6 + 0 + 2) / 3,
+        'row 0 of A': Y[0][0],
+        'entry 1 of y1': Y[1][1],
+      },
+      0.005,
+    );
+  });
+
+  test('multi-head mh-rows: B·h·T rows of the core’s (B, h, T, T) softmax; the slips count the wrong things', async () => {
+    const [B, h, T] = [4, 8, 10];
+    const A = engine.softmax(engine.randn([B, h, T, T], 1));
+    assert.deepEqual(A.shape, [B, h, T, T]);
+    const rowSums = sums(rowsOf({ data: A.data, shape: [B * h * T, T] }));
+    assert.ok(
+      rowSums.every((x) => Math.abs(x - 1) < F32),
+      'every one of them sums to 1',
+    );
+    matches(
+      await question('multi-head', 'mh-rows'),
+      { answer: rowSums.length, maps: B * h, 'every weight': B * h * T * T, 'no heads': B * T, 'no batch': h * T },
+      0.5,
+    );
+  });
+
+  test('causal-masking future-count: the core’s causal mask at T = 5 blocks 10 of 25; the slips count the wrong cells', async () => {
+    const T = 5;
+    const q = engine.randn([T, 4], 3);
+    const { weights: W } = engine.attention(q, q, q, { mask: 'causal', returnWeights: true });
+    const blocked = rowsOf(W)
+      .flat()
+      .filter((w) => w === 0).length;
+    matches(
+      await question('causal-masking', 'future-count'),
+      {
+        answer: blocked,
+        kept: T * T - blocked,
+        'off the diagonal': T * T - T,
+        'one short per row': blocked - (T - 1),
+        all: T * T,
+      },
+      0.1,
+    );
+  });
+
+  test('convex-combinations mix-entry: y2 of α·V from the core; the slips are those its feedback names', async () => {
+    const alpha = [0.4, 0.1, 0.2, 0.3];
+    const V = [
+      [1, 0, 0],
+      [0, 2, 0],
+      [0, 0, 3],
+      [1, 1, 1],
+    ];
+    const y = Array.from(engine.convexCombination([alpha], V).data);
+    matches(
+      await question('convex-combinations', 'mix-entry'),
+      { answer: y[2], 'the plain average of column 2': (0 + 0 + 3 + 1) / 4, 'α2 · 3 alone': alpha[2] * 3, y1: y[1] },
+      0.0005,
+    );
+  });
+
+  test('retrieval faint: α3 for q = 0.2 · vocab[3] from the core; the slips are those its feedback names', async () => {
+    const vocab = Array.from({ length: 6 }, (_, i) => Array.from({ length: 6 }, (_, j) => (i === j ? 5 : 0)));
+    const keys = vocab.slice(0, 5);
+    const q = vocab[3].map((x) => 0.2 * x);
+    const alpha = (scale, ks = keys) => rowsOf(engine.softmax(engine.scores([q], ks, { scale })))[0][3];
+    const s = 5 / Math.sqrt(6);
+    matches(
+      await question('retrieval', 'faint'),
+      {
+        answer: alpha(1 / Math.sqrt(6)),
+        'no 1/√d_k': alpha(1),
+        'e^s / (e^s + 1)': Math.exp(s) / (Math.exp(s) + 1),
+        'six keys': alpha(1 / Math.sqrt(6), vocab),
+        'one-hot': 1,
+        uniform: 1 / 5,
+      },
+      0.002,
+    );
+  });
+
+  test('scaling-by-sqrt-dk score-spread: the spread of q · k over random draws is √D; the slips are those its feedback names', async () => {
+    const D = 128;
+    const n = 4096;
+    const q = rowsOf(engine.randn([n, D], 11));
+    const k = rowsOf(engine.randn([n, D], 12));
+    const dots = q.map((row, i) => row.reduce((s, x, j) => s + x * k[i][j], 0));
+    const mean = dots.reduce((a, b) => a + b, 0) / n;
+    const sd = Math.sqrt(dots.reduce((a, b) => a + (b - mean) ** 2, 0) / n);
+    assert.ok(Math.abs(sd / Math.sqrt(D) - 1) < 0.05, `measured ${sd} against √D`);
+    matches(
+      await question('scaling-by-sqrt-dk', 'score-spread'),
+      { answer: Math.sqrt(D), variance: D, 'the scaled score': 1, '1/√D': 1 / Math.sqrt(D), 'D/2': D / 2 },
+      0.02,
+    );
+  });
+
+  test('attention-at-scale scale-memory: T × T float32 weights at T = 32,768 take 4 GiB; the slips are those its feedback names', async () => {
+    const { weightsBytes } = await import('../../web/src/labs/attention-at-scale/memory-model.js');
+    const T = 32768;
+    const GiB = 2 ** 30;
+    matches(
+      await question('attention-at-scale', 'scale-memory'),
+      {
+        answer: weightsBytes(T) / GiB,
+        'the weights, not their bytes': (T * T) / GiB,
+        gigabytes: weightsBytes(T) / 1e9,
+        'half the length, doubled': (2 * weightsBytes(T / 2)) / GiB,
+        'times the width E = 64': (64 * weightsBytes(T)) / GiB,
+      },
+      0.02,
+    );
+  });
+
+  test('learning-to-attend attend-position and its variants: reading position r copies input position 11 − r', async () => {
+    const q = await question('learning-to-attend', 'attend-position');
+    const reading = (text) => Number(text.match(/reads position (\d+)/)[1]);
+    assert.equal(q.answer, 11 - 8, 'the authored question reads position 8');
+    assert.ok(q.variants.length >= 3);
+    for (const [block, answer] of q.variants) assert.equal(Number(answer), 11 - reading(block), block.slice(0, 80));
+  });
+}
+
 // causal-masking, Exercises 2 (empty-row) and 4 (window-conv), on the labs' Q, K, V (seed 0).
 {
   const { B, T, batchOf, drawQKV } = await import('../../web/src/labs/common/qkv-lab.js');
