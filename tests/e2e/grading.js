@@ -5,8 +5,8 @@
 // - A wrong attempt that opened a figure held back for the exercise makes it shown; typing or
 //   picking the answer after that is right but counts as shown, not solved. So does the last
 //   option left in a choice exercise; a right number after a wrong one with no figure solves it.
-// - The lesson's progress line and the SCORM score (scorm-report.js courseReport, on the page's
-//   saved records) count only what is solved.
+// - The lesson's progress line, its card on the home page (opened beside it) and the SCORM score
+//   (scorm-report.js courseReport, on the page's saved records) count only what is solved.
 // - Try another asks a fresh question, its figures held back again until it is answered; solving
 //   it counts.
 // - Reset, then the right answer at the first attempt: solved.
@@ -53,6 +53,20 @@ export async function gradesWhatWasWorkedOut(page, lesson) {
     const saved = await page.evaluate(() => ({ ...localStorage }));
     const report = courseReport((key) => saved[key] ?? null, [{ id: lesson, exerciseIds: ids }]);
     assert.equal(report.solved, solved, `${when}: the SCORM score counts the solved exercises only`);
+    // the home page, opened beside the lesson (same storage), counts the same
+    const home = await page.context().newPage();
+    try {
+      await home.goto(new URL('#/', page.url()).href);
+      const card = home.locator(`attn-lesson-list li[data-lesson="${lesson}"] .progress`);
+      await card.waitFor();
+      assert.match(
+        await card.innerText(),
+        new RegExp(`\\b${exercisesSolved(solved, total)}\\b`),
+        `${when}: the home page`,
+      );
+    } finally {
+      await home.close();
+    }
   };
 
   for (const id of ids) {

@@ -2,8 +2,8 @@
 // of every lesson, no likely mistake (the feedback a wrong answer gets) and no hint states a number
 // the check would accept, for the authored question and for each "Try another" question (written
 // <attn-variant>s, and the lesson's variants.js drawn for seeds 1-8 with the real engine). A
-// number the question itself gives is not the answer handed over. Only "Show me" gives it. The
-// choice questions variants.js draws: no wrong option's feedback quotes the right option.
+// number the question itself gives is not the answer handed over. Only "Show me" gives it. In
+// every choice question, written or drawn, no wrong option's feedback quotes the right option.
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { test } from 'node:test';
@@ -86,6 +86,18 @@ function writtenQuestions(id, source) {
   return questions;
 }
 
+/** Every choice question of lesson `id`'s Markdown: [{ where, options: [{ text, correct, feedback }] }]. */
+function writtenChoices(id, source) {
+  return [...source.matchAll(/<attn-exercise\b[^>]*mode="choice"[^>]*>[\s\S]*?<\/attn-exercise>/g)].map(([block]) => ({
+    where: `${id} #${attribute(block, 'id')}`,
+    options: [...block.matchAll(/<option\b([^>]*)>([\s\S]*?)<\/option>/g)].map(([, attrs, text]) => ({
+      text: text.trim(),
+      correct: /\sdata-correct\b/.test(attrs),
+      feedback: attribute(attrs, 'data-feedback') ?? '',
+    })),
+  }));
+}
+
 const engine = await loadAttention();
 
 /**
@@ -149,9 +161,9 @@ test('statedAnswers finds a number the check would accept, unless the question g
 for (const id of lessons) {
   test(`${id}: no likely mistake or hint of a number exercise states its answer`, async () => {
     const source = await readFile(new URL(`${id}.md`, lessonsDir), 'utf8');
-    const choices = [];
+    const choices = writtenChoices(id, source);
     const questions = [...writtenQuestions(id, source), ...(await drawnQuestions(id, choices))];
-    // a drawn choice question: no wrong option's feedback quotes the right option
+    // a choice question, written or drawn: no wrong option's feedback quotes the right option
     for (const { where, options } of choices) {
       const right = options.find((o) => o.correct === true);
       assert.equal(options.filter((o) => o.correct === true).length, 1, `${where}: one right option`);
