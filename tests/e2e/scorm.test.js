@@ -8,6 +8,12 @@
 // returning "false", localStorage untouched; then a fresh browser (no storage) relaunched with
 // the stored CMI data resumes the exercise and the lesson. And per version: no API found (the plain
 // course, saying so) and an LMS refusing commits (the course keeps working, says so, retries).
+// Last, per version, the grading rule over the whole course: two learners (tests/e2e/learners.js),
+// each from a fresh launch (no stored CMI; two LMS pages of one browser, at the same time), work
+// through every exercise of every lesson in page order. One copies every answer after one wrong try
+// (after "Show me" when the page does not show it yet): the LMS holds every exercise shown after 2
+// attempts and score 0, the home page "0 of N exercises solved". One solves every exercise first
+// time: every exercise solved after 1 attempt, score 100 (2004: scaled 1), "N of N".
 // Expected scores come from the lessons' meta as the build compiles it, never literal counts.
 import assert from 'node:assert/strict';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -19,6 +25,7 @@ import { unzipSync } from 'fflate';
 import { compileLesson } from '../../scripts/vite-lessons-plugin.mjs';
 import { PACKAGES } from '../../scripts/scorm.mjs';
 import { launch, serveDir, settled, watch } from './browser.js';
+import { copyAfterOneWrong, learnCourse, solveFirstTime } from './learners.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const EXERCISE = { lesson: 'convex-hull', id: 'cold-limit', right: 'To the value v1 = (1.5, 4)' };
@@ -192,6 +199,30 @@ const frameOf = async (page) => (await page.locator('iframe').elementHandle()).c
 const storedProgress = (frame) =>
   frame.evaluate(() => Object.keys(localStorage).filter((key) => /^attnbook:(exercise|visited):/.test(key)));
 
+/**
+ * Waits until the LMS holds, after a commit, `record` for every exercise of the course and nothing
+ * else (suspend_data's code, e.g. "h2": shown after 2 attempts; "s1": solved at the first), and
+ * asserts it (a readable difference if it never comes).
+ */
+async function committedRecords(page, record) {
+  const want = course.flatMap(({ id, exerciseIds }) => exerciseIds.map((e) => `${id}/${e}=${record}`)).sort();
+  // the records in the stored suspend_data ("A1;<lesson>:<exercise>=<code>,…;…;@<lesson>,…"), or
+  // whether they are `expected`
+  const held = (expected) => {
+    const groups = (window.stored['cmi.suspend_data'] ?? '').split(';').slice(1);
+    const records = groups
+      .filter((group) => !group.startsWith('@'))
+      .flatMap((group) => {
+        const [lesson, items] = group.split(':');
+        return items.split(',').map((item) => `${lesson}/${item}`);
+      })
+      .sort();
+    return expected ? JSON.stringify(records) === JSON.stringify(expected) : records;
+  };
+  await page.waitForFunction(held, want).catch(() => {}); // the assertion below says what differs
+  assert.deepEqual(await page.evaluate(held, null), want, 'the records the LMS holds');
+}
+
 async function solveColdLimit(frame) {
   await frame.evaluate((id) => (location.hash = `#/${id}`), EXERCISE.lesson);
   const exercise = frame.locator(`attn-exercise#${EXERCISE.id}`);
@@ -352,5 +383,68 @@ for (const version of ['scorm12', 'scorm2004']) {
         await browser.close();
       }
     });
+
+    describe(
+      'a learner works through every exercise of every lesson, from a fresh launch (no stored CMI)',
+      { concurrency: true },
+      () => {
+        let browser;
+        before(async () => {
+          browser = await launch(); // one browser, a new LMS page for each learner (nothing stored)
+        });
+        after(() => browser?.close());
+
+        const learners = [
+          ['who copies every answer after one wrong try scores 0', copyAfterOneWrong, 'h2', false],
+          ['who solves every exercise first time scores 100', solveFirstTime, 's1', true],
+        ];
+        for (const [name, learner, record, solvesAll] of learners) {
+          test(name, async () => {
+            const { href, mastery } = await fromManifest(version);
+            const total = course.reduce((sum, meta) => sum + meta.exerciseIds.length, 0);
+            const solved = solvesAll ? total : 0;
+            const page = await browser.context.newPage();
+            try {
+              const { problems } = watch(page);
+              await page.goto(`${server.url}lms/index.html`);
+              const cmi = startingCmi(version, mastery);
+              await page.evaluate((options) => window.launch(options), { version, href, cmi });
+              await committed(page, n.score, '0');
+              const frame = await frameOf(page);
+              await frame.locator('attn-home').waitFor();
+
+              const started = Date.now();
+              await learnCourse(frame, course, learner);
+              console.log(`# ${version}, the learner ${name}: the course in ${Date.now() - started} ms`);
+
+              // the LMS holds every exercise's record (shown or solved) and the score they make
+              await committedRecords(page, record);
+              const score = expectedScore(version, solved);
+              await committed(page, n.score, score.text);
+              assert.equal(score.text, solvesAll ? (version === 'scorm12' ? '100' : '1') : '0');
+              const stored = await page.evaluate(() => window.stored);
+              const passed = score.score >= mastery;
+              assert.equal(stored[n.status], version === 'scorm12' ? (passed ? 'passed' : 'completed') : 'completed');
+              if (version === 'scorm2004') assert.equal(stored['cmi.success_status'], passed ? 'passed' : 'failed');
+
+              // the course's home page counts the same
+              await frame.evaluate(() => (location.hash = '#/'));
+              await frame
+                .locator('attn-home')
+                .getByText(
+                  `${course.length} of ${course.length} lessons opened · ${solved} of ${total} exercises solved`,
+                )
+                .waitFor();
+              assert.deepEqual(await storedProgress(frame), [], 'localStorage holds no progress inside an LMS');
+              const refused = (await page.evaluate(() => window.log)).filter((call) => call.result === 'false');
+              assert.deepEqual(refused, [], 'no API call returned false');
+              assert.deepEqual(problems, []);
+            } finally {
+              await page.close();
+            }
+          });
+        }
+      },
+    );
   });
 }
