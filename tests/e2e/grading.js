@@ -11,12 +11,14 @@
 //   it counts.
 // - Reset, then the right answer at the first attempt: solved.
 // Number and choice exercises are answered from their markup (the `answer` attribute, the option
-// with data-correct); an exercise of the page's own kind (mode custom) is checked as far as its
-// first attempt goes: wrong with a figure held back, it is shown.
+// with data-correct); an exercise of the page's own kind (mode custom) with a figure held back for
+// it (window3) is answered with its controls (learners.js); one with none is checked as far as its
+// first attempt goes (the lesson's own test and scorm.test.js answer it).
 import assert from 'node:assert/strict';
 import { settled } from './browser.js';
 import { exercisesSolved } from '../../web/src/shell/progress.js';
 import { courseReport } from '../../web/src/shell/scorm-report.js';
+import { answerRightly } from './learners.js';
 
 /** Answers `exercise` with its right answer (number: `answer`; choice: the option marked data-correct; or a variant's). */
 async function answerRight(exercise, mode) {
@@ -82,10 +84,10 @@ export async function gradesWhatWasWorkedOut(page, lesson) {
     }
     const onShow = figure || (mode === 'choice' && options <= 2);
     assert.equal(await progress(id), onShow ? 'shown' : 'attempted', `${lesson}/${id}: after a wrong attempt`);
-    if (mode === 'custom') continue;
+    if (mode === 'custom' && !figure) continue; // its own kind, nothing on show: lesson tests and scorm.test.js
 
-    // the answer the page may now show, typed or picked
-    const verdict = await answerRight(exercise, mode);
+    // the answer the page may now show, typed, picked or (custom) made with the exercise's controls
+    const verdict = mode === 'custom' ? await answerRightly(page, exercise) : await answerRight(exercise, mode);
     assert.match(verdict, /^Correct — /, `${lesson}/${id}`);
     assert.equal(await progress(id), onShow ? 'shown' : 'solved', `${lesson}/${id}: right after a wrong attempt`);
     if (onShow) assert.match(verdict, /counts as shown, not solved/, `${lesson}/${id}: the verdict says so`);
@@ -95,7 +97,8 @@ export async function gradesWhatWasWorkedOut(page, lesson) {
   for (const id of ids) {
     const exercise = page.locator(`attn-exercise#${id}`);
     const mode = (await exercise.getAttribute('mode')) ?? 'custom';
-    if (mode === 'custom' || (await progress(id)) === 'solved') continue;
+    if ((await progress(id)) !== 'shown' && mode === 'custom') continue;
+    if ((await progress(id)) === 'solved') continue;
     const another = exercise.getByRole('button', { name: 'Try another' });
     if ((await another.count()) > 0) {
       await another.click();
@@ -110,7 +113,8 @@ export async function gradesWhatWasWorkedOut(page, lesson) {
     }
     await exercise.getByRole('button', { name: /^Reset / }).click();
     await settled(exercise);
-    assert.match(await answerRight(exercise, mode), /^Correct — /, `${lesson}/${id}: after Reset`);
+    const again = mode === 'custom' ? await answerRightly(page, exercise) : await answerRight(exercise, mode);
+    assert.match(again, /^Correct — /, `${lesson}/${id}: after Reset`);
     assert.equal(await progress(id), 'solved', `${lesson}/${id}: right at the first attempt after Reset`);
   }
   await countsOnlySolved(`${lesson}: every number and choice exercise solved`);
