@@ -38,7 +38,7 @@ export class AttnBandConv extends CausalLab {
         align-items: start;
       }
       td {
-        white-space: nowrap;
+        white-space: normal; /* a vector breaks after a comma when the lab is narrow (a phone) */
       }
     `,
   ];
