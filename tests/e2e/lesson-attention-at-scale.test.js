@@ -302,9 +302,9 @@ test('predict first: the exercises hide their figures until an attempt; each lik
   const fused = await checkPredictFirst(page, {
     id: 'scale-fused',
     mistakes: [
-      ['Memory ×2, time ×2', /4T2E operations/ /* 4T²E, typeset */],
+      ['Memory ×2, time ×2', /Now count the work/],
       ['Memory ×4, time about ×4', /storing the T × T weights/],
-      ['Memory unchanged, time ×2', /double with T/],
+      ['Memory unchanged, time ×2', /not all that is kept/],
     ],
     right: FUSED_ANSWER,
     figure: 'attn-scale-fused',

@@ -378,6 +378,128 @@ const parseMatrix = (text) => text.split(';').map((row) => row.split(',').map(Nu
   });
 }
 
+// The choice exercises whose options, feedback or explanation state numbers: each computed.
+{
+  const close = (x, y, tol, what) => assert.ok(Math.abs(x - y) <= tol, `${what}: ${x} against ${y}`);
+
+  test('softmax-temperature naive-overflow: computed as written in doubles, (1000, 1001, 1002) gives NaN; the true weights are those of (0, 1, 2)', async () => {
+    const s = parseMatrix(await attributeOf('softmax-temperature', 'overflow', 'logits'))[0];
+    assert.deepEqual(s, [1000, 1001, 1002]);
+    const e = s.map(Math.exp);
+    assert.ok(
+      e.every((x) => x === Infinity),
+      'each exp overflows (the largest double is about exp(709.78))',
+    );
+    close(Math.log(Number.MAX_VALUE), 709.78, 0.005, 'ln of the largest double');
+    const sum = e.reduce((a, b) => a + b, 0);
+    assert.ok(
+      e.every((x) => Number.isNaN(x / sum)),
+      '∞ / ∞ is NaN',
+    );
+    const careful = rowsOf(engine.softmax([s]))[0];
+    const shifted = rowsOf(engine.softmax([[0, 1, 2]]))[0];
+    assert.ok(maxDifference([careful], [shifted]) < F32, 'the same as (0, 1, 2)');
+    assert.deepEqual(
+      shifted.map((x) => x.toFixed(3)),
+      ['0.090', '0.245', '0.665'],
+    );
+  });
+
+  test('convex-combinations sum-two: weights (0.5, 0.5, 0.5, 0.5) on four copies of v give 2v; the slips are v, v/2 and 4v', () => {
+    const v = [1, 2, 3];
+    const alpha = [0.5, 0.5, 0.5, 0.5];
+    const y = v.map((x) => alpha.reduce((sum, a) => sum + a * x, 0));
+    assert.deepEqual(y, [2, 4, 6]);
+    assert.deepEqual(
+      v.map((x) => alpha[0] * x),
+      [0.5, 1, 1.5],
+      'one term',
+    );
+    assert.deepEqual(
+      v.map((x) => 4 * x),
+      [4, 8, 12],
+      'four copies with weight 1',
+    );
+  });
+
+  test('convex-hull negative-weight: α = (−1, 1, 0.5, 0.5) on the lab’s values lands at (5, 5.5), above every value; |α| gives (7, 7.5)', async () => {
+    const V = parseMatrix(await attributeOf('convex-hull', 'hull', 'values'));
+    const mix = (alpha) => [0, 1].map((c) => alpha.reduce((sum, a, j) => sum + a * V[j][c], 0));
+    assert.deepEqual(mix([-1, 1, 0.5, 0.5]), [5, 5.5]);
+    assert.ok(5.5 > Math.max(...V.map((p) => p[1])), 'no value has a second coordinate as large');
+    assert.equal(Math.max(...V.map((p) => p[1])), 4.5, 'the top corner v2 = (5, 4.5)');
+    assert.deepEqual(mix([1, 1, 0.5, 0.5]), [7, 7.5], 'the minus sign dropped');
+  });
+
+  test('convex-hull cold-limit: as τ → 0 the weights go to position 1 (score 4.5), so y(τ) goes to v1 = (1.5, 4); hot, to the mean', async () => {
+    const s = parseMatrix(await attributeOf('convex-hull', 'hull', 'logits'))[0];
+    const V = parseMatrix(await attributeOf('convex-hull', 'hull', 'values'));
+    const at = (tau) => rowsOf(engine.softmax([s], { temperature: tau }))[0];
+    const cold = at(0.01);
+    close(cold[1], 1, 1e-6, 'the weight of position 1 at τ = 0.01');
+    assert.deepEqual(V[1], [1.5, 4]);
+    close(Math.exp((4.5 - 2.0) / 0.1), Math.exp(25), 1e-3, 'the hint’s ratio at τ = 0.1');
+    const hot = at(1e6);
+    assert.ok(
+      hot.every((w) => Math.abs(w - 0.25) < 1e-5),
+      'the hot limit: 1/4 each',
+    );
+  });
+
+  test('retrieval blend: q = vocab[2] + vocab[4] scores keys 2 and 4 at 25, the rest 0: about 0.49997 each, 0.00002 elsewhere', () => {
+    const vocab = Array.from({ length: 6 }, (_, i) => Array.from({ length: 6 }, (_, j) => (i === j ? 5 : 0)));
+    const keys = vocab.slice(0, 5);
+    const q = vocab[2].map((x, j) => x + vocab[4][j]);
+    assert.deepEqual(rowsOf(engine.scores([q], keys, { scale: 1 }))[0], [0, 0, 25, 0, 25]);
+    const w = rowsOf(engine.softmax(engine.scores([q], keys)))[0];
+    close(w[2], 0.49997, 5e-6, 'α2');
+    close(w[4], w[2], F32, 'α4 = α2');
+    for (const j of [0, 1, 3]) close(w[j], 0.00002, 5e-6, `α${j}`);
+    close(25 / Math.sqrt(6), 10.21, 0.005, 'the scaled score');
+  });
+
+  test('scaling-by-sqrt-dk max-weight: over 1,000 draws at D = 128 the mean largest weight is about 0.93 unscaled, 0.46 scaled (0.72 at D = 8, 0.96 at D = 512)', () => {
+    const stats = (scaled) =>
+      engine.scalingStatistics({ dims: [8, 128, 512], scaled, draws: 1000, seed: 0, tokens: 5 });
+    const [d8, d128, d512] = stats(false).meanMaxWeight;
+    close(d128, 0.93, 0.005, 'unscaled, D = 128');
+    close(d8, 0.72, 0.005, 'unscaled, D = 8');
+    close(d512, 0.96, 0.005, 'unscaled, D = 512');
+    close(stats(true).meanMaxWeight[1], 0.46, 0.01, 'scaled, D = 128');
+    close(Math.sqrt(128), 11.3, 0.05, 'the spread √128');
+  });
+
+  test('queries-keys-values identity-pick: with W_Q = W_K = I token 2 scores (−1, 1.5, 1.25, 0.5, −2) and picks token 1', async () => {
+    const { computeWorld } = await import('../../web/src/labs/queries-keys-values/qkv-world-model.js');
+    const world = computeWorld(engine, { angleQ: 0, scaleQ: 1, angleK: 0, scaleK: 1 });
+    assert.deepEqual(world.dots[2], [-1, 1.5, 1.25, 0.5, -2]);
+    assert.equal(world.picks[2], 1);
+  });
+
+  test('scaled-dot-product sdpa-shape: Q (2, 5, 8), K (2, 7, 8), V (2, 7, 3) give the output (2, 5, 3) and the weights (2, 5, 7)', () => {
+    const [q, k, v] = [
+      [2, 5, 8],
+      [2, 7, 8],
+      [2, 7, 3],
+    ].map((shape, i) => engine.randn(shape, i + 1));
+    const { output, weights } = engine.attention(q, k, v, { returnWeights: true });
+    assert.deepEqual(output.shape, [2, 5, 3]);
+    assert.deepEqual(weights.shape, [2, 5, 7]);
+  });
+
+  test('attention-at-scale scale-fused: doubling T doubles what fused attention allocates; the T × T weights would quadruple', async () => {
+    const { weightsBytes } = await import('../../web/src/labs/attention-at-scale/memory-model.js');
+    const fusedBytes = (T) => {
+      const x = engine.randn([T, 64], 1);
+      return engine.attention(x, x, x).scratchBytes;
+    };
+    const [a, b] = [fusedBytes(1024), fusedBytes(2048)];
+    assert.ok(a > 0);
+    close(b / a, 2, 0.1, 'the memory, ×2');
+    assert.equal(weightsBytes(2048) / weightsBytes(1024), 4, 'storing the weights would be ×4');
+  });
+}
+
 // causal-masking, Exercises 2 (empty-row) and 4 (window-conv), on the labs' Q, K, V (seed 0).
 {
   const { B, T, batchOf, drawQKV } = await import('../../web/src/labs/common/qkv-lab.js');
