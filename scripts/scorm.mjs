@@ -3,8 +3,11 @@
 // which runs offline from its static files) with imsmanifest.xml at the zip's root, launched as
 // index.html?lms=scorm12 / index.html?lms=scorm2004 (web/src/shell/scorm.js). The mastery score
 // is 80 % (SCORM 1.2 adlcp:masteryscore 80; SCORM 2004 the primary objective's
-// minNormalizedMeasure 0.8, satisfied by measure). scripts/build.mjs calls writeScormPackages()
-// after the site build; `node scripts/scorm.mjs` redoes only this from an existing dist/site.
+// minNormalizedMeasure 0.8, satisfied by measure). Each zip ships every schema file its manifest
+// names (scripts/scorm-schemas/<version>/, at the zip's root, as LMS importers that validate
+// expect) and none of the site's demo pages (DEMO_FILES). scripts/build.mjs calls
+// writeScormPackages() after the site build; `node scripts/scorm.mjs` redoes only this from an
+// existing dist/site.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +21,17 @@ export const PACKAGES = {
   scorm2004: path.join(scormDir, 'attnbook-scorm2004.zip'),
 };
 const TITLE = 'attnbook — how attention works';
+const schemasDir = path.join(root, 'scripts', 'scorm-schemas');
+
+/** The site's pages that are not the course (demos, the self-test, the widgets bundle): not packed. */
+export const DEMO_FILES = [/^selftest\.html$/, /^embed-example\.html$/, /^gallery\//, /^embed\//];
+const isCourseFile = (file) => !DEMO_FILES.some((pattern) => pattern.test(file));
+
+/** The schema files a manifest names in its xsi:schemaLocation (every second entry). */
+export function namedSchemas(manifest) {
+  const location = manifest.match(/xsi:schemaLocation="([^"]*)"/)?.[1] ?? '';
+  return location.split(/\s+/).filter((_, i) => i % 2 === 1);
+}
 
 /** Every file under `dir`, as paths relative to it with `/` separators, sorted. */
 async function listFiles(dir, prefix = '') {
@@ -109,7 +123,7 @@ ${fileList(files)}
  * @param {{ siteDir?: string, outDir?: string }} [options]
  */
 export async function writeScormPackages({ siteDir = path.join(root, 'dist', 'site'), outDir = scormDir } = {}) {
-  const files = await listFiles(siteDir);
+  const files = (await listFiles(siteDir)).filter(isCourseFile);
   if (!files.includes('index.html')) throw new Error(`${siteDir} has no index.html: build the site first`);
   const contents = {};
   for (const file of files) contents[file] = await readFile(path.join(siteDir, file));
@@ -119,8 +133,15 @@ export async function writeScormPackages({ siteDir = path.join(root, 'dist', 'si
     ['scorm12', manifest12],
     ['scorm2004', manifest2004],
   ]) {
+    const schemas = {};
+    for (const file of await listFiles(path.join(schemasDir, version))) {
+      schemas[file] = await readFile(path.join(schemasDir, version, file));
+    }
+    const manifest = make(files);
+    const missing = namedSchemas(manifest).filter((name) => !schemas[name]);
+    if (missing.length) throw new Error(`the ${version} manifest names ${missing.join(', ')}, not in ${schemasDir}`);
     const zip = zipSync(
-      { 'imsmanifest.xml': new TextEncoder().encode(make(files)), ...contents },
+      { 'imsmanifest.xml': new TextEncoder().encode(manifest), ...schemas, ...contents },
       { level: 9, mtime: new Date('2020-01-01T00:00:00Z') },
     );
     const target = path.join(outDir, path.basename(PACKAGES[version]));

@@ -14,6 +14,8 @@
 // (after "Show me" when the page does not show it yet): the LMS holds every exercise shown after 2
 // attempts and score 0, the home page "0 of N exercises solved". One solves every exercise first
 // time: every exercise solved after 1 attempt, score 100 (2004: scaled 1), "N of N".
+// And per version, the zip itself: every schema file its manifest names is in it, every file the
+// manifest lists, and none of the site's demo pages.
 // Expected scores come from the lessons' meta as the build compiles it, never literal counts.
 import assert from 'node:assert/strict';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -23,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { unzipSync } from 'fflate';
 import { compileLesson } from '../../scripts/vite-lessons-plugin.mjs';
-import { PACKAGES } from '../../scripts/scorm.mjs';
+import { DEMO_FILES, PACKAGES, namedSchemas } from '../../scripts/scorm.mjs';
 import { launch, serveDir, settled, watch } from './browser.js';
 import { copyAfterOneWrong, learnCourse, solveFirstTime } from './learners.js';
 
@@ -333,6 +335,23 @@ for (const version of ['scorm12', 'scorm2004']) {
       } finally {
         await browser.close();
       }
+    });
+
+    test('the zip: every schema its manifest names, every file it lists, no demo page', async () => {
+      const dir = path.join(scratch, version);
+      const zipped = new Set(Object.keys(unzipSync(await readFile(PACKAGES[version]))));
+      const manifest = await readFile(path.join(dir, 'imsmanifest.xml'), 'utf8');
+      const schemas = namedSchemas(manifest);
+      assert.ok(schemas.length >= 3, `schemas named: ${schemas}`);
+      for (const name of schemas) {
+        assert.ok(zipped.has(name), `${name}, named by the manifest, is in the zip`);
+        assert.match(await readFile(path.join(dir, name), 'utf8'), /<(xs|xsd):schema\b/, `${name} is a schema`);
+      }
+      const listed = [...manifest.matchAll(/<file href="([^"]+)"\/>/g)].map((m) => m[1].replace(/&amp;/g, '&'));
+      assert.ok(listed.includes('index.html'));
+      for (const file of listed) assert.ok(zipped.has(file), `${file}, listed by the manifest, is in the zip`);
+      const demos = [...zipped].filter((file) => DEMO_FILES.some((pattern) => pattern.test(file)));
+      assert.deepEqual(demos, [], 'no demo page, self-test or widgets bundle');
     });
 
     test('no API found: the plain course, which says so in a quiet notice', async () => {
