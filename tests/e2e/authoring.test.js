@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildLessonsSite, root } from '../fixtures/build-site.mjs';
 import { distDir, everyFigureShown, launch, scrollThrough, serveDir, settled, watch } from './browser.js';
+import { installFaults } from './faults.js';
 
 const Q = [
   [1, 0],
@@ -343,4 +344,41 @@ test('the same wiring works on a plain course page with the embeddable widgets',
   } finally {
     await page.close();
   }
+});
+
+test('a chart wired to a cell whose core failed draws no bars, never its own default numbers; Retry fills it', async () => {
+  const page = await browser.context.newPage();
+  const warnings = [];
+  page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
+  await page.addInitScript(installFaults, { 'attn-attention:engine': 'injected engine failure' });
+  await page.goto(`${server.url}#/authoring-fixture`);
+  const source = page.locator('attn-attention#att');
+  await source.scrollIntoViewIfNeeded();
+  const alert = page.locator('attn-attention#att[data-settled] .cell-error[role=alert]');
+  await alert.waitFor();
+  const bars = page.locator('attn-bars#row2');
+  await bars.scrollIntoViewIfNeeded();
+  await bars.locator('.waiting').waitFor();
+  await settled(bars);
+  assert.equal(await bars.locator('rect.bar').count(), 0, 'no bars: nothing was computed');
+  assert.match(
+    await bars.locator('.cell-notice').textContent(),
+    /#att could not compute weights\[2\]: the attention core could not be loaded: injected engine failure/,
+  );
+  assert.match(await bars.evaluate((el) => el.describe()), /no bars yet, waiting for #att/);
+
+  await page.evaluate(() => (window.__faults = {}));
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await bars.locator('rect.bar').nth(2).waitFor();
+  await settled(bars);
+  const shown = await bars
+    .locator('rect.bar')
+    .evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-value'))));
+  assertClose([shown], [attention(Q, K, V).weights[2]], 1e-6, "query 2's weights, from the core");
+  assert.equal(await bars.locator('.cell-notice').count(), 0, 'the notice is gone');
+  assert.deepEqual(
+    [...new Set(warnings)],
+    ['attn-attention: the attention core could not be loaded: injected engine failure'],
+  );
+  await page.close();
 });

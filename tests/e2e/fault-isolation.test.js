@@ -7,56 +7,15 @@
 // drawn. Three failures: in the first render, in an update after an input, and
 // in the wasm engine (its load for one cell, and its calls for another).
 //
-// Faults are injected from the test: an init script wraps each attn-* class's
+// Faults are injected from the test (faults.js): an init script wraps each attn-* class's
 // renderFigure(), updated() and engine() as it is defined, and the wrappers
 // throw while window.__faults names "<tag>:<method>" (the app has no test hook).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { settled, showFigure, singleFileUrl, useBrowserAndSite } from './browser.js';
+import { installFaults } from './faults.js';
 
 const site = useBrowserAndSite();
-
-/** Runs in the page before its scripts: the fault switchboard. `faults` is the initial set. */
-function installFaults(faults) {
-  window.__faults = { ...faults };
-  const fault = (el, what) => window.__faults[`${el.localName}:${what}`];
-  const define = CustomElementRegistry.prototype.define;
-  CustomElementRegistry.prototype.define = function (name, cls, options) {
-    if (name.startsWith('attn-')) {
-      const proto = cls.prototype;
-      for (const method of ['renderFigure', 'updated']) {
-        const original = proto[method];
-        if (typeof original !== 'function') continue;
-        proto[method] = function (...args) {
-          const message = fault(this, method);
-          if (message) throw new Error(message);
-          return original.apply(this, args);
-        };
-      }
-      const engine = proto.engine;
-      proto.engine = function () {
-        const message = fault(this, 'engine');
-        if (message) return Promise.reject(new Error(message));
-        // The engine as this cell sees it: each method call throws while "<tag>:engine-call" is set.
-        return engine.call(this).then(
-          (real) =>
-            new Proxy(real, {
-              get: (target, key) => {
-                const value = target[key];
-                if (typeof value !== 'function') return value;
-                return (...args) => {
-                  const callFault = fault(this, 'engine-call');
-                  if (callFault) throw new Error(callFault);
-                  return value.apply(target, args);
-                };
-              },
-            }),
-        );
-      };
-    }
-    return define.call(this, name, cls, options);
-  };
-}
 
 /** A page with the faults installed; records console warnings and errors, and uncaught exceptions. */
 async function open(url, faults = {}) {

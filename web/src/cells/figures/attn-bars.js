@@ -10,7 +10,9 @@
  * number above the largest value), editable (boolean).
  * Attributes: labels (comma-separated text), label (accessible name), caption; for and value-of:
  * show a list of numbers from another cell instead, e.g. <attn-bars for="att" value-of="weights[2]">
- * (row 2 of its weights; cells/base/wiring.js).
+ * (row 2 of its weights; cells/base/wiring.js). Wired, it draws no bars until that cell has
+ * computed the list, and none while that cell is in its error state (a notice says which cell
+ * failed): it never shows numbers that were not computed, such as its own default values.
  * data-settled (AttnCell) once the bars show the current values.
  */
 import { css, html } from 'lit';
@@ -49,6 +51,10 @@ export class AttnBars extends AttnFigure {
       .hit {
         fill: transparent;
       }
+      .waiting {
+        color: var(--muted, #555d6b);
+        margin: 0.5rem 0;
+      }
     `,
   ];
 
@@ -59,16 +65,29 @@ export class AttnBars extends AttnFigure {
     this.labels = null;
     this._domain = [0, 1];
     this._fromEdit = false;
+    this._computed = false; // wired: the bars show a list the linked cell computed
     this._link = new CellLink(
       this,
-      (source) => {
-        const { value, error } = readList(source, this.valueOfPath);
-        this._link.report(error ?? '');
-        if (value) this.values = value;
-      },
-      undefined,
+      (source) => this.#read(source),
+      () => (this._computed = false),
       ['valueOfPath'],
     );
+  }
+
+  #read(source) {
+    const { value, error } = readList(source, this.valueOfPath);
+    const failed = source._cellError;
+    this._link.report(
+      error ?? (failed ? `#${source.id} could not compute ${this.valueOfPath}: ${failed.message}` : ''),
+    );
+    this._computed = Boolean(value) && !error && !failed;
+    if (this._computed) this.values = value;
+    this.requestUpdate();
+  }
+
+  /** Wired to a cell that has not computed (or could not compute) the list: no bars yet. */
+  get #waiting() {
+    return Boolean(this.for) && !this._computed;
   }
 
   get barLabels() {
@@ -98,6 +117,7 @@ export class AttnBars extends AttnFigure {
   }
 
   describe() {
+    if (this.#waiting) return `${this.accessibleName}: no bars yet, waiting for #${this.for}.`;
     const items = this.barLabels.map((label, i) => `${label}: ${formatDecimals(this.values[i], 3)}`);
     return `${this.accessibleName}, ${items.length} bars from ${this._domain[0]} to ${this._domain[1]}. ${items.join('; ')}.${
       this.editable ? ' Each bar is a slider you can drag or adjust with the arrow keys.' : ''
@@ -105,6 +125,7 @@ export class AttnBars extends AttnFigure {
   }
 
   renderFigure() {
+    if (this.#waiting) return html`<p class="waiting">No bars yet: they show what #${this.for} computes.</p>`;
     return html`<attn-bar-chart
       class="chart"
       .values=${this.values}
