@@ -13,7 +13,10 @@
 // through every exercise of every lesson in page order. One copies every answer after one wrong try
 // (after "Show me" when the page does not show it yet): the LMS holds every exercise shown after 2
 // attempts and score 0, the home page "0 of N exercises solved". One solves every exercise first
-// time: every exercise solved after 1 attempt, score 100 (2004: scaled 1), "N of N".
+// time: every exercise solved after 1 attempt, score 100 (2004: scaled 1), "N of N". Each attempt
+// is an interaction (cmi.interactions.n: id, type, response, latency, 2004 description), its result
+// by the grading rule: the copier's wrong, then neutral (right after the answer was shown); the
+// solver's correct.
 // And per version, the zip itself: every schema file its manifest names is in it, every file the
 // manifest lists, and none of the site's demo pages.
 // Expected scores come from the lessons' meta as the build compiles it, never literal counts.
@@ -445,6 +448,42 @@ for (const version of ['scorm12', 'scorm2004']) {
               const passed = score.score >= mastery;
               assert.equal(stored[n.status], version === 'scorm12' ? (passed ? 'passed' : 'completed') : 'completed');
               if (version === 'scorm2004') assert.equal(stored['cmi.success_status'], passed ? 'passed' : 'failed');
+
+              // every attempt is an interaction, its result by the grading rule: the copier's wrong
+              // try, then its right answer given after the answer was shown (neutral); the solver's
+              // right answers, each counted
+              const interactions = await page.evaluate(() => {
+                const byIndex = new Map();
+                for (const [key, value] of Object.entries(window.setValues)) {
+                  const m = key.match(/^cmi\.interactions\.(\d+)\.(\w+)$/);
+                  if (m) byIndex.set(Number(m[1]), { ...byIndex.get(Number(m[1])), [m[2]]: value });
+                }
+                return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+              });
+              const ids = course.flatMap(({ id, exerciseIds }) => exerciseIds.map((e) => `${id}.${e}`));
+              const wrong = version === 'scorm12' ? 'wrong' : 'incorrect';
+              const expected = ids.flatMap((id) =>
+                solvesAll
+                  ? [[id, 'correct']]
+                  : [
+                      [id, wrong],
+                      [id, 'neutral'],
+                    ],
+              );
+              assert.deepEqual(
+                interactions.map((i) => [i.id, i.result]),
+                expected,
+                'one interaction per attempt, in order',
+              );
+              const response = version === 'scorm12' ? 'student_response' : 'learner_response';
+              for (const i of interactions) {
+                assert.ok(
+                  ['numeric', 'choice', version === 'scorm12' ? 'performance' : 'other'].includes(i.type),
+                  i.id,
+                );
+                assert.ok(i[response] !== undefined && i.latency, `${i.id}: a response and a latency`);
+                if (version === 'scorm2004') assert.match(i.description, /^Exercise \d/, i.id);
+              }
 
               // the course's home page counts the same
               await frame.evaluate(() => (location.hash = '#/'));

@@ -1,5 +1,6 @@
 // The pure parts of attnbook's SCORM packages, in Node: suspend_data encoding (web/src/shell/
-// scorm-suspend.js), the report and its CMI values (scorm-report.js), API discovery, the adapter
+// scorm-suspend.js), the report and its CMI values (scorm-report.js), interactions
+// (scorm-interactions.js), API discovery, the adapter
 // and session times (scorm-api.js), and the progress backend switch (cells/base/cell-support.js,
 // shell/progress.js). The browser half is tests/e2e/scorm.test.js.
 import assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import { exerciseRecord, lessonProgress, markVisited, resetProgress } from '../.
 import { findScormApi, lmsParam, MAX_DEPTH, scormAdapter, scormTime } from '../../web/src/shell/scorm-api.js';
 import { cmiValues, courseReport, DEFAULT_MASTERY, masteryFrom } from '../../web/src/shell/scorm-report.js';
 import { decodeSuspendData, encodeSuspendData, SUSPEND_LIMIT } from '../../web/src/shell/scorm-suspend.js';
+import { interactionResponse, interactionResult, interactionValues } from '../../web/src/shell/scorm-interactions.js';
 
 const ex = (lesson, id) => `attnbook:exercise:${lesson}/${id}`;
 const visited = (lesson) => `attnbook:visited:${lesson}`;
@@ -292,4 +294,44 @@ test('a progress backend takes progress keys (home, progress view and Reset read
     progressStore.remove('attnbook:code');
   }
   assert.equal(exerciseRecord('a', 'a1').status, 'none');
+});
+
+test('an attempt as an interaction: its elements in order, the result by the grading rule, in each version’s words', () => {
+  const attempt = {
+    lesson: 'causal-masking',
+    exercise: 'empty-row',
+    label: 'Exercise 2: a row with nothing to see',
+    mode: 'choice',
+    response: 'zeros',
+    correct: false,
+    counted: false,
+    latency: 3250,
+  };
+  assert.deepEqual(interactionValues(attempt, 4, 'scorm12'), [
+    ['cmi.interactions.4.id', 'causal-masking.empty-row'],
+    ['cmi.interactions.4.type', 'choice'],
+    ['cmi.interactions.4.student_response', 'zeros'],
+    ['cmi.interactions.4.result', 'wrong'],
+    ['cmi.interactions.4.latency', '0000:00:03.25'],
+  ]);
+  assert.deepEqual(interactionValues({ ...attempt, correct: true, counted: true }, 0, 'scorm2004'), [
+    ['cmi.interactions.0.id', 'causal-masking.empty-row'],
+    ['cmi.interactions.0.type', 'choice'],
+    ['cmi.interactions.0.learner_response', 'zeros'],
+    ['cmi.interactions.0.result', 'correct'],
+    ['cmi.interactions.0.latency', 'PT0H0M3.25S'],
+    ['cmi.interactions.0.description', 'Exercise 2: a row with nothing to see'],
+  ]);
+  // right, but after the page showed the answer: neutral, not correct; wrong in 2004: incorrect
+  assert.equal(interactionResult({ correct: true, counted: false }, 'scorm12'), 'neutral');
+  assert.equal(interactionResult({ correct: false, counted: false }, 'scorm2004'), 'incorrect');
+  // a number as a number; the page's own attempt as short text (1.2 takes 255 characters)
+  assert.equal(interactionResponse({ mode: 'number', response: '2.50' }, 'scorm12'), '2.5');
+  assert.equal(interactionResponse({ mode: 'custom', response: 'x'.repeat(300) }, 'scorm12').length, 255);
+  const custom = interactionValues({ ...attempt, mode: 'custom', response: '[[1, 1],\n [0, 1]]' }, 1, 'scorm12');
+  assert.deepEqual(custom[1], ['cmi.interactions.1.type', 'performance']);
+  assert.deepEqual(custom[2], ['cmi.interactions.1.student_response', '[[1, 1], [0, 1]]']);
+  assert.equal(interactionValues({ ...attempt, mode: 'custom' }, 1, 'scorm2004')[1][1], 'other');
+  // an id the LMS takes, whatever the lesson wrote
+  assert.equal(interactionValues({ ...attempt, exercise: 'ex 1/ä' }, 0, 'scorm12')[0][1], 'causal-masking.ex_1__');
 });

@@ -73,6 +73,7 @@ const NAMES = {
     sessionTime: 'cmi.core.session_time',
     entry: 'cmi.core.entry',
     mastery: 'cmi.student_data.mastery_score',
+    interactionCount: 'cmi.interactions._count',
   },
   scorm2004: {
     completion: 'cmi.completion_status',
@@ -88,6 +89,7 @@ const NAMES = {
     sessionTime: 'cmi.session_time',
     entry: 'cmi.entry',
     mastery: 'cmi.scaled_passing_score',
+    interactionCount: 'cmi.interactions._count',
   },
 };
 
@@ -159,6 +161,10 @@ export function scormAdapter(api, version) {
     /** Sets a logical name's element; true when the LMS took it. */
     set(name, value) {
       return adapter.checked('set', names[name], String(value));
+    },
+    /** Sets a data model element by its full name (cmi.interactions.0.id); true when the LMS took it. */
+    setElement(element, value) {
+      return adapter.checked('set', element, String(value));
     },
   };
   return adapter;

@@ -13,7 +13,9 @@
  *    read nor written for progress), and after every change (an exercise's record, a lesson
  *    opened, a reset) and every lesson change sets status, score, suspend_data and location and
  *    commits (scorm-report.js says what);
- * 4. on pagehide: sets exit `suspend` and the session time, commits, then LMSFinish / Terminate.
+ * 4. records every exercise attempt (an `attn-attempt` event) as the next interaction
+ *    (scorm-interactions.js: id, type, response, result by the grading rule, latency) and commits;
+ * 5. on pagehide: sets exit `suspend` and the session time, commits, then LMSFinish / Terminate.
  * A call the LMS refuses is named in the notice (its error code and text); the course keeps
  * working and tries again at the next save.
  */
@@ -21,6 +23,7 @@ import { useProgressBackend } from '../cells/base/cell-support.js';
 import { findLesson, lessons } from './lessons.js';
 import { parseHash } from './route.js';
 import { findScormApi, lmsParam, scormAdapter, scormTime } from './scorm-api.js';
+import { interactionValues } from './scorm-interactions.js';
 import { cmiValues, courseReport, masteryFrom } from './scorm-report.js';
 import { SUSPEND_LIMIT, decodeSuspendData, encodeSuspendData } from './scorm-suspend.js';
 
@@ -167,6 +170,20 @@ export function startScorm(win = window) {
       if (entries.delete(key)) schedule();
     },
     keys: () => [...entries.keys()],
+  });
+
+  // Interactions are written once each, after those the LMS already holds (1.2 cannot read them).
+  let interactions = Number.parseInt(lms.get('interactionCount'), 10);
+  if (!Number.isInteger(interactions) || interactions < 0) interactions = 0;
+  win.document.addEventListener('attn-attempt', (event) => {
+    if (finished || event.detail?.version !== 1) return;
+    let ok = true;
+    for (const [element, value] of interactionValues(event.detail, interactions, version)) {
+      ok = lms.setElement(element, value) && ok;
+    }
+    interactions += 1;
+    if (!ok) report(false); // named in the notice; the progress itself is saved as ever
+    schedule();
   });
 
   win.addEventListener('hashchange', () => {

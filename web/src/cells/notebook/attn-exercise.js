@@ -35,7 +35,11 @@
  * data-progress (the record's status).
  * Events: `attn-verdict` (bubbles, detail { correct, message, mistake }) after each check;
  * `attn-progress` (bubbles, composed, detail exactly { version: 1, lesson, exercise, status,
- * score, attempts }) after each attempt and each "Show me" of an exercise with an id (exercise-model.js).
+ * score, attempts }) after each attempt and each "Show me" of an exercise with an id (exercise-model.js);
+ * `attn-attempt` (bubbles, composed, detail { version: 1, lesson, exercise, label, mode, response,
+ * correct, counted, latency }) after each attempt of an exercise with an id: what was answered,
+ * whether it was right and whether it counted (before the page showed the answer), and the time in
+ * ms since the question was asked or last attempted (an LMS's interactions: shell/scorm.js).
  *
  * Its parts, one role each: the question asked and how an attempt is judged (exercise-question.js),
  * the grading rule and the record (exercise-model.js), saving it (exercise-progress.js), the card
@@ -110,6 +114,7 @@ export class AttnExercise extends AttnCell {
     this._attempted = false; // the current question has an attempt
     this.heldBack = new Set(); // hosts holding a part back until this has an attempt (exercise-gate.js)
     this._seed = 0;
+    this._askedAt = Date.now(); // when the question now asked was asked, or last attempted
     this._open = { hint: false, explanation: false };
     this._choice = '';
     this._number = '';
@@ -214,7 +219,27 @@ export class AttnExercise extends AttnCell {
     this.stateChanged();
     this.dispatchEvent(new CustomEvent('attn-verdict', { detail: { correct, message, mistake }, bubbles: true }));
     this.#save(record);
+    this.#reportAttempt(attempt, correct, correct && !graded.note);
     return { correct, message, mistake };
+  }
+
+  /** The attempt as an `attn-attempt` event (exercises with an id), for an LMS's interactions. */
+  #reportAttempt(attempt, correct, counted) {
+    const now = Date.now();
+    const latency = now - this._askedAt;
+    this._askedAt = now;
+    if (!this.id) return;
+    let response = String(attempt ?? '');
+    if (this.mode === 'custom') {
+      try {
+        response = JSON.stringify(attempt) ?? '';
+      } catch {
+        response = ''; // an attempt that is not data (a cycle): its verdict says enough
+      }
+    }
+    const detail = { version: 1, lesson: this.lessonId, exercise: this.id, label: this.label, mode: this.mode };
+    Object.assign(detail, { response, correct, counted, latency });
+    this.dispatchEvent(new CustomEvent('attn-attempt', { detail, bubbles: true, composed: true }));
   }
 
   #onCheck() {
@@ -270,6 +295,7 @@ export class AttnExercise extends AttnCell {
     }
     this._variant = { ...drawn, seed: this._seed };
     this.#clearAttempt();
+    this._askedAt = Date.now();
     this.stateChanged();
     await this.updateComplete;
     this.renderRoot.querySelector('#number, input[type="radio"]')?.focus();
@@ -291,6 +317,7 @@ export class AttnExercise extends AttnCell {
 
   /** Clears progress, the verdict and the answer; resets attn-* cells in the attempt slot. */
   reset() {
+    this._askedAt = Date.now();
     removeRecord(this.storageKey);
     this._record = EMPTY_RECORD;
     this.progress = undefined;
