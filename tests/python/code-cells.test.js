@@ -2,7 +2,10 @@
 // state and in edited ones. The built site (dist/site, strict CSP) is opened in
 // headless Chromium; for each lesson, every attn-code element inside its cells
 // is read (its `code` property), first as the lesson opens, then after each
-// edit of its cell's state fields (see states() below). Identical texts are
+// edit of its cell's state fields (see states() below). So is every attn-code
+// written in the lesson's text itself (the page's light DOM): one wired to a
+// cell (for="<id>") with that cell's states, one on its own as the lesson opens
+// (it has no state). Identical texts are
 // run once: one test per (lesson, code cell, distinct text), named by the
 // first state that showed it, run by Debian's Python (tests/python/run_cells.py:
 // one runner, each run in a process forked from it, two at a time).
@@ -19,48 +22,77 @@ const CELL_TIMEOUT_S = 180; // one cell, on a busy 2-core machine
 const NEEDS = /^# needs: ([A-Za-z][\w-]*)\s*$/; // a cell's first line: run that lesson cell's code first
 
 /**
- * Waits until `cell` (a lesson cell's handle) has drawn its current state: its
- * `data-settled` attribute, which a state change removes at once and which
- * comes back when the new state is drawn and every cell nested in it (its code
- * cells included) has settled. Bounded by `timeout` ms, so a cell that never
- * settles fails its lesson.
+ * Waits until `cells` (the handle of a lesson cell, or of a list of them) have drawn their current
+ * state: each one's `data-settled` attribute, which a state change removes at once and which comes
+ * back when the new state is drawn and every cell nested in it (its code cells included) has
+ * settled. Bounded by `timeout` ms, so a cell that never settles fails its lesson.
  */
-async function settled(cell, timeout = 60000) {
-  await cell.evaluate(
-    (host, limit) =>
-      host.hasAttribute('data-settled') ||
-      new Promise((resolve, reject) => {
-        const observer = new MutationObserver(() => {
-          if (!host.hasAttribute('data-settled')) return;
-          observer.disconnect();
-          clearTimeout(timer);
-          resolve(true);
-        });
-        observer.observe(host, { attributes: true, attributeFilter: ['data-settled'] });
-        const timer = setTimeout(() => {
-          observer.disconnect();
-          reject(new Error(`${host.id || host.localName} did not settle within ${limit / 1000} s`));
-        }, limit);
-      }),
+async function settled(cells, timeout = 60000) {
+  await cells.evaluate(
+    (found, limit) =>
+      Promise.all(
+        [found].flat().map(
+          (host) =>
+            host.hasAttribute('data-settled') ||
+            new Promise((resolve, reject) => {
+              const observer = new MutationObserver(() => {
+                if (!host.hasAttribute('data-settled')) return;
+                observer.disconnect();
+                clearTimeout(timer);
+                resolve(true);
+              });
+              observer.observe(host, { attributes: true, attributeFilter: ['data-settled'] });
+              const timer = setTimeout(() => {
+                observer.disconnect();
+                reject(new Error(`${host.id || host.localName} did not settle within ${limit / 1000} s`));
+              }, limit);
+            }),
+        ),
+      ),
     timeout,
   );
 }
 
-/** Every attn-code in `host`'s shadow tree, in document order: [{ label, code }], and the printed outputs. */
-function readCodes(cell) {
-  return cell.evaluate((host) => {
+/**
+ * The code cells of a lesson cell, in order: every attn-code in its shadow tree, then the ones the
+ * lesson's text wires to it (`wired`, a handle of a list; see wiredCodes), or, for an attn-code
+ * written in the lesson's text on its own, itself. [{ label, code, inline }], the printed
+ * outputs in its shadow tree, and `refused`: the input error a lab shows instead of a result
+ * (LabTask's error, e.g. an attention cell's keys and values of different lengths), or ''.
+ */
+function readCodes(cell, wired) {
+  return cell.evaluate((host, inline) => {
     const codes = [];
     const printed = [];
+    const read = (el, inText) => ({
+      label: el.label || `${el.language === 'python' ? 'Python' : el.language} code`, // as its header says
+      code: el.code,
+      inline: inText,
+    });
     const walk = (root) => {
       for (const el of root.querySelectorAll('*')) {
-        if (el.localName === 'attn-code') codes.push({ label: el.label, code: el.code });
+        if (el.localName === 'attn-code') codes.push(read(el, false));
         if (el.localName === 'attn-output') printed.push(String(el.text ?? ''));
         if (el.shadowRoot) walk(el.shadowRoot);
       }
     };
-    if (host.shadowRoot) walk(host.shadowRoot);
-    return { codes, printed };
-  });
+    if (host.localName === 'attn-code') codes.push(read(host, true));
+    else if (host.shadowRoot) walk(host.shadowRoot);
+    for (const el of inline) codes.push(read(el, true));
+    return { codes, printed, refused: host.task?.error || '' };
+  }, wired);
+}
+
+/**
+ * The attn-code elements written in the lesson's text (not inside a cell's shadow tree) that are
+ * wired to `cell` (for="<its id>"): their code follows its state. A handle of a list, in document order.
+ */
+function wiredCodes(cell) {
+  return cell.evaluateHandle((host) =>
+    host.id
+      ? [...document.querySelectorAll('.lesson-body attn-code')].filter((el) => el !== host && el.for === host.id)
+      : [],
+  );
 }
 
 const round = (x) => Number(x.toPrecision(4));
@@ -87,7 +119,9 @@ function numericValues(spec, integer) {
 const text = (value, spec) => {
   if (spec.type === 'boolean') return value ? '1' : '0';
   if (spec.type === 'numbers') return value.map(String).join(',');
-  if (spec.type === 'matrix') return value.map((row) => row.map(String).join(',')).join(';');
+  if (spec.type === 'matrix' || (spec.type === 'mask' && Array.isArray(value))) {
+    return value.map((row) => row.map(String).join(',')).join(';');
+  }
   return String(value);
 };
 
@@ -130,8 +164,9 @@ function states(fields, base) {
       for (const n of rows.filter((n) => n !== base[name].length)) {
         numeric.push({ name: `${name} with ${n} rows`, fields: { [name]: text(resize(base[name], n), spec) } });
       }
-    } else if (spec.type === 'boolean' || spec.type === 'enum') {
-      const choices = spec.type === 'boolean' ? [false, true] : spec.values;
+    } else if (spec.type === 'boolean' || spec.type === 'enum' || spec.type === 'mask') {
+      // an attention cell's mask (cells/figures/attention-model.js): 'none', 'causal' or the lesson's rows of 0/1
+      const choices = { boolean: [false, true], enum: spec.values, mask: ['none', 'causal'] }[spec.type];
       discrete.push(...choices.map((v) => ({ name: `${name}=${v}`, fields: { [name]: text(v, spec) } })));
     } else {
       throw new Error(`field ${name}: no edits defined for type ${spec.type}`);
@@ -178,9 +213,16 @@ async function collect(browser, server, lessonId) {
       ),
     );
     const count = await cells.evaluate((list) => list.length);
-    const found = []; // [{ cell, index, label, state, code, printed }]
+    const found = []; // [{ cell, index, label, inline, state, code, printed }]
     for (let i = 0; i < count; i++) {
       const cell = await cells.evaluateHandle((list, n) => list[n], i);
+      // a code cell in the lesson's text wired to a cell of the lesson is read with that cell, in its states
+      const withItsCell = await cells.evaluate((list, n) => {
+        const el = list[n];
+        return el.localName === 'attn-code' && Boolean(el.for) && list.includes(document.getElementById(el.for));
+      }, i);
+      if (withItsCell) continue;
+      const wired = await wiredCodes(cell);
       const id = await cell.evaluate(
         (el) => el.id || `${el.localName} #${[...document.querySelectorAll(el.localName)].indexOf(el)}`,
       );
@@ -201,34 +243,56 @@ async function collect(browser, server, lessonId) {
       });
       await openGates(cell); // a cell held back for an exercise shows once it is attempted
       await cell.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
-      await settled(cell);
-      const first = await readCodes(cell);
+      // the code cells wired to it draw once it has (their update follows each of its updates)
+      const drawn = async () => {
+        await settled(cell);
+        await settled(wired);
+      };
+      await drawn();
+      const first = await readCodes(cell, wired);
       if (first.codes.length === 0) continue; // no code cell: its state reaches no Python
-      const record = (state, { codes, printed }) =>
-        codes.forEach(({ label, code }, index) => found.push({ cell: id, index, label, state, code, printed }));
+      // A code cell in the lesson's text runs without an error (a printed error belongs to the cell's
+      // own code), in the states its cell computes: where the cell refuses the inputs instead (its
+      // input error in their place), the code it feeds is not run.
+      const record = (state, { codes, printed, refused }) =>
+        codes.forEach(({ label, code, inline }, index) => {
+          if (inline && refused && state !== 'as the lesson opens') return;
+          found.push({ cell: id, index, label, inline, state, code, printed: inline ? [] : printed });
+        });
       record('as the lesson opens', first);
 
       const fields = await cell.evaluate((el) => el.constructor.stateFields);
       const base = await cell.evaluate((el) => el.getState());
-      const baseText = Object.fromEntries(Object.entries(fields).map(([n, spec]) => [n, text(base[n], spec)]));
-      for (const state of states(fields, base)) {
-        const outcome = await cell.evaluate(
-          (el, texts) => {
+      // a field the lesson leaves unset (null: automatic, e.g. a bar chart's max) has no text; it stays
+      // unset unless the state sets it
+      const unset = Object.keys(fields).filter((n) => base[n] === null);
+      const baseText = Object.fromEntries(
+        Object.entries(fields)
+          .filter(([n]) => !unset.includes(n))
+          .map(([n, spec]) => [n, text(base[n], spec)]),
+      );
+      const setState = (texts) =>
+        cell.evaluate(
+          (el, { texts, unset }) => {
             try {
               el.setStateFromText(texts);
+              for (const n of unset) if (!(n in texts)) el[n] = null;
               return null;
             } catch (error) {
               return error.message;
             }
           },
-          { ...baseText, ...state.fields },
+          { texts, unset },
         );
+      for (const state of states(fields, base)) {
+        const outcome = await setState({ ...baseText, ...state.fields });
         if (outcome !== null) throw new Error(`${id}: the state ${state.name} is refused: ${outcome}`);
-        await settled(cell);
-        record(state.name, await readCodes(cell));
+        await drawn();
+        record(state.name, await readCodes(cell, wired));
       }
-      await cell.evaluate((el, texts) => el.setStateFromText(texts), baseText);
-      await settled(cell);
+      const outcome = await setState(baseText);
+      if (outcome !== null) throw new Error(`${id}: the lesson's own state is refused: ${outcome}`);
+      await drawn();
     }
     assert.deepEqual(problems, [], `${lessonId}: the page reported problems`);
     return found;
@@ -269,6 +333,7 @@ function plan(lessonId, found) {
         cell: f.cell,
         index: f.index,
         label: f.label,
+        inline: f.inline,
         states: [f.state],
         programs,
         expected,
@@ -327,8 +392,11 @@ function startRunner() {
   };
 }
 
+/** A code cell by its place: "code cell 2 (PyTorch)", "… (NumPy, in the lesson text)" for one written there. */
+const codeCellName = (run) => `code cell ${run.index + 1} (${run.label}${run.inline ? ', in the lesson text' : ''})`;
+
 function report(lessonId, run, result) {
-  const where = `${lessonId} / ${run.cell} / code cell ${run.index + 1} (${run.label})`;
+  const where = `${lessonId} / ${run.cell} / ${codeCellName(run)}`;
   const states =
     run.states.length > 3
       ? `${run.states.slice(0, 3).join('; ')}; … (${run.states.length} states)`
@@ -402,7 +470,7 @@ for (const lesson of lessons) {
       return;
     }
     for (const run of lesson.runs) {
-      const name = `${run.cell}, code cell ${run.index + 1} (${run.label}), ${run.states[0]}${run.states.length > 1 ? ` (+${run.states.length - 1} states, same code)` : ''}`;
+      const name = `${run.cell}, ${codeCellName(run)}, ${run.states[0]}${run.states.length > 1 ? ` (+${run.states.length - 1} states, same code)` : ''}`;
       test(name, async () => {
         const result = (await lesson.ran).get(run.key);
         assert.ok(result, `${lesson.id}/${run.cell}: the Python runner returned nothing for this cell`);
