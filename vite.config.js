@@ -4,7 +4,10 @@
 //                                                 inlined; scripts/build.mjs moves it to dist/attnbook.html
 //   vite build --mode embed    -> dist/embed/     attn-widgets.js: one classic script (IIFE) with every
 //                                                 attn-* element and the wasm inlined, for any page
-import { existsSync, readdirSync } from 'node:fs';
+// and a dev server for previewing lessons while writing them: npm run dev (scripts/dev.mjs), no build.
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 import { asciiHtml } from './scripts/ascii-html.mjs';
@@ -12,12 +15,17 @@ import lessonsPlugin from './scripts/vite-lessons-plugin.mjs';
 import serviceWorkerPlugin from './scripts/vite-sw-plugin.mjs';
 import templateWhitespace from './scripts/vite-template-whitespace.mjs';
 
-// Every page of the site: web/*.html and the component galleries in web/gallery/*.html.
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+// Every page of the site: web/*.html and the component galleries in web/gallery/*.html, as absolute
+// paths: the dev server's dependency scan reads them from the root (web/), not from this folder, and
+// a relative "web/…" failed there ("failed to resolve rolldownOptions.input value").
 function sitePages() {
   const pages = {};
   for (const dir of ['web', 'web/gallery']) {
-    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.html')) : [];
-    for (const f of files) pages[`${dir}/${f}`.slice(4, -5).replace('/', '-')] = `${dir}/${f}`;
+    const folder = path.join(here, dir);
+    const files = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.html')) : [];
+    for (const f of files) pages[`${dir}/${f}`.slice(4, -5).replace('/', '-')] = path.join(folder, f);
   }
   return pages;
 }
@@ -125,6 +133,31 @@ const embedConfig = {
   },
 };
 
+// The dev server (npm run dev, scripts/dev.mjs) has no dist/site/embed/attn-widgets.js for
+// embed-example.html, which scripts/build.mjs copies there: it serves the last build's widgets
+// (dist/embed/attn-widgets.js), or says how to make them.
+const devWidgets = {
+  name: 'attnbook-dev-widgets',
+  apply: 'serve',
+  configureServer(server) {
+    server.middlewares.use('/embed/attn-widgets.js', (_, response) => {
+      const file = path.join(here, 'dist', 'embed', 'attn-widgets.js');
+      if (existsSync(file)) {
+        response.setHeader('Content-Type', 'text/javascript');
+        response.end(readFileSync(file));
+      } else {
+        response.statusCode = 404;
+        response.end('// dist/embed/attn-widgets.js is not built: run node scripts/build.mjs --web\n');
+      }
+    });
+  },
+};
+
+// What the dev server may serve: this checkout, and node_modules where it really is. A checkout whose
+// node_modules links to another's (scripts/bootstrap allows it) otherwise had the KaTeX fonts refused
+// ("outside of Vite serving allow list", 403).
+const devAllow = [here, ...[path.join(here, 'node_modules')].filter(existsSync).map((dir) => realpathSync(dir))];
+
 export default defineConfig(({ mode }) => {
   if (mode === 'embed') return embedConfig;
   const single = mode === 'single';
@@ -142,9 +175,11 @@ export default defineConfig(({ mode }) => {
       lessonsPlugin({ compress: single }),
       ...(single ? [viteSingleFile({ removeViteModuleLoader: true }), inlineIcon, asciiOnly] : []),
       ...offline,
+      devWidgets,
     ],
     worker: single ? classicWorker : { format: 'es', plugins: () => [projectWasm, noPoolInWorker] },
     resolve: { alias: single ? [gzippedWasm, inlineWorker] : [] },
+    server: { fs: { allow: devAllow } },
     build: {
       outDir: single ? '../dist/.single' : '../dist/site',
       // The site has every page; the single file only the lessons (index.html).

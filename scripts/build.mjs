@@ -2,23 +2,44 @@
 // static site (dist/site/), the offline single file (dist/attnbook.html) and the
 // embeddable widgets (dist/embed/attn-widgets.js, also copied into the site), and the site as
 // SCORM 1.2 and 2004 packages (dist/scorm/, scripts/scorm.mjs).
+//   node scripts/build.mjs --web   the front end only (every step after CMake), reusing the wasm
+//                                  modules already in build/: seconds instead of minutes
+// A build folder whose CMakeCache.txt was made for another checkout (this one moved or copied)
+// is configured afresh (scripts/cmake-configure.mjs).
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, rename, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { configurePreset } from './cmake-configure.mjs';
 import { emccEnv, mustRun, presets, root, step } from './lib.mjs';
 import { writeScormPackages } from './scorm.mjs';
 
 export const singleFile = path.join(root, 'dist', 'attnbook.html');
 export const widgetsFile = path.join(root, 'dist', 'embed', 'attn-widgets.js');
 
+/**
+ * Configures and builds CMake presets (default: all of the build's), or only `target` of each.
+ * A build folder configured for another checkout (this one moved or copied) starts afresh.
+ * @param {string[]} [list] @param {{ target?: string }} [options]
+ */
+export async function buildPresets(list = presets, { target } = {}) {
+  for (const preset of list) {
+    step(target ? `building ${target} (${preset})` : `building the C++ core and tests (${preset})`);
+    await configurePreset(preset, { env: emccEnv });
+    await mustRun('cmake', ['--build', '--preset', preset, ...(target ? ['--target', target] : [])], { env: emccEnv });
+  }
+}
+
 export async function build({ web = false } = {}) {
   // --web: only the Vite builds (and the gzipped wasm copies), reusing the wasm modules in build/.
-  for (const preset of web ? [] : presets) {
-    step(`building the C++ core and tests (${preset})`);
-    await mustRun('cmake', ['--preset', preset], { quiet: true, env: emccEnv });
-    await mustRun('cmake', ['--build', '--preset', preset], { env: emccEnv });
-  }
+  if (web) {
+    const missing = ['wasm-simd', 'wasm-scalar']
+      .map((p) => path.join('build', p, 'module', 'attnbook-wasm.web.wasm'))
+      .filter((file) => !existsSync(path.join(root, file)));
+    if (missing.length > 0)
+      throw new Error(`--web reuses the wasm in build/: ${missing.join(', ')} missing; run npm run build`);
+  } else await buildPresets();
   // The single file and the widgets inline the wasm gzipped (vite.config.js): write those copies,
   // with --web too (a wasm rebuilt by cmake alone would otherwise meet a stale copy and the loader
   // of the new one: "buildInfo is not a function").

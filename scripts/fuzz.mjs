@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { configurePreset } from './cmake-configure.mjs';
 import { mustRun, root, run, step } from './lib.mjs';
 
 const FUZZ_DIR = path.join(root, 'tests', 'fuzz');
@@ -134,7 +135,7 @@ const reproduce = (target, crash) => `reproduce with build/fuzz/tests/fuzz/fuzz_
  */
 export async function fuzz({ seconds = null, runs = DEFAULT_RUNS, seed = DEFAULT_SEED, only = null } = {}) {
   step('building the libFuzzer targets (preset fuzz: clang-14, ASan + UBSan)');
-  await mustRun('cmake', ['--preset', 'fuzz'], { quiet: true });
+  await configurePreset('fuzz'); // a cache from another folder (a moved checkout) is started afresh
   await mustRun('cmake', ['--build', '--preset', 'fuzz']);
   const results = [];
   for (const target of only ? [only] : await fuzzTargets()) {
