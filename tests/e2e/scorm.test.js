@@ -6,7 +6,8 @@
 // suspend_data, commit), a solved exercise (score solved/total, commit), every lesson opened
 // (completion), closing the frame (pagehide: exit suspend, session time, commit, finish), no call
 // returning "false", localStorage untouched; then a fresh browser (no storage) relaunched with
-// the stored CMI data resumes the exercise and the lesson. And per version: no API found (the plain
+// the stored CMI data resumes the exercise and the lesson, and a new attempt is written after the
+// interactions the LMS kept. And per version: no API found (the plain
 // course, saying so) and an LMS refusing commits (the course keeps working, says so, retries).
 // Last, per version, the grading rule over the whole course: two learners (tests/e2e/learners.js),
 // each from a fresh launch (no stored CMI; two LMS pages of one browser, at the same time), work
@@ -133,6 +134,16 @@ async function fromManifest(version) {
   return { href: `../${version}/${href}`, mastery };
 }
 
+/** The interactions an LMS kept, as CMI JSON: { 0: { id, type, … }, … } from `cmi.interactions.n.*`. */
+function storedInteractions(stored) {
+  const interactions = {};
+  for (const [key, value] of Object.entries(stored)) {
+    const m = key.match(/^cmi\.interactions\.(\d+)\.(\w+)$/);
+    if (m) interactions[m[1]] = { ...interactions[m[1]], [m[2]]: value };
+  }
+  return interactions;
+}
+
 /** The CMI data an LMS starts a session with: the manifest's mastery, and what it kept. */
 function startingCmi(version, mastery, stored = null) {
   if (version === 'scorm12') {
@@ -145,6 +156,7 @@ function startingCmi(version, mastery, stored = null) {
         lesson_status: stored['cmi.core.lesson_status'],
         score: { raw: stored['cmi.core.score.raw'] },
       };
+      cmi.interactions = storedInteractions(stored);
     }
     return cmi;
   }
@@ -157,6 +169,7 @@ function startingCmi(version, mastery, stored = null) {
       completion_status: stored['cmi.completion_status'],
       success_status: stored['cmi.success_status'],
       score: { scaled: stored['cmi.score.scaled'] },
+      interactions: storedInteractions(stored),
     });
   }
   return cmi;
@@ -322,6 +335,15 @@ for (const version of ['scorm12', 'scorm2004']) {
         assert.equal(await exercise.getAttribute('data-progress'), 'solved');
         await committed(page, n.score, expectedScore(version, 1).text);
         assert.equal((await page.evaluate(() => window.stored))[n.status], stored[n.status], 'still complete');
+        // The first session's attempt is interaction 0; a new attempt comes after it, as interaction 1.
+        assert.equal(stored['cmi.interactions.0.id'], `${EXERCISE.lesson}.${EXERCISE.id}`);
+        const next = frame.locator('attn-exercise#negative-weight');
+        await next.scrollIntoViewIfNeeded();
+        await next.locator('input[type="radio"][value="inside"]').press('Space');
+        await next.locator('.check-button').press('Enter');
+        await committed(page, 'cmi.interactions.1.id', `${EXERCISE.lesson}.negative-weight`);
+        const wrong = version === 'scorm12' ? 'wrong' : 'incorrect';
+        assert.equal((await page.evaluate(() => window.stored))['cmi.interactions.1.result'], wrong);
         // The home page counts from the LMS's data too.
         await frame.evaluate(() => (location.hash = '#/'));
         await frame.locator('attn-home').waitFor();
