@@ -10,34 +10,15 @@
 // - Try another asks a fresh question, its figures held back again until it is answered; solving
 //   it counts.
 // - Reset, then the right answer at the first attempt: solved.
-// Number and choice exercises are answered from their markup (the `answer` attribute, the option
-// with data-correct); an exercise of the page's own kind (mode custom) with a figure held back for
-// it (window3) is answered with its controls (learners.js); one with none is checked as far as its
-// first attempt goes (the lesson's own test and scorm.test.js answer it).
+// Exercises are answered by learners.js's drivers: number and choice ones from their markup (the
+// `answer` attribute, the option with data-correct, or a Try another question's own); one of the
+// page's own kind (mode custom) with a figure held back for it (window3) with its controls; one with
+// none is checked as far as its first attempt goes (the lesson's own test and scorm.test.js answer it).
 import assert from 'node:assert/strict';
 import { settled } from './browser.js';
 import { exercisesSolved } from '../../web/src/shell/progress.js';
 import { courseReport } from '../../web/src/shell/scorm-report.js';
 import { answerRightly } from './learners.js';
-
-/** Answers `exercise` with its right answer (number: `answer`; choice: the option marked data-correct; or a variant's). */
-async function answerRight(exercise, mode) {
-  if (mode === 'number') {
-    // a Try another question's answer is the exercise's current question, not the authored one
-    const answer = await exercise.evaluate((el) => el._variant?.answer ?? el.answer);
-    await exercise.getByRole('textbox', { name: 'Your answer' }).fill(String(answer));
-  } else {
-    // a Try another question's options are its own
-    const value = await exercise.evaluate(
-      (el) =>
-        el._variant?.options?.find((o) => o.correct).value ?? el.querySelector(':scope > option[data-correct]').value,
-    );
-    await exercise.locator(`input[type="radio"][value="${value}"]`).check();
-  }
-  await exercise.locator('.check-button').click();
-  await settled(exercise);
-  return (await exercise.locator('.verdict').textContent()).replace(/\s+/g, ' ').trim();
-}
 
 /** The parts of the page held back for exercise `id`: attn-reveal after=, the hull lab's scores-after. */
 const heldBackFor = (page, id) => page.locator(`attn-reveal[after="${id}"], [scores-after="${id}"]`);
@@ -87,7 +68,7 @@ export async function gradesWhatWasWorkedOut(page, lesson) {
     if (mode === 'custom' && !figure) continue; // its own kind, nothing on show: lesson tests and scorm.test.js
 
     // the answer the page may now show, typed, picked or (custom) made with the exercise's controls
-    const verdict = mode === 'custom' ? await answerRightly(page, exercise) : await answerRight(exercise, mode);
+    const verdict = await answerRightly(page, exercise);
     assert.match(verdict, /^Correct — /, `${lesson}/${id}`);
     assert.equal(await progress(id), onShow ? 'shown' : 'solved', `${lesson}/${id}: right after a wrong attempt`);
     if (onShow) assert.match(verdict, /counts as shown, not solved/, `${lesson}/${id}: the verdict says so`);
@@ -107,13 +88,13 @@ export async function gradesWhatWasWorkedOut(page, lesson) {
         if ((await part.evaluate((el) => el.localName)) !== 'attn-reveal') continue;
         await part.and(page.locator('[data-revealed="false"]')).waitFor(); // held back again
       }
-      assert.match(await answerRight(exercise, mode), /^Correct — /, `${lesson}/${id}: Try another`);
+      assert.match(await answerRightly(page, exercise), /^Correct — /, `${lesson}/${id}: Try another`);
       assert.equal(await progress(id), 'solved', `${lesson}/${id}: a fresh question solved counts`);
       continue;
     }
     await exercise.getByRole('button', { name: /^Reset / }).click();
     await settled(exercise);
-    const again = mode === 'custom' ? await answerRightly(page, exercise) : await answerRight(exercise, mode);
+    const again = await answerRightly(page, exercise);
     assert.match(again, /^Correct — /, `${lesson}/${id}: after Reset`);
     assert.equal(await progress(id), 'solved', `${lesson}/${id}: right at the first attempt after Reset`);
   }

@@ -52,7 +52,8 @@ async function check(exercise, { timeout } = {}) {
   return verdictOf(exercise);
 }
 
-const answerOf = async (exercise) => Number(await exercise.getAttribute('answer'));
+/** The answer of the question asked now: a Try another question's, else the `answer` attribute. */
+const answerOf = (exercise) => exercise.evaluate((el) => Number(el._variant?.answer ?? el.getAttribute('answer')));
 
 async function typeNumber(exercise, value) {
   await exercise.getByRole('textbox', { name: 'Your answer' }).fill(String(value));
@@ -60,10 +61,11 @@ async function typeNumber(exercise, value) {
 }
 
 async function pickOption(exercise, correct) {
-  const value = await exercise.evaluate(
-    (el, right) => el.querySelector(`:scope > option${right ? '[data-correct]' : ':not([data-correct])'}`).value,
-    correct,
-  );
+  // a Try another question's options are its own
+  const value = await exercise.evaluate((el, right) => {
+    const own = el._variant?.options?.find((o) => o.correct === right)?.value;
+    return own ?? el.querySelector(`:scope > option${right ? '[data-correct]' : ':not([data-correct])'}`).value;
+  }, correct);
   const radio = exercise.locator(`input[type="radio"][value="${value}"]`);
   await radio.press('Space');
   assert.ok(await radio.isChecked(), `option ${value} picked`);

@@ -134,7 +134,10 @@ async function fromManifest(version) {
   return { href: `../${version}/${href}`, mastery };
 }
 
-/** The interactions an LMS kept, as CMI JSON: { 0: { id, type, … }, … } from `cmi.interactions.n.*`. */
+/**
+ * The interactions among CMI values (`cmi.interactions.n.*`), as CMI JSON: { 0: { id, type, … }, … }
+ * (integer keys, so in order).
+ */
 function storedInteractions(stored) {
   const interactions = {};
   for (const [key, value] of Object.entries(stored)) {
@@ -474,14 +477,7 @@ for (const version of ['scorm12', 'scorm2004']) {
               // every attempt is an interaction, its result by the grading rule: the copier's wrong
               // try, then its right answer given after the answer was shown (neutral); the solver's
               // right answers, each counted
-              const interactions = await page.evaluate(() => {
-                const byIndex = new Map();
-                for (const [key, value] of Object.entries(window.setValues)) {
-                  const m = key.match(/^cmi\.interactions\.(\d+)\.(\w+)$/);
-                  if (m) byIndex.set(Number(m[1]), { ...byIndex.get(Number(m[1])), [m[2]]: value });
-                }
-                return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-              });
+              const interactions = Object.values(storedInteractions(await page.evaluate(() => window.setValues)));
               const ids = course.flatMap(({ id, exerciseIds }) => exerciseIds.map((e) => `${id}.${e}`));
               const wrong = version === 'scorm12' ? 'wrong' : 'incorrect';
               const expected = ids.flatMap((id) =>

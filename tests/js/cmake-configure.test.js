@@ -78,8 +78,9 @@ test('every preset the build configures has a build folder the check finds (CMak
 });
 
 test("this checkout's own build folders, copied into another checkout, start afresh there", async (t) => {
+  // npm test builds before this layer runs, so every preset has been configured here
   const configured = presets.filter((p) => existsSync(path.join(root, 'build', p, 'CMakeCache.txt')));
-  if (configured.length === 0) return t.skip('no build folder configured yet (npm run build)');
+  assert.deepEqual(configured, presets, 'every preset configured in build/ (run npm run build first)');
   const copy = await tempDir(t);
   await cp(path.join(root, 'CMakePresets.json'), path.join(copy, 'CMakePresets.json'));
   for (const preset of configured) {
