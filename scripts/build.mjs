@@ -1,7 +1,7 @@
 // npm run build: the C++ core natively and to wasm (SIMD and scalar), then the
 // static site (dist/site/), the offline single file (dist/attnbook.html) and the
 // embeddable widgets (dist/embed/attn-widgets.js, also copied into the site), and the site as
-// SCORM 1.2 and 2004 packages (dist/scorm/, scripts/scorm.mjs).
+// SCORM 1.2 and 2004 packages: the course and every lesson (dist/scorm/, scripts/scorm.mjs).
 //   node scripts/build.mjs --web   the front end only (every step after CMake), reusing the wasm
 //                                  modules already in build/: seconds instead of minutes
 // A build folder whose CMakeCache.txt was made for another checkout (this one moved or copied)
@@ -67,7 +67,7 @@ export async function build({ web = false } = {}) {
   // alone (vite-ignore): the site is built first, so the copy lands in the finished dist/site.
   await mkdir(path.join(root, 'dist', 'site', 'embed'), { recursive: true });
   await copyFile(widgetsFile, path.join(root, 'dist', 'site', 'embed', 'attn-widgets.js'));
-  step('packing the site for LMSs (dist/scorm/attnbook-scorm12.zip, attnbook-scorm2004.zip)');
+  step('packing the site for LMSs (dist/scorm/: the course and each lesson, SCORM 1.2 and 2004)');
   await writeScormPackages();
 }
 

@@ -1,54 +1,50 @@
 // attnbook's SCORM packages in an LMS played by scorm-again (a SCORM runtime LMSs use), in headless
-// Chromium. Each zip of dist/scorm/ is unpacked beside an LMS page (same origin, strict CSP) that
-// installs scorm-again's Scorm12API as window.API or Scorm2004API as window.API_1484_11, logs every
-// call and its result, and frames the launch href read from the package's imsmanifest.xml, with the
-// mastery score the manifest names. Checked: launch (initialise, status incomplete, score 0,
-// suspend_data, commit), a solved exercise (score solved/total, commit), every lesson opened
-// (completion), closing the frame (pagehide: exit suspend, session time, commit, finish), no call
-// returning "false", localStorage untouched; then a fresh browser (no storage) relaunched with
-// the stored CMI data resumes the exercise and the lesson, and a new attempt is written after the
-// interactions the LMS kept. And per version: no API found (the plain
-// course, saying so) and an LMS refusing commits (the course keeps working, says so, retries).
-// Last, per version, the grading rule over the whole course: two learners (tests/e2e/learners.js),
-// each from a fresh launch (no stored CMI; two LMS pages of one browser, at the same time), work
-// through every exercise of every lesson in page order. One copies every answer after one wrong try
-// (after "Show me" when the page does not show it yet): the LMS holds every exercise shown after 2
-// attempts and score 0, the home page "0 of N exercises solved". One solves every exercise first
-// time: every exercise solved after 1 attempt, score 100 (2004: scaled 1), "N of N". Each attempt
-// is an interaction (cmi.interactions.n: id, type, response, latency, 2004 description), its result
-// by the grading rule: the copier's wrong, then neutral (right after the answer was shown); the
-// solver's correct.
-// And per version, the zip itself: every schema file its manifest names is in it, every file the
-// manifest lists, and none of the site's demo pages.
+// Chromium. Every package is unpacked beside an LMS page (same origin, strict CSP) that installs
+// scorm-again's Scorm12API as window.API or Scorm2004API as window.API_1484_11, logs every call and
+// its result, and frames a SCO's launch href read from the package's imsmanifest.xml, with the
+// mastery score the manifest gives its item. Every SCO is one lesson. Per version:
+// - the zips (no browser): the course zip has an item per lesson, in course order, each launching
+//   its lesson; every lesson has its own zip of one item; every schema a manifest names is shipped,
+//   every file it lists is there, no demo page is;
+// - a lesson's zip (dist/scorm/lessons/convex-hull-*.zip): launch (initialise, incomplete, score 0,
+//   the lesson open, suspend_data, commit), one exercise right (score solved / the lesson's
+//   exercises) and one wrong (interactions correct, then wrong / incorrect), completion only once
+//   the lesson was read to the end, closing the frame (exit suspend, session time, commit, finish),
+//   no call returning "false", localStorage untouched; then a fresh browser relaunched with the
+//   stored CMI data resumes the lesson and its exercise, and a new attempt follows the kept ones;
+// - a chosen set packed by `npm run scorm -- --lessons … --title "Week 5"`: one item per chosen
+//   lesson; each SCO opens and scores its own lesson, and reports only that lesson's attempts;
+// - no API found (the plain course, saying so), an LMS refusing commits (the course keeps working,
+//   says so, retries);
+// - the grading rule over the course zip: two learners (tests/e2e/learners.js), each launching every
+//   lesson's SCO in turn from fresh (no stored CMI; the two at the same time in one browser), work
+//   through its exercises in page order and read it to the end. One copies every answer after one
+//   wrong try (after "Show me" when the page does not show it yet): every exercise shown after 2
+//   attempts, score 0, status completed (2004: failed). One solves every exercise first time: every
+//   exercise solved after 1 attempt, score 100 (2004: scaled 1), passed. Each attempt is an
+//   interaction (id, type, response, latency, 2004 description), its result by the grading rule.
 // Expected scores come from the lessons' meta as the build compiles it, never literal counts.
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { unzipSync } from 'fflate';
-import { compileLesson } from '../../scripts/vite-lessons-plugin.mjs';
-import { DEMO_FILES, PACKAGES, namedSchemas } from '../../scripts/scorm.mjs';
+import { DEMO_FILES, PACKAGES, courseLessons, lessonPackage, namedSchemas } from '../../scripts/scorm.mjs';
 import { launch, serveDir, settled, watch } from './browser.js';
-import { copyAfterOneWrong, learnCourse, solveFirstTime } from './learners.js';
+import { answerRightly, copyAfterOneWrong, learnCourse, solveFirstTime } from './learners.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const EXERCISE = { lesson: 'convex-hull', id: 'cold-limit', right: 'To the value v1 = (1.5, 4)' };
+const WRONG = { id: 'negative-weight', value: 'inside' }; // convex-hull's other exercise, answered wrong
+const CHOSEN = { ids: ['softmax-temperature', 'convex-hull'], title: 'Week 5', name: 'week-5' };
 
 let scratch;
 let server;
-let course; // [{ id, exerciseIds }] in course order
-
-/** Every lesson's meta as the build compiles it (scripts/vite-lessons-plugin.mjs). */
-async function courseMeta() {
-  const dir = path.join(root, 'web', 'lessons');
-  const metas = [];
-  for (const name of (await readdir(dir)).filter((n) => n.endsWith('.md'))) {
-    metas.push(compileLesson(await readFile(path.join(dir, name), 'utf8'), name).meta);
-  }
-  return metas.sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
-}
+let course; // [{ id, title, exerciseIds }] in course order
 
 const LMS_JS = `
 // The LMS: scorm-again's runtime as window.API / window.API_1484_11, every call logged.
@@ -89,8 +85,25 @@ window.launch = ({ version, href, cmi, refuseCommit = false }) => {
 };
 `;
 
+/** Unpacks `zip` into scratch/`dir`. */
+async function unpack(zip, dir) {
+  for (const [name, bytes] of Object.entries(unzipSync(await readFile(zip)))) {
+    if (name.endsWith('/')) continue;
+    const target = path.join(scratch, dir, name);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, bytes);
+  }
+}
+
+/** Where each package under test is unpacked (scratch/<dir>), by version. */
+const DIRS = {
+  course: (version) => `${version}-course`,
+  lesson: (version) => `${version}-lesson`,
+  chosen: (version) => `${version}-chosen`,
+};
+
 before(async () => {
-  course = await courseMeta();
+  course = await courseLessons();
   scratch = await mkdtemp(path.join(os.tmpdir(), 'attnbook-scorm-'));
   await mkdir(path.join(scratch, 'lms'));
   await writeFile(
@@ -104,14 +117,14 @@ before(async () => {
   for (const file of ['scorm12.min.js', 'scorm2004.min.js']) {
     await copyFile(path.join(root, 'node_modules', 'scorm-again', 'dist', file), path.join(scratch, 'lms', file));
   }
-  for (const [version, zip] of Object.entries(PACKAGES)) {
-    const files = unzipSync(await readFile(zip));
-    for (const [name, bytes] of Object.entries(files)) {
-      if (name.endsWith('/')) continue;
-      const target = path.join(scratch, version, name);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, bytes);
-    }
+  // the chosen set, packed by the command a teacher runs (npm run scorm -- …)
+  const packs = path.join(scratch, 'packs');
+  const args = ['--lessons', CHOSEN.ids.join(','), '--title', CHOSEN.title, '--out', packs];
+  await promisify(execFile)(process.execPath, [path.join(root, 'scripts', 'scorm.mjs'), ...args], { cwd: root });
+  for (const version of ['scorm12', 'scorm2004']) {
+    await unpack(PACKAGES[version], DIRS.course(version));
+    await unpack(lessonPackage(EXERCISE.lesson, version), DIRS.lesson(version));
+    await unpack(path.join(packs, `${CHOSEN.name}-${version}.zip`), DIRS.chosen(version));
   }
   server = await serveDir(scratch);
 });
@@ -121,17 +134,32 @@ after(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-/** The launch href and mastery score that a package's imsmanifest.xml names. */
-async function fromManifest(version) {
-  const manifest = await readFile(path.join(scratch, version, 'imsmanifest.xml'), 'utf8');
-  const href = /<resource [^>]*adlcp:scorm[tT]ype="sco"[^>]*href="([^"]+)"/.exec(manifest)?.[1];
-  assert.ok(href, 'the manifest names the SCO launch href');
-  const mastery =
-    version === 'scorm12'
-      ? Number(/<adlcp:masteryscore>([^<]+)</.exec(manifest)[1]) / 100
-      : Number(/<imsss:minNormalizedMeasure>([^<]+)</.exec(manifest)[1]);
-  assert.ok(mastery > 0 && mastery <= 1, `mastery ${mastery}`);
-  return { href: `../${version}/${href}`, mastery };
+/** The items of an unpacked package's manifest, in order: { id (the lesson), href, mastery }. */
+async function manifestItems(dir) {
+  const text = await readFile(path.join(scratch, dir, 'imsmanifest.xml'), 'utf8');
+  const hrefs = new Map(
+    [...text.matchAll(/<resource identifier="([^"]+)"[^>]*scorm[tT]ype="sco" href="([^"]+)"/g)].map((m) => [
+      m[1],
+      m[2].replace(/&amp;/g, '&'),
+    ]),
+  );
+  return [...text.matchAll(/<item identifier="[^"]+" identifierref="([^"]+)"[^>]*>([\s\S]*?)<\/item>/g)].map((m) => {
+    const href = hrefs.get(m[1]);
+    assert.ok(href, `item ${m[1]}: its SCO resource and launch href`);
+    const id = new URLSearchParams(href.split('?')[1]).get('lesson');
+    const raw =
+      /<adlcp:masteryscore>([^<]+)</.exec(m[2])?.[1] ?? /<imsss:minNormalizedMeasure>([^<]+)</.exec(m[2])?.[1];
+    const mastery = raw === undefined ? null : Number(raw) / (raw.includes('.') ? 1 : 100);
+    return { id, href: `../${dir}/${href}`, mastery };
+  });
+}
+
+/** The launch href and mastery of `lesson`'s item in an unpacked package. */
+async function itemOf(dir, lesson) {
+  const found = (await manifestItems(dir)).find((item) => item.id === lesson);
+  assert.ok(found, `${dir} has an item for ${lesson}`);
+  assert.ok(found.mastery > 0 && found.mastery <= 1, `mastery ${found.mastery}`);
+  return found;
 }
 
 /**
@@ -203,9 +231,12 @@ const N = {
   },
 };
 
-/** The score as the course writes it for `solved` exercises (raw 0–100 in 1.2, scaled 0–1 in 2004). */
-function expectedScore(version, solved) {
-  const total = course.reduce((n, meta) => n + meta.exerciseIds.length, 0);
+/** A lesson's meta. */
+const lessonMeta = (id) => course.find((meta) => meta.id === id);
+
+/** The score as a lesson's SCO writes it for `solved` of its exercises (1.2 raw 0–100, 2004 scaled 0–1). */
+function expectedScore(version, lesson, solved) {
+  const total = lessonMeta(lesson).exerciseIds.length;
   assert.ok(total > 0);
   const score = solved / total;
   return { score, text: String(version === 'scorm12' ? Number((score * 100).toFixed(2)) : Number(score.toFixed(4))) };
@@ -218,34 +249,57 @@ const frameOf = async (page) => (await page.locator('iframe').elementHandle()).c
 
 /** Progress entries in the frame's localStorage (none inside an LMS). */
 const storedProgress = (frame) =>
-  frame.evaluate(() => Object.keys(localStorage).filter((key) => /^attnbook:(exercise|visited):/.test(key)));
+  frame.evaluate(() => Object.keys(localStorage).filter((key) => /^attnbook:(exercise|visited|read):/.test(key)));
+
+/** A new LMS page of `browser` that launches `href` with `cmi`; returns { page, frame, problems }. */
+async function launchSco(browser, version, href, cmi, options = {}) {
+  const page = await browser.context.newPage();
+  const { problems } = watch(page);
+  await page.goto(`${server.url}lms/index.html`);
+  await page.evaluate((o) => window.launch(o), { version, href, cmi, ...options });
+  return { page, frame: await frameOf(page), problems };
+}
+
+/** Scrolls the lesson's end into view (again each frame, as figures above it draw) until it counts as read. */
+const readToEnd = (frame) =>
+  frame.waitForFunction(
+    () => {
+      const foot = document.querySelector('.lesson-foot');
+      foot?.scrollIntoView({ block: 'end' });
+      return foot?.hasAttribute('data-read');
+    },
+    null,
+    { polling: 'raf' },
+  );
 
 /**
- * Waits until the LMS holds, after a commit, `record` for every exercise of the course and nothing
+ * Waits until the LMS holds, after a commit, `record` for every exercise of `lesson` and nothing
  * else (suspend_data's code, e.g. "h2": shown after 2 attempts; "s1": solved at the first), and
  * asserts it (a readable difference if it never comes).
  */
-async function committedRecords(page, record) {
-  const want = course.flatMap(({ id, exerciseIds }) => exerciseIds.map((e) => `${id}/${e}=${record}`)).sort();
-  // the records in the stored suspend_data ("A1;<lesson>:<exercise>=<code>,…;…;@<lesson>,…"), or
-  // whether they are `expected`
+async function committedRecords(page, lesson, record) {
+  const want = lessonMeta(lesson)
+    .exerciseIds.map((e) => `${lesson}/${e}=${record}`)
+    .sort();
+  // the records in the stored suspend_data ("A1;<lesson>:<exercise>=<code>,…;…;!…;@…"), or whether
+  // they are `expected`
   const held = (expected) => {
     const groups = (window.stored['cmi.suspend_data'] ?? '').split(';').slice(1);
     const records = groups
-      .filter((group) => !group.startsWith('@'))
+      .filter((group) => !/^[@!]/.test(group))
       .flatMap((group) => {
-        const [lesson, items] = group.split(':');
-        return items.split(',').map((item) => `${lesson}/${item}`);
+        const [name, items] = group.split(':');
+        return items.split(',').map((item) => `${name}/${item}`);
       })
       .sort();
     return expected ? JSON.stringify(records) === JSON.stringify(expected) : records;
   };
   await page.waitForFunction(held, want).catch(() => {}); // the assertion below says what differs
-  assert.deepEqual(await page.evaluate(held, null), want, 'the records the LMS holds');
+  assert.deepEqual(await page.evaluate(held, null), want, `the records the LMS holds for ${lesson}`);
 }
 
+/** Answers convex-hull's cold-limit rightly by its UI. */
 async function solveColdLimit(frame) {
-  await frame.evaluate((id) => (location.hash = `#/${id}`), EXERCISE.lesson);
   const exercise = frame.locator(`attn-exercise#${EXERCISE.id}`);
   await exercise.scrollIntoViewIfNeeded();
   await exercise.getByRole('radio', { name: EXERCISE.right }).check();
@@ -254,52 +308,107 @@ async function solveColdLimit(frame) {
   assert.equal(await exercise.getAttribute('data-status'), 'pass');
 }
 
-for (const version of ['scorm12', 'scorm2004']) {
-  describe(`${version}: ${path.relative(root, PACKAGES[version])}`, () => {
-    const n = N[version];
+/** Answers convex-hull's negative-weight wrongly, by keyboard. */
+async function answerNegativeWeightWrongly(frame) {
+  const exercise = frame.locator(`attn-exercise#${WRONG.id}`);
+  await exercise.scrollIntoViewIfNeeded();
+  await exercise.locator(`input[type="radio"][value="${WRONG.value}"]`).press('Space');
+  await exercise.locator('.check-button').press('Enter');
+  await settled(exercise);
+  assert.equal(await exercise.getAttribute('data-status'), 'fail');
+}
 
-    test('launch, progress, score, commit, completion, finish; relaunched in a fresh browser it resumes', async () => {
-      const { href, mastery } = await fromManifest(version);
+/** Every call the LMS answered "false". */
+const refusedCalls = async (page) => (await page.evaluate(() => window.log)).filter((call) => call.result === 'false');
+
+for (const version of ['scorm12', 'scorm2004']) {
+  describe(`${version} packages`, () => {
+    const n = N[version];
+    const wrong = version === 'scorm12' ? 'wrong' : 'incorrect';
+
+    test('the zips: the course an item per lesson, every lesson its own; every named schema, every listed file, no demo page', async () => {
+      const courseItems = await manifestItems(DIRS.course(version));
+      assert.deepEqual(
+        courseItems.map((item) => item.id),
+        course.map((meta) => meta.id),
+        'the course zip: one item per lesson, in course order',
+      );
+      for (const item of courseItems) {
+        assert.equal(item.mastery, lessonMeta(item.id).exerciseIds.length > 0 ? 0.8 : null, `${item.id}: mastery`);
+      }
+      const zips = [PACKAGES[version], ...course.map((meta) => lessonPackage(meta.id, version))];
+      for (const zip of zips) {
+        const files = unzipSync(await readFile(zip));
+        const text = new TextDecoder().decode(files['imsmanifest.xml']);
+        const name = path.relative(root, zip);
+        if (zip !== PACKAGES[version]) {
+          const id = path.basename(zip).replace(`-${version}.zip`, '');
+          const launched = [...text.matchAll(/scorm[tT]ype="sco" href="([^"]+)"/g)].map((m) => m[1]);
+          assert.deepEqual(launched, [`index.html?lms=${version}&amp;lesson=${id}`], `${name}: one SCO, its lesson`);
+        }
+        const schemas = namedSchemas(text);
+        assert.ok(schemas.length >= 3, `${name}: schemas named: ${schemas}`);
+        for (const schema of schemas) {
+          assert.ok(files[schema], `${name}: ${schema}, named by the manifest, is in the zip`);
+          assert.match(new TextDecoder().decode(files[schema]), /<(xs|xsd):schema\b/, `${schema} is a schema`);
+        }
+        const listed = [...text.matchAll(/<file href="([^"]+)"\/>/g)].map((m) => m[1].replace(/&amp;/g, '&'));
+        assert.ok(listed.includes('index.html'), name);
+        for (const file of listed) assert.ok(files[file], `${name}: ${file}, listed by the manifest, is in the zip`);
+        const demos = Object.keys(files).filter((file) => DEMO_FILES.some((pattern) => pattern.test(file)));
+        assert.deepEqual(demos, [], `${name}: no demo page, self-test or widgets bundle`);
+      }
+    });
+
+    test("a lesson's zip: launch, one right and one wrong, read to the end, finish; relaunched in a fresh browser it resumes", async () => {
+      const { href, mastery } = await itemOf(DIRS.lesson(version), EXERCISE.lesson);
+      const meta = lessonMeta(EXERCISE.lesson);
       let browser = await launch();
       let stored;
       try {
-        const page = await browser.context.newPage();
-        const { problems } = watch(page);
-        await page.goto(`${server.url}lms/index.html`);
-        await page.evaluate((options) => window.launch(options), { version, href, cmi: startingCmi(version, mastery) });
+        const { page, frame, problems } = await launchSco(browser, version, href, startingCmi(version, mastery));
 
-        // Launch: initialised, incomplete, score 0, suspend_data set, committed.
+        // Launch: initialised, incomplete, score 0, the lesson open, suspend_data set, committed.
         await committed(page, n.score, '0');
         const log = await page.evaluate(() => window.log);
         assert.equal(log[0].name, n.init, 'initialise first');
         assert.equal(log[0].result, 'true');
         const stored0 = await page.evaluate(() => window.stored);
         assert.equal(stored0[n.status], 'incomplete');
-        assert.equal(stored0['cmi.suspend_data'], 'A1', 'nothing saved yet: an empty progress');
+        assert.equal(stored0[n.location], EXERCISE.lesson);
         if (version === 'scorm2004') assert.equal(stored0['cmi.success_status'], 'unknown');
-        const frame = await frameOf(page);
-        await frame.locator('attn-home').waitFor();
+        await frame.waitForFunction((t) => document.title === t, `${meta.title} — attnbook`);
         assert.equal(await frame.locator('.lms-notice').textContent(), '', 'no notice when all is well');
         const workers = await frame.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length);
         assert.equal(workers, 0, 'no service worker inside an LMS');
 
-        // A solved exercise: score solved/total and a commit.
+        // One exercise right: the score is solved / the lesson's exercises; an interaction, correct.
         await solveColdLimit(frame);
-        const one = expectedScore(version, 1);
+        const one = expectedScore(version, EXERCISE.lesson, 1);
         await committed(page, n.score, one.text);
         assert.match((await page.evaluate(() => window.stored))['cmi.suspend_data'], /convex-hull:cold-limit=s1/);
+        // One wrong: the score stays; interaction 1, wrong / incorrect.
+        await answerNegativeWeightWrongly(frame);
+        await committed(page, 'cmi.interactions.1.id', `${EXERCISE.lesson}.${WRONG.id}`);
+        const interactions = storedInteractions(await page.evaluate(() => window.stored));
+        assert.deepEqual(
+          Object.values(interactions).map((i) => [i.id, i.result]),
+          [
+            [`${EXERCISE.lesson}.${EXERCISE.id}`, 'correct'],
+            [`${EXERCISE.lesson}.${WRONG.id}`, wrong],
+          ],
+        );
+        assert.equal((await page.evaluate(() => window.stored))[n.score], one.text);
+        assert.equal((await page.evaluate(() => window.stored))[n.status], 'incomplete', 'not read to the end yet');
 
-        // Every lesson opened: completion (and success by the mastery score).
-        for (const { id } of course) {
-          await frame.evaluate((lesson) => (location.hash = `#/${lesson}`), id);
-          await committed(page, n.location, id);
-        }
-        await frame.evaluate((lesson) => (location.hash = `#/${lesson}`), EXERCISE.lesson);
-        await committed(page, n.location, EXERCISE.lesson);
-        const passed = Number(one.text) / (version === 'scorm12' ? 100 : 1) >= mastery;
+        // Read to the end: completed (and, by the mastery score, passed or not).
+        await readToEnd(frame);
+        const passed = one.score >= mastery;
         await committed(page, n.status, version === 'scorm12' ? (passed ? 'passed' : 'completed') : 'completed');
         if (version === 'scorm2004') {
-          assert.equal((await page.evaluate(() => window.stored))['cmi.success_status'], passed ? 'passed' : 'failed');
+          const values = await page.evaluate(() => window.stored);
+          assert.equal(values['cmi.success_status'], passed ? 'passed' : 'failed');
+          assert.equal(values['cmi.progress_measure'], '1');
         }
         assert.deepEqual(await storedProgress(frame), [], 'localStorage holds no progress inside an LMS');
 
@@ -315,75 +424,86 @@ for (const version of ['scorm12', 'scorm2004']) {
           tail.filter((c) => c.name !== n.set).map((c) => c.name),
           [n.commit, n.finish],
         );
-        const refused = calls.filter((call) => call.result === 'false');
-        assert.deepEqual(refused, [], 'no API call returned false');
+        assert.deepEqual(await refusedCalls(page), [], 'no API call returned false');
         stored = await page.evaluate(() => window.stored);
         assert.deepEqual(problems, []);
       } finally {
         await browser.close();
       }
 
-      // A fresh browser (no storage at all) and the LMS's stored data: the course resumes.
+      // A fresh browser (no storage at all) and the LMS's stored data: the lesson resumes.
       browser = await launch();
       try {
-        const page = await browser.context.newPage();
-        const { problems } = watch(page);
-        await page.goto(`${server.url}lms/index.html`);
         const cmi = startingCmi(version, mastery, stored);
-        await page.evaluate((options) => window.launch(options), { version, href, cmi });
-        const frame = await frameOf(page);
+        const { page, frame, problems } = await launchSco(browser, version, href, cmi);
         const exercise = frame.locator(`attn-exercise#${EXERCISE.id}[data-status="pass"]`);
         await exercise.waitFor();
         assert.match(frame.url(), new RegExp(`#/${EXERCISE.lesson}$`), 'the lesson reopens');
         assert.equal(await exercise.getAttribute('data-progress'), 'solved');
-        await committed(page, n.score, expectedScore(version, 1).text);
+        assert.equal(await frame.locator(`attn-exercise#${WRONG.id}`).getAttribute('data-progress'), 'attempted');
+        await committed(page, n.score, expectedScore(version, EXERCISE.lesson, 1).text);
         assert.equal((await page.evaluate(() => window.stored))[n.status], stored[n.status], 'still complete');
-        // The first session's attempt is interaction 0; a new attempt comes after it, as interaction 1.
-        assert.equal(stored['cmi.interactions.0.id'], `${EXERCISE.lesson}.${EXERCISE.id}`);
-        const next = frame.locator('attn-exercise#negative-weight');
-        await next.scrollIntoViewIfNeeded();
-        await next.locator('input[type="radio"][value="inside"]').press('Space');
-        await next.locator('.check-button').press('Enter');
-        await committed(page, 'cmi.interactions.1.id', `${EXERCISE.lesson}.negative-weight`);
-        const wrong = version === 'scorm12' ? 'wrong' : 'incorrect';
-        assert.equal((await page.evaluate(() => window.stored))['cmi.interactions.1.result'], wrong);
-        // The home page counts from the LMS's data too.
-        await frame.evaluate(() => (location.hash = '#/'));
-        await frame.locator('attn-home').waitFor();
-        const total = course.reduce((sum, meta) => sum + meta.exerciseIds.length, 0);
-        await frame
-          .getByText(`${course.length} of ${course.length} lessons opened · 1 of ${total} exercises solved`)
-          .waitFor();
+        // The first session's attempts are interactions 0 and 1; a new one comes after them, as 2.
+        await answerNegativeWeightWrongly(frame);
+        await committed(page, 'cmi.interactions.2.id', `${EXERCISE.lesson}.${WRONG.id}`);
+        assert.equal((await page.evaluate(() => window.stored))['cmi.interactions.2.result'], wrong);
         assert.deepEqual(await storedProgress(frame), []);
-        assert.deepEqual(
-          (await page.evaluate(() => window.log)).filter((c) => c.result === 'false'),
-          [],
-        );
+        assert.deepEqual(await refusedCalls(page), []);
         assert.deepEqual(problems, []);
       } finally {
         await browser.close();
       }
     });
 
-    test('the zip: every schema its manifest names, every file it lists, no demo page', async () => {
-      const dir = path.join(scratch, version);
-      const zipped = new Set(Object.keys(unzipSync(await readFile(PACKAGES[version]))));
-      const manifest = await readFile(path.join(dir, 'imsmanifest.xml'), 'utf8');
-      const schemas = namedSchemas(manifest);
-      assert.ok(schemas.length >= 3, `schemas named: ${schemas}`);
-      for (const name of schemas) {
-        assert.ok(zipped.has(name), `${name}, named by the manifest, is in the zip`);
-        assert.match(await readFile(path.join(dir, name), 'utf8'), /<(xs|xsd):schema\b/, `${name} is a schema`);
+    test(`a chosen set (npm run scorm -- --lessons … --title "${CHOSEN.title}"): each SCO opens, scores and reports its own lesson`, async () => {
+      const items = await manifestItems(DIRS.chosen(version));
+      const chosen = course.filter((meta) => CHOSEN.ids.includes(meta.id)).map((meta) => meta.id);
+      assert.deepEqual(
+        items.map((item) => item.id),
+        chosen,
+        'an item per chosen lesson, in course order',
+      );
+      const browser = await launch();
+      try {
+        for (const { id, href, mastery } of items) {
+          const meta = lessonMeta(id);
+          const { page, frame, problems } = await launchSco(browser, version, href, startingCmi(version, mastery));
+          await committed(page, n.score, '0');
+          await frame.waitForFunction((t) => document.title === t, `${meta.title} — attnbook`);
+          // the lesson's first exercise, right: this lesson's score
+          const first = frame.locator(`.lesson-body attn-exercise#${meta.exerciseIds[0]}`);
+          await first.scrollIntoViewIfNeeded();
+          await settled(first);
+          assert.match(await answerRightly(frame, first), /^Correct — /);
+          await committed(page, n.score, expectedScore(version, id, 1).text);
+          // another lesson's exercise, answered in this SCO: kept, but neither scored nor reported here
+          const other = course.find((m) => m.id !== id && m.exerciseIds.length > 0 && m.id !== 'learning-to-attend');
+          await frame.evaluate((lesson) => (location.hash = `#/${lesson}`), other.id);
+          await frame.waitForFunction((t) => document.title === t, `${other.title} — attnbook`);
+          const stray = frame.locator(`.lesson-body attn-exercise#${other.exerciseIds[0]}`);
+          await stray.scrollIntoViewIfNeeded();
+          await settled(stray);
+          await answerRightly(frame, stray);
+          await committed(page, n.location, other.id);
+          const values = await page.evaluate(() => window.stored);
+          assert.match(values['cmi.suspend_data'], new RegExp(`${other.id}:${other.exerciseIds[0]}=s1`));
+          assert.equal(values[n.score], expectedScore(version, id, 1).text, 'the score is still this lesson’s');
+          assert.deepEqual(
+            Object.values(storedInteractions(await page.evaluate(() => window.setValues))).map((i) => i.id),
+            [`${id}.${meta.exerciseIds[0]}`],
+            'only this lesson’s attempts are interactions',
+          );
+          assert.deepEqual(await refusedCalls(page), []);
+          assert.deepEqual(problems, []);
+          await page.close();
+        }
+      } finally {
+        await browser.close();
       }
-      const listed = [...manifest.matchAll(/<file href="([^"]+)"\/>/g)].map((m) => m[1].replace(/&amp;/g, '&'));
-      assert.ok(listed.includes('index.html'));
-      for (const file of listed) assert.ok(zipped.has(file), `${file}, listed by the manifest, is in the zip`);
-      const demos = [...zipped].filter((file) => DEMO_FILES.some((pattern) => pattern.test(file)));
-      assert.deepEqual(demos, [], 'no demo page, self-test or widgets bundle');
     });
 
     test('no API found: the plain course, which says so in a quiet notice', async () => {
-      const { href } = await fromManifest(version);
+      const { href } = await itemOf(DIRS.course(version), EXERCISE.lesson);
       const browser = await launch();
       try {
         const page = await browser.context.newPage();
@@ -392,6 +512,7 @@ for (const version of ['scorm12', 'scorm2004']) {
         await page
           .locator('.lms-notice', { hasText: /No course site was found to report to .*this is the plain course/ })
           .waitFor();
+        await page.evaluate((id) => (location.hash = `#/${id}`), EXERCISE.lesson);
         await solveColdLimit(page.mainFrame());
         assert.ok(
           (await storedProgress(page.mainFrame())).includes(`attnbook:exercise:${EXERCISE.lesson}/${EXERCISE.id}`),
@@ -403,15 +524,11 @@ for (const version of ['scorm12', 'scorm2004']) {
     });
 
     test('an LMS refusing commits: the course keeps working, names the error, retries at the next change', async () => {
-      const { href, mastery } = await fromManifest(version);
+      const { href, mastery } = await itemOf(DIRS.course(version), EXERCISE.lesson);
       const browser = await launch();
       try {
-        const page = await browser.context.newPage();
-        const { problems } = watch(page);
-        await page.goto(`${server.url}lms/index.html`);
         const cmi = startingCmi(version, mastery);
-        await page.evaluate((options) => window.launch(options), { version, href, cmi, refuseCommit: true });
-        const frame = await frameOf(page);
+        const { page, frame, problems } = await launchSco(browser, version, href, cmi, { refuseCommit: true });
         const notice = frame.locator('.lms-notice');
         await frame
           .locator('.lms-notice', { hasText: `did not save your progress (${n.commit}: error 101, General exception)` })
@@ -422,7 +539,7 @@ for (const version of ['scorm12', 'scorm2004']) {
         await page.evaluate(() => (window.refuseCommit = false));
         const other = course.find((meta) => meta.id !== EXERCISE.lesson).id;
         await frame.evaluate((lesson) => (location.hash = `#/${lesson}`), other);
-        await committed(page, n.score, expectedScore(version, 1).text);
+        await committed(page, n.score, expectedScore(version, EXERCISE.lesson, 1).text);
         await frame.locator('.lms-notice', { hasText: 'Your progress is saved on the course site again.' }).waitFor();
         assert.match((await page.evaluate(() => window.stored))['cmi.suspend_data'], /cold-limit=s1/);
         assert.deepEqual(problems, []);
@@ -432,12 +549,12 @@ for (const version of ['scorm12', 'scorm2004']) {
     });
 
     describe(
-      'a learner works through every exercise of every lesson, from a fresh launch (no stored CMI)',
+      "a learner launches every lesson's SCO of the course zip in turn, fresh (no stored CMI), and works through it",
       { concurrency: true },
       () => {
         let browser;
         before(async () => {
-          browser = await launch(); // one browser, a new LMS page for each learner (nothing stored)
+          browser = await launch(); // one browser, a new LMS page for each launch (nothing stored)
         });
         after(() => browser?.close());
 
@@ -447,77 +564,68 @@ for (const version of ['scorm12', 'scorm2004']) {
         ];
         for (const [name, learner, record, solvesAll] of learners) {
           test(name, async () => {
-            const { href, mastery } = await fromManifest(version);
-            const total = course.reduce((sum, meta) => sum + meta.exerciseIds.length, 0);
-            const solved = solvesAll ? total : 0;
-            const page = await browser.context.newPage();
-            try {
-              const { problems } = watch(page);
-              await page.goto(`${server.url}lms/index.html`);
-              const cmi = startingCmi(version, mastery);
-              await page.evaluate((options) => window.launch(options), { version, href, cmi });
-              await committed(page, n.score, '0');
-              const frame = await frameOf(page);
-              await frame.locator('attn-home').waitFor();
+            const started = Date.now();
+            for (const { id, href, mastery } of await manifestItems(DIRS.course(version))) {
+              const meta = lessonMeta(id);
+              const { page, frame, problems } = await launchSco(browser, version, href, startingCmi(version, mastery));
+              try {
+                await committed(page, n.score, '0');
+                await frame.waitForFunction((t) => document.title === t, `${meta.title} — attnbook`);
+                await learnCourse(frame, [meta], learner);
+                await readToEnd(frame);
 
-              const started = Date.now();
-              await learnCourse(frame, course, learner);
-              console.log(`# ${version}, the learner ${name}: the course in ${Date.now() - started} ms`);
-
-              // the LMS holds every exercise's record (shown or solved) and the score they make
-              await committedRecords(page, record);
-              const score = expectedScore(version, solved);
-              await committed(page, n.score, score.text);
-              assert.equal(score.text, solvesAll ? (version === 'scorm12' ? '100' : '1') : '0');
-              const stored = await page.evaluate(() => window.stored);
-              const passed = score.score >= mastery;
-              assert.equal(stored[n.status], version === 'scorm12' ? (passed ? 'passed' : 'completed') : 'completed');
-              if (version === 'scorm2004') assert.equal(stored['cmi.success_status'], passed ? 'passed' : 'failed');
-
-              // every attempt is an interaction, its result by the grading rule: the copier's wrong
-              // try, then its right answer given after the answer was shown (neutral); the solver's
-              // right answers, each counted
-              const interactions = Object.values(storedInteractions(await page.evaluate(() => window.setValues)));
-              const ids = course.flatMap(({ id, exerciseIds }) => exerciseIds.map((e) => `${id}.${e}`));
-              const wrong = version === 'scorm12' ? 'wrong' : 'incorrect';
-              const expected = ids.flatMap((id) =>
-                solvesAll
-                  ? [[id, 'correct']]
-                  : [
-                      [id, wrong],
-                      [id, 'neutral'],
-                    ],
-              );
-              assert.deepEqual(
-                interactions.map((i) => [i.id, i.result]),
-                expected,
-                'one interaction per attempt, in order',
-              );
-              const response = version === 'scorm12' ? 'student_response' : 'learner_response';
-              for (const i of interactions) {
-                assert.ok(
-                  ['numeric', 'choice', version === 'scorm12' ? 'performance' : 'other'].includes(i.type),
-                  i.id,
+                // the LMS holds every exercise's record (shown or solved), the score they make, the status
+                await committedRecords(page, id, record);
+                const score = expectedScore(version, id, solvesAll ? meta.exerciseIds.length : 0);
+                assert.equal(score.text, solvesAll ? (version === 'scorm12' ? '100' : '1') : '0');
+                await committed(page, n.score, score.text);
+                const passed = score.score >= mastery;
+                await committed(
+                  page,
+                  n.status,
+                  version === 'scorm12' ? (passed ? 'passed' : 'completed') : 'completed',
                 );
-                assert.ok(i[response] !== undefined && i.latency, `${i.id}: a response and a latency`);
-                if (version === 'scorm2004') assert.match(i.description, /^Exercise \d/, i.id);
-              }
+                if (version === 'scorm2004') {
+                  assert.equal(
+                    (await page.evaluate(() => window.stored))['cmi.success_status'],
+                    passed ? 'passed' : 'failed',
+                  );
+                }
 
-              // the course's home page counts the same
-              await frame.evaluate(() => (location.hash = '#/'));
-              await frame
-                .locator('attn-home')
-                .getByText(
-                  `${course.length} of ${course.length} lessons opened · ${solved} of ${total} exercises solved`,
-                )
-                .waitFor();
-              assert.deepEqual(await storedProgress(frame), [], 'localStorage holds no progress inside an LMS');
-              const refused = (await page.evaluate(() => window.log)).filter((call) => call.result === 'false');
-              assert.deepEqual(refused, [], 'no API call returned false');
-              assert.deepEqual(problems, []);
-            } finally {
-              await page.close();
+                // every attempt is an interaction, its result by the grading rule: the copier's wrong
+                // try, then its right answer given after the answer was shown (neutral); the solver's
+                // right answers, each counted
+                const interactions = Object.values(storedInteractions(await page.evaluate(() => window.setValues)));
+                const expected = meta.exerciseIds.flatMap((e) =>
+                  solvesAll
+                    ? [[`${id}.${e}`, 'correct']]
+                    : [
+                        [`${id}.${e}`, wrong],
+                        [`${id}.${e}`, 'neutral'],
+                      ],
+                );
+                assert.deepEqual(
+                  interactions.map((i) => [i.id, i.result]),
+                  expected,
+                  `${id}: one interaction per attempt, in order`,
+                );
+                const response = version === 'scorm12' ? 'student_response' : 'learner_response';
+                for (const i of interactions) {
+                  assert.ok(
+                    ['numeric', 'choice', version === 'scorm12' ? 'performance' : 'other'].includes(i.type),
+                    i.id,
+                  );
+                  assert.ok(i[response] !== undefined && i.latency, `${i.id}: a response and a latency`);
+                  if (version === 'scorm2004') assert.match(i.description, /^Exercise \d/, i.id);
+                }
+                assert.deepEqual(await storedProgress(frame), [], 'localStorage holds no progress inside an LMS');
+                assert.deepEqual(await refusedCalls(page), [], 'no API call returned false');
+                assert.deepEqual(problems, []);
+              } finally {
+                await page.close();
+              }
             }
+            console.log(`# ${version}, the learner ${name}: every lesson's SCO in ${Date.now() - started} ms`);
           });
         }
       },

@@ -6,14 +6,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { progressStore, useProgressBackend } from '../../web/src/cells/base/cell-support.js';
-import { exerciseRecord, lessonProgress, markVisited, resetProgress } from '../../web/src/shell/progress.js';
+import { exerciseRecord, lessonProgress, markRead, markVisited, resetProgress } from '../../web/src/shell/progress.js';
 import { findScormApi, lmsParam, MAX_DEPTH, scormAdapter, scormTime } from '../../web/src/shell/scorm-api.js';
-import { cmiValues, courseReport, DEFAULT_MASTERY, masteryFrom } from '../../web/src/shell/scorm-report.js';
+import {
+  cmiValues,
+  courseReport,
+  DEFAULT_MASTERY,
+  lessonReport,
+  masteryFrom,
+} from '../../web/src/shell/scorm-report.js';
 import { decodeSuspendData, encodeSuspendData, SUSPEND_LIMIT } from '../../web/src/shell/scorm-suspend.js';
 import { interactionResponse, interactionResult, interactionValues } from '../../web/src/shell/scorm-interactions.js';
 
 const ex = (lesson, id) => `attnbook:exercise:${lesson}/${id}`;
 const visited = (lesson) => `attnbook:visited:${lesson}`;
+const read = (lesson) => `attnbook:read:${lesson}`;
 const rec = (status, attempts) => JSON.stringify({ status, attempts, score: status === 'solved' ? 1 : 0 });
 
 test('suspend_data round-trips exercise records and opened lessons, compactly', () => {
@@ -46,6 +53,26 @@ test('ids with separators or other characters survive; the plain "solved" of old
   assert.deepEqual(JSON.parse(back.get(ex('l;1', 'a=b,c:d@é'))), { status: 'solved', attempts: 1, score: 1 });
   assert.equal(back.get(visited('x,y')), 'true');
   assert.equal(back.get(visited('l;1')), 'true', 'a lesson with a record was opened');
+});
+
+test('suspend_data keeps the lessons read to the end apart, before those only opened', () => {
+  const entries = new Map([
+    [ex('convex-hull', 'cold-limit'), rec('solved', 1)],
+    [read('convex-hull'), 'true'],
+    [read('retrieval'), 'true'],
+    [visited('convex-hull'), 'true'],
+    [visited('retrieval'), 'true'],
+    [visited('multi-head'), 'true'],
+  ]);
+  const { text, dropped } = encodeSuspendData(entries);
+  assert.deepEqual(dropped, []);
+  assert.equal(text, 'A1;convex-hull:cold-limit=s1;!convex-hull,retrieval;@multi-head');
+  assert.deepEqual(new Map([...decodeSuspendData(text).entries].sort()), new Map([...entries].sort()));
+  assert.equal(encodeSuspendData(new Map([[read('x')], [visited('x'), 'true']])).text, 'A1;@x', 'no value: not read');
+  assert.match(decodeSuspendData('A1;!b;c:e=s1').error, /lessons read is not before the list of lessons opened/);
+  // when the budget is short, reads go before visits
+  const short = encodeSuspendData(entries, { budget: 'A1;convex-hull:cold-limit=s1;!convex-hull,retrieval'.length });
+  assert.deepEqual(short.dropped, [visited('multi-head')]);
 });
 
 test('nothing saved: "A1"; empty suspend_data: a fresh start without a notice', () => {
@@ -197,10 +224,55 @@ test('CMI values: 1.2 raw 0–100 and one status; 2004 scaled 0–1, completion 
   assert.equal(v04(report(4, 5, true)).completion, 'completed');
 });
 
+test('a lesson report: its exercises for the score, read to the end for completion', () => {
+  const meta = { id: 'convex-hull', exerciseIds: ['cold-limit', 'corner'] };
+  const entries = new Map([
+    [ex('convex-hull', 'cold-limit'), rec('solved', 1)],
+    [ex('retrieval', 'which-key'), rec('solved', 1)], // another lesson's: not counted
+    [visited('convex-hull'), 'true'],
+  ]);
+  const get = (key) => entries.get(key) ?? null;
+  assert.deepEqual(lessonReport(get, meta), {
+    solved: 1,
+    total: 2,
+    score: 0.5,
+    opened: 0,
+    lessons: 1,
+    completed: false,
+  });
+  entries.set(read('convex-hull'), 'true');
+  assert.deepEqual(lessonReport(get, meta), {
+    solved: 1,
+    total: 2,
+    score: 0.5,
+    opened: 1,
+    lessons: 1,
+    completed: true,
+  });
+  const values = Object.fromEntries(cmiValues(lessonReport(get, meta), 0.8, 'scorm2004'));
+  assert.deepEqual([values.progress, values.completion, values.success], [1, 'completed', 'failed']);
+  // a lesson without exercises: completion only, no score at all
+  const plain = { id: 'notes', exerciseIds: [] };
+  assert.deepEqual(cmiValues(lessonReport(get, plain), 0.8, 'scorm12'), [['status', 'incomplete']]);
+  entries.set(read('notes'), 'true');
+  assert.deepEqual(cmiValues(lessonReport(get, plain), 0.8, 'scorm12'), [['status', 'completed']]);
+  assert.deepEqual(cmiValues(lessonReport(get, plain), 0.8, 'scorm2004'), [
+    ['progress', 1],
+    ['completion', 'completed'],
+    ['success', 'unknown'],
+  ]);
+});
+
 test('lmsParam: only ?lms=scorm12 or ?lms=scorm2004 asks for an LMS; another value is named', () => {
-  assert.deepEqual(lmsParam(''), { version: null, issue: null });
-  assert.deepEqual(lmsParam('?lms=scorm12'), { version: 'scorm12', issue: null });
-  assert.deepEqual(lmsParam('?x=1&lms=scorm2004'), { version: 'scorm2004', issue: null });
+  assert.deepEqual(lmsParam(''), { version: null, lesson: null, issue: null });
+  assert.deepEqual(lmsParam('?lms=scorm12'), { version: 'scorm12', lesson: null, issue: null });
+  assert.deepEqual(lmsParam('?x=1&lms=scorm2004'), { version: 'scorm2004', lesson: null, issue: null });
+  assert.deepEqual(lmsParam('?lms=scorm12&lesson=convex-hull'), {
+    version: 'scorm12',
+    lesson: 'convex-hull',
+    issue: null,
+  });
+  assert.equal(lmsParam('?lesson=convex-hull').version, null, 'a lesson without lms: the plain course');
   assert.match(lmsParam('?lms=<b>moodle</b>').issue, /^lms: "<b>moodle<\/b>" is not scorm12 or scorm2004/);
 });
 
@@ -281,12 +353,13 @@ test('a progress backend takes progress keys (home, progress view and Reset read
   });
   try {
     markVisited('a');
+    markRead('a');
     progressStore.set(ex('a', 'a1'), rec('solved', 1));
     progressStore.set('attnbook:code', 'on'); // a preference: not progress
-    assert.deepEqual([...map.keys()], [visited('a'), ex('a', 'a1')]);
+    assert.deepEqual([...map.keys()], [visited('a'), read('a'), ex('a', 'a1')]);
     assert.equal(exerciseRecord('a', 'a1').status, 'solved');
     assert.deepEqual(lessonProgress(course[0]), { solved: 1, total: 2, visited: true });
-    assert.equal(resetProgress(), 2);
+    assert.equal(resetProgress(), 3);
     assert.equal(map.size, 0);
     assert.equal(progressStore.get('attnbook:code'), 'on');
   } finally {

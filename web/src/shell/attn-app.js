@@ -17,6 +17,7 @@ import { startHeightReports, startProgressReports } from './embed.js';
 import { findLesson, lessonHtml, lessons, neighbours } from './lessons.js';
 import { applyState, collectState } from './permalink.js';
 import { markVisited } from './progress.js';
+import { watchReadToEnd } from './read-to-end.js';
 import { fitFormulas } from './fit-formulas.js';
 import { ReadingPosition } from './reading-position.js';
 import { buildHash, clip, parseHash } from './route.js';
@@ -72,6 +73,7 @@ export class AttnApp extends AttnCell {
     this._stopHeightReports?.();
     this._stopProgressReports?.();
     this._stopFitting?.();
+    this._stopReading?.();
   }
 
   get _lesson() {
@@ -116,8 +118,12 @@ export class AttnApp extends AttnCell {
       this._issues = [...this._issues, ...issues];
       this._defaulted = defaulted;
       markVisited(lesson.meta.id);
+      this._stopReading?.();
+      this._stopReading = watchReadToEnd(this.querySelector('.lesson-foot'), lesson.meta.id);
       document.title = `${lesson.meta.title} — attnbook`;
     } else {
+      this._stopReading?.();
+      this._stopReading = null;
       document.title = route.page === 'home' ? HOME_TITLE : 'Lesson not found — attnbook';
     }
 

@@ -4,6 +4,7 @@
  *     written by exercise cells (status 'attempted', 'solved' or 'shown'); the plain 'solved' of
  *     older versions reads as solved (cells/notebook/exercise-model.js parseRecord)
  *   attnbook:visited:<lesson-id> = 'true'                     written when a lesson is opened
+ *   attnbook:read:<lesson-id> = 'true'    written when the lesson's end was on screen (read-to-end.js)
  * how the home page words it, and "Reset my progress".
  * Read and written through progressStore (cells/base/cell-support.js), so inside an LMS the same
  * entries live in the backend that shell/scorm.js installs (memory seeded from suspend_data).
@@ -15,6 +16,7 @@ export { isProgressKey };
 
 export const exerciseKey = (lessonId, exerciseId) => `attnbook:exercise:${lessonId}/${exerciseId}`;
 export const visitedKey = (lessonId) => `attnbook:visited:${lessonId}`;
+export const readKey = (lessonId) => `attnbook:read:${lessonId}`;
 
 /** The saved record of one exercise: { status ('none' when never attempted), attempts, score }. */
 export const exerciseRecord = (lessonId, exerciseId) =>
@@ -36,7 +38,7 @@ export function recordText({ status, attempts }) {
 }
 
 /**
- * "Reset my progress": removes every exercise record and every visited mark from
+ * "Reset my progress": removes every exercise record and every visited and read mark from
  * `storage` (localStorage by default; the theme and other settings stay). Returns how many
  * entries it removed; storage that cannot be read removes nothing. Inside an LMS (a progress
  * backend in use) and with no `storage` given, it empties that backend instead.
@@ -65,6 +67,11 @@ export function resetProgress(storage = undefined) {
 
 export function markVisited(lessonId) {
   if (progressStore.get(visitedKey(lessonId)) !== 'true') progressStore.set(visitedKey(lessonId), 'true');
+}
+
+/** The lesson was read to the end (its foot came on screen): what completes a lesson's SCO. */
+export function markRead(lessonId) {
+  if (progressStore.get(readKey(lessonId)) !== 'true') progressStore.set(readKey(lessonId), 'true');
 }
 
 /** "1 lesson", "3 lessons": the noun agrees with the number. */

@@ -189,22 +189,29 @@ export function scormTime(ms, version) {
 }
 
 /**
- * Which LMS the launch link asks for: `?lms=scorm12` or `?lms=scorm2004` (the manifests' launch
- * hrefs). No `lms`: { version: null, issue: null }, the plain course. Another value: an issue.
+ * Which LMS the launch link asks for, and for which lesson: `?lms=scorm12` or `?lms=scorm2004`
+ * (every package's launch hrefs), with `&lesson=<lesson-id>` for a SCO that is one lesson (every SCO
+ * of the packages scripts/scorm.mjs writes). No `lms`: { version: null, issue: null }, the plain
+ * course. Another value: an issue. `lesson` is returned as given (null without one); whether the
+ * course has that lesson is for the caller to say.
  * @param {string} search location.search
+ * @returns {{ version: string | null, lesson: string | null, issue: string | null }}
  */
 export function lmsParam(search) {
-  let value;
+  let params;
   try {
-    value = new URLSearchParams(search).get('lms');
+    params = new URLSearchParams(search);
   } catch {
-    value = null;
+    params = new URLSearchParams();
   }
-  if (value === null) return { version: null, issue: null };
-  if (VERSIONS.includes(value)) return { version: value, issue: null };
+  const value = params.get('lms');
+  const lesson = params.get('lesson');
+  if (value === null) return { version: null, lesson: null, issue: null };
+  if (VERSIONS.includes(value)) return { version: value, lesson, issue: null };
   const shown = JSON.stringify(value.slice(0, 40));
   return {
     version: null,
+    lesson: null,
     issue: `lms: ${shown} is not scorm12 or scorm2004, so nothing is reported to a course site.`,
   };
 }

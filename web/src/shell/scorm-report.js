@@ -1,11 +1,15 @@
 /**
  * What attnbook reports to an LMS (pure; tested in Node by tests/js/scorm.test.js), from the
- * progress entries and the course's lesson meta (never a hard-coded count):
+ * progress entries and the lessons' meta (never a hard-coded count). A SCO is one lesson (every
+ * package scripts/scorm.mjs writes: `&lesson=<id>` in its launch href), reported by lessonReport():
  *
- * - score = exercises solved / exercises in the course (0 when nothing is solved);
- * - completed = every lesson of the course opened;
+ * - score = the lesson's exercises solved / its exercises (a lesson without exercises has none);
+ * - completed = the lesson read to the end (its foot was on screen: shell/read-to-end.js);
  * - passed = score ≥ the mastery score (the LMS's own value when it has one, else the
  *   manifest's default, 0.8).
+ *
+ * A launch without `lesson` (packages before per-lesson SCOs) is the whole course, courseReport():
+ * score over every exercise, completed when every lesson was opened.
  *
  * cmiValues() words that for each SCORM version (docs/progress-protocol.md, "SCORM").
  */
@@ -34,6 +38,17 @@ export function courseReport(get, metas) {
 }
 
 /**
+ * One lesson's report, the same shape as courseReport's: `opened` is 1 once it was read to the end.
+ * @param {(key: string) => string | null} get reads a progress entry
+ * @param {{ id: string, exerciseIds?: string[] }} meta the lesson's meta
+ */
+export function lessonReport(get, meta) {
+  const { solved, total, score } = courseReport(get, [meta]);
+  const read = get(`attnbook:read:${meta.id}`) !== null ? 1 : 0;
+  return { solved, total, score, opened: read, lessons: 1, completed: read === 1 };
+}
+
+/**
  * The mastery score (0 to 1) from the LMS's value: SCORM 1.2's cmi.student_data.mastery_score
  * (0 to 100), SCORM 2004's cmi.scaled_passing_score (-1 to 1). Empty or unusable: the default.
  */
@@ -47,12 +62,23 @@ export function masteryFrom(text, version) {
 
 /**
  * The CMI values for a report, as [logical name (scorm-api.js), value] pairs, in the order to set.
- * SCORM 1.2: lesson_status `incomplete` until every lesson is opened, then `passed` (score ≥
+ * SCORM 1.2: lesson_status `incomplete` until the report is completed, then `passed` (score ≥
  * mastery) or `completed`; score.raw 0–100. SCORM 2004: completion_status `incomplete` /
  * `completed`; success_status `passed` (score ≥ mastery), `failed` (completed below it) or
- * `unknown`; score.scaled 0–1 (and raw 0–100); progress_measure = lessons opened / lessons.
+ * `unknown`; score.scaled 0–1 (and raw 0–100); progress_measure = lessons opened (a lesson: read)
+ * / lessons. A report with no exercises (total 0) has no score: 1.2 `incomplete` / `completed`,
+ * 2004 success `unknown`, and no score element is set.
  */
 export function cmiValues(report, mastery, version) {
+  if (report.total === 0) {
+    const completion = report.completed ? 'completed' : 'incomplete';
+    if (version === 'scorm12') return [['status', completion]];
+    return [
+      ['progress', report.lessons > 0 ? round(report.opened / report.lessons, 4) : 1],
+      ['completion', completion],
+      ['success', 'unknown'],
+    ];
+  }
   const scaled = round(report.score, 4);
   const raw = round(report.score * 100, 2);
   const passed = scaled >= mastery;

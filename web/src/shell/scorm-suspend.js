@@ -5,22 +5,25 @@
  *
  * Progress is given and returned as the entries that the plain course keeps in localStorage
  * (shell/progress.js): `attnbook:exercise:<lesson>/<exercise>` = a JSON record
- * `{"status":…,"attempts":n,"score":0|1}` and `attnbook:visited:<lesson>` = 'true'.
+ * `{"status":…,"attempts":n,"score":0|1}`, `attnbook:visited:<lesson>` = 'true' and
+ * `attnbook:read:<lesson>` = 'true' (read to the end).
  *
  * The encoding, compact so a whole course fits SCORM 1.2's 4,096 characters:
  *
- *   A1;<lesson>:<exercise>=<s><attempts>,<exercise>=<s><attempts>;<lesson>:…;@<lesson>,<lesson>
+ *   A1;<lesson>:<exercise>=<s><attempts>,<exercise>=<s><attempts>;<lesson>:…;!<lesson>;@<lesson>,<lesson>
  *
  * - `A1` names this format (a later one gets another tag);
  * - one `;`-separated group per lesson with exercise records, `<s>` being `s` (solved), `h`
  *   (shown) or `a` (attempted) and `<attempts>` a whole number (the score follows from the
  *   status: 1 when solved, else 0);
- * - a last group `@…` lists the lessons opened that have no record above (a lesson with a record
- *   was opened);
+ * - a group `!…` lists the lessons read to the end (each was opened too);
+ * - a last group `@…` lists the lessons opened that are in neither of the above (a lesson with a
+ *   record, or read, was opened);
  * - ids are written with encodeURIComponent, so they never contain `;:=,@`.
  *
  * Priorities when it would not fit the budget: exercise states first (solved, then shown, then
- * attempted), then lessons opened; what does not fit is left out and listed in `dropped`.
+ * attempted), then lessons read, then lessons opened; what does not fit is left out and listed in
+ * `dropped`. (The `!` group came with per-lesson packages; text without it reads as before.)
  */
 import { parseRecord } from '../cells/notebook/exercise-model.js';
 
@@ -30,6 +33,7 @@ export const SUSPEND_FORMAT = 'A1';
 
 const EXERCISE = /^attnbook:exercise:([^/]+)\/(.+)$/;
 const VISITED = /^attnbook:visited:(.+)$/;
+const READ = /^attnbook:read:(.+)$/;
 const CODES = { solved: 's', shown: 'h', attempted: 'a' };
 const STATUS_OF = { s: 'solved', h: 'shown', a: 'attempted' };
 const PRIORITY = ['solved', 'shown', 'attempted'];
@@ -37,8 +41,8 @@ const MAX_ATTEMPTS = 99999;
 
 const enc = encodeURIComponent;
 
-/** The suspend_data text of the chosen items: exercise items grouped by lesson, then visits. */
-function serialize(exercises, visited) {
+/** The suspend_data text of the chosen items: exercise items grouped by lesson, then reads, then visits. */
+function serialize(exercises, read, visited) {
   const groups = new Map();
   for (const item of exercises) {
     if (!groups.has(item.lesson)) groups.set(item.lesson, []);
@@ -46,7 +50,8 @@ function serialize(exercises, visited) {
   }
   const parts = [SUSPEND_FORMAT];
   for (const [lesson, items] of groups) parts.push(`${enc(lesson)}:${items.join(',')}`);
-  const alone = visited.filter((lesson) => !groups.has(lesson));
+  if (read.length) parts.push(`!${read.map(enc).join(',')}`);
+  const alone = visited.filter((lesson) => !groups.has(lesson) && !read.includes(lesson));
   if (alone.length) parts.push(`@${alone.map(enc).join(',')}`);
   return parts.join(';');
 }
@@ -59,6 +64,7 @@ function serialize(exercises, visited) {
 export function encodeSuspendData(entries, { budget = SUSPEND_LIMIT } = {}) {
   const exercises = [];
   const visits = [];
+  const reads = [];
   for (const [key, value] of entries) {
     const ex = EXERCISE.exec(key);
     if (ex) {
@@ -68,31 +74,31 @@ export function encodeSuspendData(entries, { budget = SUSPEND_LIMIT } = {}) {
       exercises.push({ key, lesson: ex[1], exercise: ex[2], status: record.status, attempts });
       continue;
     }
+    if (value === null || value === undefined) continue;
     const visit = VISITED.exec(key);
-    if (visit && value !== null && value !== undefined) visits.push({ key, lesson: visit[1] });
+    if (visit) visits.push({ key, lesson: visit[1] });
+    const read = READ.exec(key);
+    if (read) reads.push({ key, lesson: read[1] });
   }
   const rank = (item) => PRIORITY.indexOf(item.status);
   exercises.sort((a, b) => rank(a) - rank(b)); // stable: the same status keeps its order
   const keptExercises = [];
+  const keptReads = [];
   const keptVisits = [];
   const dropped = [];
-  const text = () =>
-    serialize(
-      keptExercises,
-      keptVisits.map((v) => v.lesson),
-    );
-  for (const item of exercises) {
-    keptExercises.push(item);
-    if (text().length > budget) {
-      keptExercises.pop();
-      dropped.push(item.key);
-    }
-  }
-  for (const item of visits) {
-    keptVisits.push(item);
-    if (text().length > budget) {
-      keptVisits.pop();
-      dropped.push(item.key);
+  const lessons = (items) => items.map((item) => item.lesson);
+  const text = () => serialize(keptExercises, lessons(keptReads), lessons(keptVisits));
+  for (const [items, kept] of [
+    [exercises, keptExercises],
+    [reads, keptReads],
+    [visits, keptVisits],
+  ]) {
+    for (const item of items) {
+      kept.push(item);
+      if (text().length > budget) {
+        kept.pop();
+        dropped.push(item.key);
+      }
     }
   }
   return { text: text(), dropped };
@@ -112,6 +118,16 @@ function parse(text) {
   const groups = text.split(';');
   if (groups[0] !== SUSPEND_FORMAT) throw new Error(`it does not start with "${SUSPEND_FORMAT};"`);
   groups.slice(1).forEach((group, i) => {
+    if (group.startsWith('!')) {
+      if (i !== groups.length - 2 && !(i === groups.length - 3 && groups.at(-1).startsWith('@')))
+        throw new Error('the list of lessons read is not before the list of lessons opened');
+      for (const lesson of group.slice(1).split(',')) {
+        const id = decodeId(lesson, 'lesson');
+        entries.set(`attnbook:read:${id}`, 'true');
+        entries.set(`attnbook:visited:${id}`, 'true');
+      }
+      return;
+    }
     if (group.startsWith('@')) {
       if (i !== groups.length - 2) throw new Error('the list of opened lessons is not last');
       for (const lesson of group.slice(1).split(','))

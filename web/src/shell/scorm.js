@@ -1,7 +1,11 @@
 /**
- * attnbook inside an LMS, as a SCORM 1.2 or SCORM 2004 package (scripts/scorm.mjs builds them;
- * their launch hrefs are `index.html?lms=scorm12` and `index.html?lms=scorm2004`). Without `lms`
- * in the URL nothing here runs: the plain course never looks for an LMS.
+ * attnbook inside an LMS, as a SCORM 1.2 or SCORM 2004 package (scripts/scorm.mjs builds them).
+ * Every SCO is one lesson, launched as `index.html?lms=scorm12&lesson=<id>` (or `lms=scorm2004`):
+ * it opens that lesson, scores that lesson's exercises, is completed once the lesson was read to
+ * the end, and reports only that lesson's attempts as interactions (the learner may still read
+ * other lessons; their progress is kept in the SCO's suspend_data but counts for nothing here).
+ * A launch without `lesson` is the whole course as one SCO (scorm-report.js courseReport). Without
+ * `lms` in the URL nothing here runs: the plain course never looks for an LMS.
  *
  * startScorm() runs as main.js starts (scorm-launch.js, its first import), in the same task as the
  * shell's elements are defined and before they first draw (Lit draws in a later microtask), so the
@@ -24,7 +28,7 @@ import { findLesson, lessons } from './lessons.js';
 import { parseHash } from './route.js';
 import { findScormApi, lmsParam, scormAdapter, scormTime } from './scorm-api.js';
 import { interactionValues } from './scorm-interactions.js';
-import { cmiValues, courseReport, masteryFrom } from './scorm-report.js';
+import { cmiValues, courseReport, lessonReport, masteryFrom } from './scorm-report.js';
 import { SUSPEND_LIMIT, decodeSuspendData, encodeSuspendData } from './scorm-suspend.js';
 
 const LABEL = { scorm12: 'SCORM 1.2', scorm2004: 'SCORM 2004' };
@@ -64,11 +68,19 @@ const lessonOf = (hash) => {
  *   when not launched for an LMS or when none answers (the plain course)
  */
 export function startScorm(win = window) {
-  const { version, issue } = lmsParam(win.location.search);
+  const { version, lesson: scoped, issue } = lmsParam(win.location.search);
   if (!version && !issue) return null;
   const notice = noticeLine(win.document);
   if (issue) {
     notice.say(`This course was opened with ${issue}`);
+    return null;
+  }
+  const scope = scoped === null ? null : findLesson(scoped);
+  if (scoped !== null && !scope) {
+    notice.say(
+      `This course was opened for the lesson ${JSON.stringify(scoped.slice(0, 60))}, which it does not have, ` +
+        'so nothing is reported to a course site: your progress stays in this browser.',
+    );
     return null;
   }
   const api = findScormApi(win, version);
@@ -105,9 +117,10 @@ export function startScorm(win = window) {
     );
   say();
 
-  // Relaunch: reopen the lesson the learner was in, unless the launch link names a route itself.
+  // Launch: a lesson's SCO opens its lesson; the course's reopens the lesson the learner was in.
+  // Unless the launch link names a route itself.
   let lesson = lessonOf(win.location.hash);
-  const saved = lms.get('location');
+  const saved = scope ? scope.meta.id : lms.get('location');
   if (!lesson && findLesson(saved) && /^(#\/?)?$/.test(win.location.hash)) {
     // A hashchange: <attn-app> may have read the empty route already; it then opens the lesson.
     win.location.replace(`#/${saved}`);
@@ -119,10 +132,13 @@ export function startScorm(win = window) {
 
   /** Sets every value from the current progress; true when the LMS took them all. */
   const setValues = () => {
-    const report = courseReport(
-      (key) => entries.get(key) ?? null,
-      lessons.map(({ meta }) => meta),
-    );
+    const get = (key) => entries.get(key) ?? null;
+    const report = scope
+      ? lessonReport(get, scope.meta)
+      : courseReport(
+          get,
+          lessons.map(({ meta }) => meta),
+        );
     let ok = true;
     for (const [name, value] of cmiValues(report, mastery, version)) ok = lms.set(name, value) && ok;
     const { text, dropped } = encodeSuspendData(entries, { budget: SUSPEND_LIMIT });
@@ -177,6 +193,7 @@ export function startScorm(win = window) {
   if (!Number.isInteger(interactions) || interactions < 0) interactions = 0;
   win.document.addEventListener('attn-attempt', (event) => {
     if (finished || event.detail?.version !== 1) return;
+    if (scope && event.detail.lesson !== scope.meta.id) return; // another lesson's: not this SCO's
     let ok = true;
     for (const [element, value] of interactionValues(event.detail, interactions, version)) {
       ok = lms.setElement(element, value) && ok;

@@ -181,7 +181,7 @@ function storage() {
 }
 
 /** Whether a storage key holds progress (an exercise's record or a lesson's visit). */
-export const isProgressKey = (key) => /^attnbook:(exercise|visited):/.test(String(key));
+export const isProgressKey = (key) => /^attnbook:(exercise|visited|read):/.test(String(key));
 
 /** @type {null | { get(key: string): string | null, set(key: string, value: string): void, remove(key: string): void, keys(): string[] }} */
 let progressBackend = null;
