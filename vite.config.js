@@ -7,6 +7,7 @@
 // and a dev server for previewing lessons while writing them: npm run dev (scripts/dev.mjs), no build.
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
@@ -102,9 +103,33 @@ const projectWasm = {
     return id === '#wasm-builds' ? new URL('./web/src/engine/builds-web.js', import.meta.url).pathname : null;
   },
 };
+// The JS core (build/wasm-scalar/module/attnbook-wasm.js.mjs: the C++ core compiled to JavaScript by
+// wasm2js, for pages whose CSP refuses WebAssembly; engine/builds-web.js imports it dynamically). The
+// site keeps it in a chunk of its own, fetched only by such pages. The single file and the widgets
+// have no chunks: they inline it (its module runs only when needed) when it fits JS_CORE_BUDGET
+// gzipped, and otherwise take engine/js-core-none.js, whose message says this build has none.
+// Their inline worker never carries a second copy: where the page refuses wasm the worker fails to
+// load its engine, and the page computes on the main thread (web/src/runtime.js).
+export const JS_CORE_BUDGET = 300 * 1024;
+const jsCoreFile = path.join(here, 'build', 'wasm-scalar', 'module', 'attnbook-wasm.js.mjs');
+const noJsCore = new URL('./web/src/engine/js-core-none.js', import.meta.url).pathname;
+/** The JS core's gzipped size in bytes (null when it is not built). */
+export function jsCoreGzipBytes() {
+  return existsSync(jsCoreFile) ? gzipSync(readFileSync(jsCoreFile), { level: 9 }).length : null;
+}
+/** @param {() => boolean} include whether the JS core goes in; otherwise js-core-none.js takes its place */
+const jsCore = (include) => ({
+  name: 'attnbook-js-core',
+  enforce: 'pre',
+  resolveId(id) {
+    return /attnbook-wasm\.js\.mjs$/.test(id) && !include() ? noJsCore : null;
+  },
+});
+const inlineJsCore = () => jsCore(() => (jsCoreGzipBytes() ?? Infinity) <= JS_CORE_BUDGET);
+
 const classicWorker = {
   format: 'iife',
-  plugins: () => [projectWasm, wasmFromPage, noPoolInWorker],
+  plugins: () => [projectWasm, wasmFromPage, noPoolInWorker, jsCore(() => false)],
   rolldownOptions: { output: { codeSplitting: false } },
 };
 
@@ -114,7 +139,7 @@ const embedConfig = {
   base: './',
   publicDir: false,
   logLevel: 'warn',
-  plugins: [projectWasm, lessonsPlugin(), templateWhitespace()], // lessons: for any .md import (the widgets leave out attn-app, their user)
+  plugins: [projectWasm, inlineJsCore(), lessonsPlugin(), templateWhitespace()], // lessons: for any .md import (the widgets leave out attn-app, their user)
   resolve: { alias: [gzippedWasm, inlineWorker] },
   worker: classicWorker,
   build: {
@@ -173,7 +198,7 @@ export default defineConfig(({ mode }) => {
       projectWasm,
       templateWhitespace(),
       lessonsPlugin({ compress: single }),
-      ...(single ? [viteSingleFile({ removeViteModuleLoader: true }), inlineIcon, asciiOnly] : []),
+      ...(single ? [inlineJsCore(), viteSingleFile({ removeViteModuleLoader: true }), inlineIcon, asciiOnly] : []),
       ...offline,
       devWidgets,
     ],

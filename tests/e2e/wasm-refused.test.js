@@ -1,0 +1,176 @@
+// The site where WebAssembly is refused: served under exactly `default-src 'self'; script-src 'self'`
+// (no 'wasm-unsafe-eval', so compiling wasm throws), every lesson computes through the JS core (the
+// C++ core compiled to JavaScript by wasm2js, engine/js-core.js) and every Verified check passes;
+// every lab says the JS core computed it (data-core="js"). Where wasm is allowed the JS core's chunk
+// is never fetched; where neither can load (the chunk answers 404), every figure waits empty with
+// its cell's notice and no check passes on numbers that were not computed.
+// Style violations of this policy (no 'unsafe-inline' styles) are another matter and are ignored;
+// the one script violation allowed is the engine's own probe (features.js wasmCompiles), which
+// compiles an empty module once per page or worker to learn that wasm is refused.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { serve } from '../../scripts/serve.mjs';
+import { isProjectLesson } from '../fixtures/lessons/project-lessons.js';
+import {
+  STRICT_CSP,
+  cspViolations,
+  distDir,
+  launch,
+  lessonList,
+  openAllGates,
+  recordCspViolations,
+  scrollThrough,
+  settled,
+} from './browser.js';
+
+/** The policy of issue 37: the page's own scripts, nothing else (no 'wasm-unsafe-eval'). */
+const NO_WASM_CSP = "default-src 'self'; script-src 'self'";
+/** Lessons open at once, each in its own tab of one browser. */
+const TABS = 3;
+/** The JS core's chunks in dist/site/assets (the page's and the worker's). */
+const JS_CORE_CHUNK = /\/assets\/attnbook-wasm\.js-[^/]*\.js$/;
+
+const lessons = await lessonList();
+const shared = { browser: null, noWasm: null, strict: null };
+before(async () => {
+  shared.browser = await launch();
+  const site = path.join(distDir, 'site');
+  shared.noWasm = await serve(site, { headers: { 'Content-Security-Policy': NO_WASM_CSP } });
+  shared.strict = await serve(site, { headers: { 'Content-Security-Policy': STRICT_CSP } });
+});
+after(async () => {
+  await shared.browser?.close();
+  await shared.noWasm?.close();
+  await shared.strict?.close();
+});
+
+/** Every attn-* element through open shadow roots: { tag, figure, shown, status, core, error }. */
+function cellsOnPage() {
+  const found = [];
+  const visit = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.localName.startsWith('attn-')) {
+        const ctor = customElements.get(el.localName);
+        const failed = el.shadowRoot?.querySelector('.cell-error');
+        found.push({
+          tag: el.localName,
+          id: el.id,
+          figure: Boolean(ctor && 'figureStyles' in ctor) && el.checkVisibility(),
+          shown: el.hasAttribute('data-shown'),
+          status: el.getAttribute('data-status'),
+          core: el.dataset.core ?? null,
+          error: failed ? failed.textContent.trim() : null,
+        });
+      }
+      if (el.shadowRoot) visit(el.shadowRoot);
+    }
+  };
+  visit(document);
+  return found;
+}
+
+/** The build of the page's main-thread engine, asked of the first cell that has engine(). */
+function pageEngineBuild() {
+  const visit = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.localName.startsWith('attn-') && typeof el.engine === 'function') return el;
+      const inner = el.shadowRoot && visit(el.shadowRoot);
+      if (inner) return inner;
+    }
+    return null;
+  };
+  const cell = visit(document);
+  return cell ? cell.engine().then((engine) => engine.build) : null;
+}
+
+/** A tab with its problems recorded: uncaught exceptions, console errors other than the expected ones. */
+async function openTab() {
+  const page = await shared.browser.context.newPage();
+  const problems = [];
+  const requests = [];
+  page.on('pageerror', (error) => problems.push(`uncaught exception: ${error.message}`));
+  page.on('console', (message) => {
+    const text = message.text();
+    // the CSP refusing the engine's probe, and style attributes (not this test's matter)
+    if (message.type() !== 'error' || /wasm-unsafe-eval|WebAssembly|style-src|inline style/i.test(text)) return;
+    problems.push(`console error: ${text}`);
+  });
+  page.on('request', (request) => requests.push(request.url()));
+  await recordCspViolations(page);
+  return { page, problems, requests };
+}
+
+/** Opens lesson `id`, shows every figure, and waits until the app has settled. Returns its cells. */
+async function openLesson(page, base, { id, title }) {
+  await page.goto(`${base}#/${id}`);
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  await openAllGates(page);
+  await scrollThrough(page);
+  await page
+    .waitForFunction(`(${cellsOnPage})().every((c) => !c.figure || c.shown)`, null, { timeout: 20000 })
+    .catch(() => {}); // the assertions below name a figure that never drew
+  await settled(page.locator('attn-app'));
+  return page.evaluate(cellsOnPage);
+}
+
+/** Runs `work` for each item, at most `limit` at a time. */
+async function inTabs(items, limit, work) {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: Math.min(limit, queue.length) }, async () => {
+      while (queue.length) await work(queue.shift());
+    }),
+  );
+}
+
+describe(`the site under "${NO_WASM_CSP}" (no WebAssembly)`, () => {
+  test('every lesson computes through the JS core and its Verified checks pass', async () => {
+    const failures = [];
+    await inTabs(lessons, TABS, async (lesson) => {
+      const { page, problems, requests } = await openTab();
+      try {
+        const cells = await openLesson(page, shared.noWasm.url, lesson);
+        const say = (what) => failures.push(`${lesson.id}: ${what}`);
+        const checks = cells.filter((c) => c.tag === 'attn-check');
+        if (isProjectLesson(lesson.id) && checks.length === 0) say('no checks');
+        for (const c of checks.filter((c) => c.status !== 'pass')) say(`check ${JSON.stringify(c)} does not pass`);
+        for (const c of cells.filter((c) => c.error)) say(`<${c.tag}> failed: ${c.error}`);
+        for (const c of cells.filter((c) => c.figure && !c.shown)) say(`<${c.tag}> never drew`);
+        for (const c of cells.filter((c) => c.core !== null && c.core !== 'js'))
+          say(`<${c.tag}> ran data-core=${c.core}`);
+        const build = await page.evaluate(pageEngineBuild);
+        if (build !== 'js') say(`the page's engine runs ${build}, not the JS core`);
+        if (!requests.some((url) => JS_CORE_CHUNK.test(url))) say('the JS core chunk was never fetched');
+        const scriptViolations = (await cspViolations(page)).filter((v) => !/: style-src/.test(v));
+        if (scriptViolations.some((v) => !/script-src blocked wasm-eval$/.test(v)))
+          say(`CSP violations other than the wasm probe: ${scriptViolations.join('; ')}`);
+        failures.push(...problems.map((p) => `${lesson.id}: ${p}`));
+      } finally {
+        await page.close();
+      }
+    });
+    assert.deepEqual(failures, []);
+  });
+});
+
+describe('where WebAssembly is allowed (the strict CSP with wasm-unsafe-eval)', () => {
+  test('a lesson runs the wasm build and never fetches the JS core', async () => {
+    const { page, problems, requests } = await openTab();
+    const lesson = lessons.find((l) => l.id === 'scaled-dot-product') ?? lessons[0];
+    const cells = await openLesson(page, shared.strict.url, lesson);
+    assert.deepEqual(
+      cells.filter((c) => c.tag === 'attn-check' && c.status !== 'pass'),
+      [],
+    );
+    assert.match(await page.evaluate(pageEngineBuild), /^(simd|scalar)$/);
+    assert.deepEqual(
+      requests.filter((url) => JS_CORE_CHUNK.test(url)),
+      [],
+      'the JS core is fetched only where wasm is refused',
+    );
+    assert.deepEqual(await cspViolations(page), [], 'no CSP violation at all (no probe is refused)');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
