@@ -7,11 +7,11 @@
 // and a dev server for previewing lessons while writing them: npm run dev (scripts/dev.mjs), no build.
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 import { asciiHtml } from './scripts/ascii-html.mjs';
+import { inlinesJsCore } from './scripts/js-core.mjs';
 import lessonsPlugin from './scripts/vite-lessons-plugin.mjs';
 import serviceWorkerPlugin from './scripts/vite-sw-plugin.mjs';
 import templateWhitespace from './scripts/vite-template-whitespace.mjs';
@@ -106,17 +106,11 @@ const projectWasm = {
 // The JS core (build/wasm-scalar/module/attnbook-wasm.js.mjs: the C++ core compiled to JavaScript by
 // wasm2js, for pages whose CSP refuses WebAssembly; engine/builds-web.js imports it dynamically). The
 // site keeps it in a chunk of its own, fetched only by such pages. The single file and the widgets
-// have no chunks: they inline it (its module runs only when needed) when it fits JS_CORE_BUDGET
-// gzipped, and otherwise take engine/js-core-none.js, whose message says this build has none.
+// have no chunks: they inline it (its module runs only when needed) when it fits 300 KB gzipped
+// (scripts/js-core.mjs), and otherwise take engine/js-core-none.js, whose message says this build has none.
 // Their inline worker never carries a second copy: where the page refuses wasm the worker fails to
 // load its engine, and the page computes on the main thread (web/src/runtime.js).
-export const JS_CORE_BUDGET = 300 * 1024;
-const jsCoreFile = path.join(here, 'build', 'wasm-scalar', 'module', 'attnbook-wasm.js.mjs');
 const noJsCore = new URL('./web/src/engine/js-core-none.js', import.meta.url).pathname;
-/** The JS core's gzipped size in bytes (null when it is not built). */
-export function jsCoreGzipBytes() {
-  return existsSync(jsCoreFile) ? gzipSync(readFileSync(jsCoreFile), { level: 9 }).length : null;
-}
 /** @param {() => boolean} include whether the JS core goes in; otherwise js-core-none.js takes its place */
 const jsCore = (include) => ({
   name: 'attnbook-js-core',
@@ -125,7 +119,10 @@ const jsCore = (include) => ({
     return /attnbook-wasm\.js\.mjs$/.test(id) && !include() ? noJsCore : null;
   },
 });
-const inlineJsCore = () => jsCore(() => (jsCoreGzipBytes() ?? Infinity) <= JS_CORE_BUDGET);
+const inlineJsCore = () => {
+  let fits; // measured once per build
+  return jsCore(() => (fits ??= inlinesJsCore()));
+};
 
 const classicWorker = {
   format: 'iife',

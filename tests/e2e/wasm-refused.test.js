@@ -8,6 +8,8 @@
 // the one script violation allowed is the engine's own probe (features.js wasmCompiles), which
 // compiles an empty module once per page or worker to learn that wasm is refused.
 import assert from 'node:assert/strict';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
@@ -31,18 +33,32 @@ const TABS = 3;
 /** The JS core's chunks in dist/site/assets (the page's and the worker's). */
 const JS_CORE_CHUNK = /\/assets\/attnbook-wasm\.js-[^/]*\.js$/;
 
+/** The single file's policy: its inline scripts, no wasm. */
+const SINGLE_NO_WASM_CSP = "default-src 'self'; script-src 'self' 'unsafe-inline'";
+/** Figures that draw numbers the page writes down, not computed: they stay when the core is gone. */
+const WRITTEN_FIGURES = new Set(['attn-matrix', 'attn-heatmap', 'attn-shape-diagram', 'attn-bars']);
+
 const lessons = await lessonList();
-const shared = { browser: null, noWasm: null, strict: null };
+const shared = { browser: null, noWasm: null, strict: null, noCore: null, single: null, copy: null };
 before(async () => {
   shared.browser = await launch();
   const site = path.join(distDir, 'site');
-  shared.noWasm = await serve(site, { headers: { 'Content-Security-Policy': NO_WASM_CSP } });
-  shared.strict = await serve(site, { headers: { 'Content-Security-Policy': STRICT_CSP } });
+  const csp = (policy) => ({ headers: { 'Content-Security-Policy': policy } });
+  shared.noWasm = await serve(site, csp(NO_WASM_CSP));
+  shared.strict = await serve(site, csp(STRICT_CSP));
+  shared.single = await serve(distDir, csp(SINGLE_NO_WASM_CSP));
+  // the site without its JS core (a copy, as its service worker would otherwise serve it from cache)
+  shared.copy = await mkdtemp(path.join(os.tmpdir(), 'attnbook-no-js-core-'));
+  await cp(site, shared.copy, { recursive: true });
+  const assets = path.join(shared.copy, 'assets');
+  for (const name of await readdir(assets))
+    if (JS_CORE_CHUNK.test(`/assets/${name}`)) await rm(path.join(assets, name));
+  shared.noCore = await serve(shared.copy, csp(NO_WASM_CSP));
 });
 after(async () => {
   await shared.browser?.close();
-  await shared.noWasm?.close();
-  await shared.strict?.close();
+  for (const server of [shared.noWasm, shared.strict, shared.single, shared.noCore]) await server?.close();
+  if (shared.copy) await rm(shared.copy, { recursive: true, force: true });
 });
 
 /** Every attn-* element through open shadow roots: { tag, figure, shown, status, core, error }. */
@@ -56,6 +72,9 @@ function cellsOnPage() {
         found.push({
           tag: el.localName,
           id: el.id,
+          wired: el.hasAttribute('for'),
+          waiting: Boolean(el.shadowRoot?.querySelector('.waiting')),
+          bars: el.shadowRoot?.querySelectorAll('rect.bar').length ?? 0,
           figure: Boolean(ctor && 'figureStyles' in ctor) && el.checkVisibility(),
           shown: el.hasAttribute('data-shown'),
           status: el.getAttribute('data-status'),
@@ -85,7 +104,7 @@ function pageEngineBuild() {
 }
 
 /** A tab with its problems recorded: uncaught exceptions, console errors other than the expected ones. */
-async function openTab() {
+async function openTab({ ignore = null } = {}) {
   const page = await shared.browser.context.newPage();
   const problems = [];
   const requests = [];
@@ -94,6 +113,7 @@ async function openTab() {
     const text = message.text();
     // the CSP refusing the engine's probe, and style attributes (not this test's matter)
     if (message.type() !== 'error' || /wasm-unsafe-eval|WebAssembly|style-src|inline style/i.test(text)) return;
+    if (ignore?.test(text)) return;
     problems.push(`console error: ${text}`);
   });
   page.on('request', (request) => requests.push(request.url()));
@@ -170,6 +190,77 @@ describe('where WebAssembly is allowed (the strict CSP with wasm-unsafe-eval)', 
       'the JS core is fetched only where wasm is refused',
     );
     assert.deepEqual(await cspViolations(page), [], 'no CSP violation at all (no probe is refused)');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
+describe('where neither WebAssembly nor the JS core can load (its chunk answers 404)', () => {
+  test('every computed figure waits empty with its notice; no check passes; written figures stay', async () => {
+    const failures = [];
+    await inTabs(lessons, TABS, async (lesson) => {
+      const page = await shared.browser.context.newPage();
+      const uncaught = [];
+      page.on('pageerror', (error) => uncaught.push(error.message));
+      try {
+        const cells = await openLesson(page, shared.noCore.url, lesson);
+        const say = (what) => failures.push(`${lesson.id}: ${what}`);
+        const figures = cells.filter((c) => c.figure);
+        const failed = figures.filter((c) => c.error);
+        if (isProjectLesson(lesson.id) && failed.length === 0) say('no figure says the core is missing');
+        for (const c of failed.filter((c) => !/could not load the JS core/.test(c.error)))
+          say(`<${c.tag}> fails for another reason: ${c.error}`);
+        for (const c of figures.filter((c) => !c.error && !WRITTEN_FIGURES.has(c.tag)))
+          say(`<${c.tag}> shows a figure with no core to compute it`);
+        for (const c of figures.filter((c) => c.tag === 'attn-bars' && c.wired && (!c.waiting || c.bars > 0)))
+          say(`wired <attn-bars> shows ${c.bars} bars instead of waiting`);
+        for (const c of cells.filter((c) => c.tag === 'attn-check' && c.status === 'pass'))
+          say(`a check passes with no core: ${JSON.stringify(c)}`);
+        failures.push(...uncaught.map((m) => `${lesson.id}: uncaught exception: ${m}`));
+      } finally {
+        await page.close();
+      }
+    });
+    assert.deepEqual(failures, []);
+  });
+});
+
+describe('the single file and the widgets, where WebAssembly is refused', () => {
+  test(`dist/attnbook.html under "${SINGLE_NO_WASM_CSP}" computes a lesson through its inlined JS core`, async () => {
+    // its icon is a data: URL, which this policy's img-src refuses; and it has no sw.js beside it
+    const { page, problems } = await openTab({
+      ignore: /^Loading the image 'data:|^A bad HTTP response code \(404\) was received when fetching the script\.$/,
+    });
+    const lesson = lessons.find((l) => l.id === 'softmax-temperature') ?? lessons[0];
+    const cells = await openLesson(page, `${shared.single.url}attnbook.html`, lesson);
+    const checks = cells.filter((c) => c.tag === 'attn-check');
+    assert.ok(checks.length > 0);
+    assert.deepEqual(
+      checks.filter((c) => c.status !== 'pass'),
+      [],
+    );
+    assert.deepEqual(
+      cells.filter((c) => c.error),
+      [],
+    );
+    assert.equal(await page.evaluate(pageEngineBuild), 'js');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('the widgets (embed-example.html) compute through their inlined JS core', async () => {
+    const { page, problems } = await openTab();
+    await page.goto(`${shared.noWasm.url}embed-example.html`);
+    const widget = page.locator('attn-softmax-temperature').first();
+    await widget.scrollIntoViewIfNeeded();
+    await settled(widget);
+    const cells = await page.evaluate(cellsOnPage);
+    assert.ok(cells.some((c) => c.tag === 'attn-check'));
+    assert.deepEqual(
+      cells.filter((c) => (c.tag === 'attn-check' && c.status !== 'pass') || c.error),
+      [],
+    );
+    assert.equal(await page.evaluate(pageEngineBuild), 'js');
     assert.deepEqual(problems, []);
     await page.close();
   });
