@@ -110,13 +110,16 @@ const projectWasm = {
 // (scripts/js-core.mjs), and otherwise take engine/js-core-none.js, whose message says this build has none.
 // Their inline worker never carries a second copy: where the page refuses wasm the worker fails to
 // load its engine, and the page computes on the main thread (web/src/runtime.js).
-const noJsCore = new URL('./web/src/engine/js-core-none.js', import.meta.url).pathname;
-/** @param {() => boolean} include whether the JS core goes in; otherwise js-core-none.js takes its place */
-const jsCore = (include) => ({
+const noJsCore = (file) => new URL(`./web/src/engine/${file}`, import.meta.url).pathname;
+/**
+ * @param {() => boolean} include whether the JS core goes in
+ * @param {string} [standIn] the file that takes its place otherwise (its `missing` says why)
+ */
+const jsCore = (include, standIn = 'js-core-none.js') => ({
   name: 'attnbook-js-core',
   enforce: 'pre',
   resolveId(id) {
-    return /attnbook-wasm\.js\.mjs$/.test(id) && !include() ? noJsCore : null;
+    return /attnbook-wasm\.js\.mjs$/.test(id) && !include() ? noJsCore(standIn) : null;
   },
 });
 const inlineJsCore = () => {
@@ -126,7 +129,7 @@ const inlineJsCore = () => {
 
 const classicWorker = {
   format: 'iife',
-  plugins: () => [projectWasm, wasmFromPage, noPoolInWorker, jsCore(() => false)],
+  plugins: () => [projectWasm, wasmFromPage, noPoolInWorker, jsCore(() => false, 'js-core-none-worker.js')],
   rolldownOptions: { output: { codeSplitting: false } },
 };
 

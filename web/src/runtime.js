@@ -67,10 +67,10 @@ export function getPool() {
 
 /** A short text for the UI: where the heavy work runs, and by the JS core where WebAssembly is refused. */
 export function whereComputed(engine) {
-  const where = engine.inWorker
-    ? 'computed in a Web Worker'
-    : `computed on the main thread (${engine.fallbackReason}); the page may pause during long runs`;
-  return engine.build === 'js' ? `${where}, by the JS core (this page refuses WebAssembly), more slowly` : where;
+  const core = engine.build === 'js' ? ' by the JS core (this page refuses WebAssembly: more slowly)' : '';
+  return engine.inWorker
+    ? `computed in a Web Worker${core}`
+    : `computed on the main thread${core} (${engine.fallbackReason}); the page may pause during long runs`;
 }
 
 const START_TIMEOUT_MS = 20000;

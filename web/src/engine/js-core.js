@@ -3,8 +3,9 @@
  * wasm/CMakeLists.txt), the same C++ as the wasm builds. index.js loads it where WebAssembly may not
  * be compiled (features.js wasmCompiles: a Content-Security-Policy without 'wasm-unsafe-eval'),
  * through a dynamic import(), so a bundle keeps it in a chunk of its own that only such pages fetch.
- * No DOM. A build that leaves it out (vite.config.js: the inline worker, or a core over the single
- * file's budget) imports js-core-none.js in its place, whose `missing` says why.
+ * No DOM. A build that leaves it out (vite.config.js: a core over the single file's budget, or the
+ * inline worker) imports js-core-none.js (or js-core-none-worker.js) in its place, whose `missing`
+ * says why.
  */
 import { AttentionError } from './errors.js';
 
