@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 import { asciiHtml } from './scripts/ascii-html.mjs';
+import { inlinesJsCore } from './scripts/js-core.mjs';
 import lessonsPlugin from './scripts/vite-lessons-plugin.mjs';
 import serviceWorkerPlugin from './scripts/vite-sw-plugin.mjs';
 import templateWhitespace from './scripts/vite-template-whitespace.mjs';
@@ -102,9 +103,33 @@ const projectWasm = {
     return id === '#wasm-builds' ? new URL('./web/src/engine/builds-web.js', import.meta.url).pathname : null;
   },
 };
+// The JS core (build/wasm-scalar/module/attnbook-wasm.js.mjs: the C++ core compiled to JavaScript by
+// wasm2js, for pages whose CSP refuses WebAssembly; engine/builds-web.js imports it dynamically). The
+// site keeps it in a chunk of its own, fetched only by such pages. The single file and the widgets
+// have no chunks: they inline it (its module runs only when needed) when it fits 300 KB gzipped
+// (scripts/js-core.mjs), and otherwise take engine/js-core-none.js, whose message says this build has none.
+// Their inline worker never carries a second copy: where the page refuses wasm the worker fails to
+// load its engine, and the page computes on the main thread (web/src/runtime.js).
+const noJsCore = (file) => new URL(`./web/src/engine/${file}`, import.meta.url).pathname;
+/**
+ * @param {() => boolean} include whether the JS core goes in
+ * @param {string} [standIn] the file that takes its place otherwise (its `missing` says why)
+ */
+const jsCore = (include, standIn = 'js-core-none.js') => ({
+  name: 'attnbook-js-core',
+  enforce: 'pre',
+  resolveId(id) {
+    return /attnbook-wasm\.js\.mjs$/.test(id) && !include() ? noJsCore(standIn) : null;
+  },
+});
+const inlineJsCore = () => {
+  let fits; // measured once per build
+  return jsCore(() => (fits ??= inlinesJsCore()));
+};
+
 const classicWorker = {
   format: 'iife',
-  plugins: () => [projectWasm, wasmFromPage, noPoolInWorker],
+  plugins: () => [projectWasm, wasmFromPage, noPoolInWorker, jsCore(() => false, 'js-core-none-worker.js')],
   rolldownOptions: { output: { codeSplitting: false } },
 };
 
@@ -114,7 +139,7 @@ const embedConfig = {
   base: './',
   publicDir: false,
   logLevel: 'warn',
-  plugins: [projectWasm, lessonsPlugin(), templateWhitespace()], // lessons: for any .md import (the widgets leave out attn-app, their user)
+  plugins: [projectWasm, inlineJsCore(), lessonsPlugin(), templateWhitespace()], // lessons: for any .md import (the widgets leave out attn-app, their user)
   resolve: { alias: [gzippedWasm, inlineWorker] },
   worker: classicWorker,
   build: {
@@ -173,7 +198,7 @@ export default defineConfig(({ mode }) => {
       projectWasm,
       templateWhitespace(),
       lessonsPlugin({ compress: single }),
-      ...(single ? [viteSingleFile({ removeViteModuleLoader: true }), inlineIcon, asciiOnly] : []),
+      ...(single ? [inlineJsCore(), viteSingleFile({ removeViteModuleLoader: true }), inlineIcon, asciiOnly] : []),
       ...offline,
       devWidgets,
     ],

@@ -4,7 +4,7 @@
 //   native.json            native softmax (Google Benchmark)
 //   native-attention.json  native attention (Google Benchmark JSON, or why it is missing)
 //   softmax-wasm.json      softmax: wasm SIMD, wasm scalar, plain JS
-//   attention.json         attention: wasm SIMD (fused, +weights), wasm scalar, plain JS,
+//   attention.json         attention: wasm SIMD (fused, +weights), wasm scalar, the JS core (wasm2js), plain JS,
 //                          TensorFlow.js wasm and the native medians, side by side
 //   pool.json              attention across cores: the worker pool with 1, 2, … threads against the
 //                          single-thread call and two concurrent calls (the machine's ceiling)

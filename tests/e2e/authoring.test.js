@@ -51,6 +51,8 @@ function assertClose(actual, expected, tol, what) {
 }
 
 /** Waits until `predicate(document)` holds in the page (it reads cells and their data-settled). */
+const setFaults = (page, faults) => page.evaluate((f) => (window.__faults = f), faults);
+
 const until = (page, predicate, arg) => page.waitForFunction(predicate, arg, { timeout: 15000 });
 
 /** The attention cell's state and results, read once it has settled. */
@@ -380,5 +382,49 @@ test('a chart wired to a cell whose core failed draws no bars, never its own def
     [...new Set(warnings)],
     ['attn-attention: the attention core could not be loaded: injected engine failure'],
   );
+  await page.close();
+});
+
+test('readers of a cell that failed after computing show none of its old numbers; Retry brings them back', async () => {
+  const page = await browser.context.newPage();
+  await page.addInitScript(installFaults, {});
+  await page.goto(`${server.url}#/authoring-fixture`);
+  const source = page.locator('attn-attention#att');
+  await source.scrollIntoViewIfNeeded();
+  await settled(source);
+  const output = page.locator('attn-output[for="att"]');
+  const checks = page.locator('attn-check[for="att"]');
+  const numpy = page.locator('attn-code[for="att"][label^="NumPy"]');
+  await page.locator('attn-check[for="att"][data-status="pass"]').nth(1).waitFor({ state: 'attached' });
+  assert.match(await output.locator('pre').textContent(), /\d/, 'the output printed, computed');
+  // the cell fails in an update after an input: its weights were computed for the old temperature
+  await setFaults(page, { 'attn-attention:updated': 'injected update failure' });
+  await page.locator('attn-slider[for="att"]').getByRole('button', { name: 'τ → ∞' }).click();
+  await source.locator('.cell-error[role=alert]').waitFor();
+  await page.locator('attn-bars#row2 .waiting').waitFor();
+  await settled(output);
+  assert.equal((await output.locator('pre').textContent()).trim(), '', 'attn-output prints nothing');
+  assert.match(
+    await output.locator('.cell-notice').textContent(),
+    /#att could not compute output: injected update failure/,
+  );
+  assert.deepEqual(
+    await checks.evaluateAll((els) => els.map((el) => el.getAttribute('data-status'))),
+    ['pending', 'pending'],
+    'the checks wait, unmeasured: they neither pass nor fail on numbers of other inputs',
+  );
+  assert.match(
+    await numpy.evaluate((el) => el.code),
+    /np\.array\(\{\{weights\}\}\)/,
+    'attn-code leaves {{weights}} unfilled',
+  );
+
+  await setFaults(page, {});
+  await source.getByRole('button', { name: 'Retry' }).click();
+  await page.locator('attn-check[for="att"][data-status="pass"]').nth(1).waitFor({ state: 'attached' });
+  await settled(output);
+  assert.match(await output.locator('pre').textContent(), /\d/);
+  assert.equal(await output.locator('.cell-notice').count(), 0, 'the notice is gone');
+  assert.doesNotMatch(await numpy.evaluate((el) => el.code), /\{\{weights\}\}/);
   await page.close();
 });

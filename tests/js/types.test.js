@@ -53,15 +53,15 @@ test('methods.js lists exactly the methods of the Attention class and the jobs o
   assert.deepEqual([...JOB_METHODS].sort(), Object.keys(JOBS).sort());
 });
 
-test('index.d.ts declares the methods of methods.js, in its order, and the simd flag', async () => {
+test('index.d.ts declares the methods of methods.js, in its order, and the simd and build fields', async () => {
   const declared = declaredMembers(await readFile(new URL('index.d.ts', engineDir), 'utf8'), 'Attention');
-  assert.deepEqual([...declared], ['simd', ...METHODS, ...PAGE_METHODS]);
+  assert.deepEqual([...declared], ['simd', 'build', ...METHODS, ...PAGE_METHODS]);
 });
 
 test('index.d.ts declares exactly the members an engine from loadAttention() has', async () => {
   const attn = await loadAttention();
   const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(attn)).filter((n) => n !== 'constructor');
-  const members = [...methods, ...Object.keys(attn)]; // and its own fields (simd)
+  const members = [...methods, ...Object.keys(attn)]; // and its own fields (simd, build)
   const declared = declaredMembers(await readFile(new URL('index.d.ts', engineDir), 'utf8'), 'Attention');
   assert.deepEqual([...declared].sort(), members.sort());
 });
@@ -70,7 +70,7 @@ test('worker-client.d.ts and index.d.ts declare exactly what createWorkerEngine(
   const engine = await createWorkerEngine(fakeWorker());
   const attention = declaredMembers(await readFile(new URL('index.d.ts', engineDir), 'utf8'), 'Attention');
   const worker = declaredMembers(await readFile(new URL('worker-client.d.ts', engineDir), 'utf8'), 'WorkerEngine');
-  // WorkerEngine extends Promised<Omit<Attention, 'simd'>> and declares simd itself.
+  // WorkerEngine extends Promised<Omit<Attention, 'simd' | 'build'>> and declares them itself.
   const declared = new Set([...[...attention].filter((m) => !PAGE_METHODS.includes(m)), ...worker]);
   assert.deepEqual([...declared].sort(), Object.keys(engine).sort());
   for (const method of [...METHODS, ...JOB_METHODS]) assert.equal(typeof engine[method], 'function', method);

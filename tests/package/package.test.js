@@ -1,6 +1,6 @@
 // The npm package as a user gets it: `npm pack` of this build, installed into a fresh temporary
 // project from the tarball with no network (the package has no runtime dependency to fetch), then
-//   - what the tarball holds (both wasm builds, the widgets, types, licence; no bundler-only import);
+//   - what the tarball holds (both wasm builds, the JS core, the widgets, types, licence; no bundler-only import);
 //   - README "Use from npm": its Node example prints the softmax of [1.2, 4.5, 2, 0.8];
 //   - 'attnbook/widgets' imported in Node (server-side rendering) neither throws nor registers;
 //   - the types, under TypeScript's "bundler" and "node16" resolutions, with --strict: a file that
@@ -86,6 +86,8 @@ test('the tarball holds both wasm builds, the widgets, the types and the licence
     'build/wasm-simd/module/attnbook-wasm.web.mjs',
     'build/wasm-simd/module/attnbook-wasm.web.wasm',
     'build/wasm-scalar/module/attnbook-wasm.web.wasm',
+    'build/wasm-scalar/module/attnbook-wasm.js.cjs', // the JS core (wasm2js), for pages that refuse wasm
+    'build/wasm-scalar/module/attnbook-wasm.js.mjs',
     'dist/embed/attn-widgets.js',
   ]) {
     assert.ok(files.has(needed), `the package holds ${needed}`);

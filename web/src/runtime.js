@@ -37,7 +37,7 @@ export function getEngine() {
 /**
  * The engine in the page's Web Worker (or its main-thread stand-in).
  * @returns {Promise<object>} every Attention method as a promise, the jobs, and
- *   { inWorker: boolean, fallbackReason?: string, simd: boolean }
+ *   { inWorker: boolean, fallbackReason?: string, simd: boolean, build: 'simd' | 'scalar' | 'js' }
  */
 export function getWorkerEngine() {
   workerPromise ??= startWorkerEngine();
@@ -65,11 +65,12 @@ export function getPool() {
   return poolPromise;
 }
 
-/** A short text for the UI: where the heavy work runs. */
+/** A short text for the UI: where the heavy work runs, and by the JS core where WebAssembly is refused. */
 export function whereComputed(engine) {
+  const core = engine.build === 'js' ? ' by the JS core (this page refuses WebAssembly: more slowly)' : '';
   return engine.inWorker
-    ? 'computed in a Web Worker'
-    : `computed on the main thread (${engine.fallbackReason}); the page may pause during long runs`;
+    ? `computed in a Web Worker${core}`
+    : `computed on the main thread${core} (${engine.fallbackReason}); the page may pause during long runs`;
 }
 
 const START_TIMEOUT_MS = 20000;
@@ -142,7 +143,7 @@ async function mainThreadEngine(reason) {
   const engine = await getEngine();
   const jobEngines = new JobEngines();
   const newest = new Map(); // job method -> token of its newest run
-  const wrapped = { inWorker: false, fallbackReason: reason, simd: engine.simd };
+  const wrapped = { inWorker: false, fallbackReason: reason, simd: engine.simd, build: engine.build };
   for (const method of METHODS) wrapped[method] = async (...args) => engine[method](...args);
   for (const method of Object.keys(JOBS)) {
     wrapped[method] = async (options, { onProgress = null } = {}) => {

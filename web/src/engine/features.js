@@ -15,3 +15,26 @@ export function simdSupported() {
     return false;
   }
 }
+
+// (module): the smallest module, 8 bytes. Compiling it, not validating it: a Content-Security-Policy
+// without 'wasm-unsafe-eval' lets WebAssembly.validate through but refuses every compilation
+// ("Wasm code generation disallowed by embedder").
+const EMPTY_MODULE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
+let compiles;
+
+/**
+ * True when this runtime may compile WebAssembly: false where there is none, or where the page's
+ * Content-Security-Policy refuses it (script-src without 'wasm-unsafe-eval'). Asked once per realm
+ * (a page, a worker): the policy does not change. Where it refuses, the browser reports one CSP
+ * violation for this probe, and the engine loads the JS core instead (index.js).
+ */
+export function wasmCompiles() {
+  if (compiles === undefined) {
+    try {
+      compiles = new WebAssembly.Module(EMPTY_MODULE) instanceof WebAssembly.Module;
+    } catch {
+      compiles = false;
+    }
+  }
+  return compiles;
+}

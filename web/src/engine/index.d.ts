@@ -85,6 +85,8 @@ export interface AttentionReferenceResult {
 export interface Attention {
   /** Whether this engine runs the SIMD128 build. */
   readonly simd: boolean;
+  /** Which core runs: WebAssembly with SIMD128 or without, or the JS core (wasm2js) where WebAssembly is refused. */
+  readonly build: 'simd' | 'scalar' | 'js';
   /** Softmax over the last axis with temperature (τ = 0: argmax, τ = Infinity: uniform). */
   softmax(logits: TensorLike, options?: { temperature?: number }): Tensor;
   /** The core's float64 scalar reference for softmax(): same options, same float32 logits, float64 weights. */
@@ -270,11 +272,17 @@ export class Trainer {
   dispose(): void;
 }
 
-/** The names of the engine's methods (all of Attention's but its `simd` flag), in the order above. */
-export const METHODS: ReadonlyArray<Exclude<keyof Attention, 'simd'>>;
+/** The names of the engine's methods (all of Attention's but its `simd` and `build` fields), in the order above. */
+export const METHODS: ReadonlyArray<Exclude<keyof Attention, 'simd' | 'build'>>;
 
-/** Loads the wasm module: the SIMD build where supported ('auto'), or the one asked for. */
-export function loadAttention(options?: { simd?: 'auto' | boolean }): Promise<Attention>;
+/**
+ * Loads the core: the SIMD build where supported ('auto'), or the one asked for; where WebAssembly
+ * may not be compiled (a CSP without 'wasm-unsafe-eval'), core 'auto' loads the JS core (wasm2js).
+ */
+export function loadAttention(options?: { simd?: 'auto' | boolean; core?: 'auto' | 'wasm' | 'js' }): Promise<Attention>;
+
+/** True when this runtime may compile WebAssembly (false where a Content-Security-Policy refuses it). */
+export function wasmCompiles(): boolean;
 
 /** True when this runtime's WebAssembly supports SIMD128. */
 export function simdSupported(): boolean;

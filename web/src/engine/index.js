@@ -13,7 +13,7 @@
  */
 import { loadBuild } from '#wasm-builds';
 import { AttentionError, describe, fail, named, unwrap } from './errors.js';
-import { simdSupported } from './features.js';
+import { simdSupported, wasmCompiles } from './features.js';
 import { toMaskFields } from './mask.js';
 import { METHODS } from './methods.js';
 import {
@@ -29,37 +29,70 @@ import {
 import { toTensor } from './tensor.js';
 import { Trainer, createTrainer, loadTrainer, trainingTasks } from './trainer.js';
 
-export { AttentionError, METHODS, Trainer, simdSupported };
+export { AttentionError, METHODS, Trainer, simdSupported, wasmCompiles };
 
 /**
- * Loads the wasm module and returns the engine.
- * @param {{ simd?: 'auto' | boolean }} [options] which build: SIMD128, scalar, or the best this runtime supports
+ * Loads the core and returns the engine. Where this runtime may not compile WebAssembly (a page
+ * whose Content-Security-Policy lacks 'wasm-unsafe-eval'), 'auto' loads the JS core: the same C++
+ * compiled to JavaScript by wasm2js, slower, with the same results (engine.build says which runs).
+ * @param {{ simd?: 'auto' | boolean, core?: 'auto' | 'wasm' | 'js' }} [options] simd: SIMD128, scalar,
+ *   or the best this runtime supports; core: WebAssembly, the JS core, or the JS core only where
+ *   WebAssembly may not be compiled ('auto', the default)
  * @returns {Promise<Attention>}
  */
 export async function loadAttention(options) {
-  const { simd = 'auto' } = optionsObject(options, 'loadAttention', "{ simd: 'auto' }");
+  const { simd = 'auto', core = 'auto' } = optionsObject(options, 'loadAttention', "{ simd: 'auto' }");
   if (simd !== 'auto' && typeof simd !== 'boolean') {
     throw new AttentionError(`loadAttention: simd must be 'auto', true or false, got ${describe(simd)}`, {
       kind: 'TypeError',
     });
   }
+  if (core !== 'auto' && core !== 'wasm' && core !== 'js') {
+    throw new AttentionError(`loadAttention: core must be 'auto', 'wasm' or 'js', got ${describe(core)}`, {
+      kind: 'TypeError',
+    });
+  }
+  const build = chooseBuild(simd, core);
+  const factory = await loadBuild(build);
+  return new Attention(await factory(), build);
+}
+
+/** Which build loadAttention loads: 'simd' | 'scalar' (wasm) or 'js' (the JS core). */
+function chooseBuild(simd, core) {
+  if (core === 'js') {
+    if (simd === true)
+      throw new AttentionError("loadAttention: the JS core has no SIMD; use { simd: 'auto' } or false");
+    return 'js';
+  }
+  if (!wasmCompiles()) {
+    const why = 'this runtime may not compile WebAssembly';
+    if (core === 'wasm' || simd === true) {
+      throw new AttentionError(
+        `loadAttention: ${why} (a Content-Security-Policy needs script-src 'wasm-unsafe-eval'); use { core: 'auto' } for the JS core`,
+      );
+    }
+    return 'js';
+  }
   if (simd === true && !simdSupported()) {
     throw new AttentionError('loadAttention: this runtime has no WebAssembly SIMD; use { simd: false } or "auto"');
   }
-  const useSimd = simd === 'auto' ? simdSupported() : simd;
-  const factory = await loadBuild(useSimd ? 'simd' : 'scalar');
-  return new Attention(await factory());
+  return (simd === 'auto' ? simdSupported() : simd) ? 'simd' : 'scalar';
 }
 
-/** The engine: one loaded wasm module. Create it with loadAttention(). */
+/** The engine: one loaded core module (wasm, or the JS core). Create it with loadAttention(). */
 export class Attention {
   #module;
 
-  /** @param {object} module an instantiated attnbook wasm module */
-  constructor(module) {
+  /**
+   * @param {object} module an instantiated attnbook core module
+   * @param {'simd' | 'scalar' | 'js'} [build] which build it is (loadAttention knows)
+   */
+  constructor(module, build) {
     this.#module = module;
     /** Whether this engine runs the SIMD128 build. */
     this.simd = module.buildInfo().simd;
+    /** Which core runs: 'simd' or 'scalar' (WebAssembly) or 'js' (the JS core, wasm2js). */
+    this.build = build ?? (this.simd ? 'simd' : 'scalar');
   }
 
   /**
@@ -155,7 +188,7 @@ export class Attention {
   async createPool(options) {
     const { threads = 'auto', minPartFlop, minPartMs } = optionsObject(options, 'createPool', "{ threads: 'auto' }");
     const { createPool } = await import('./pool.js');
-    return createPool({ threads, minPartFlop, minPartMs, simd: this.simd, local: this });
+    return createPool({ threads, minPartFlop, minPartMs, simd: this.simd, core: this.#core(), local: this });
   }
 
   /**
@@ -345,6 +378,11 @@ export class Attention {
       return this.#pooledTrainer(threads, (pool) => pool.createTrainer(rest));
     }
     return createTrainer(this.#module, options);
+  }
+
+  /** The loadAttention `core` option that loads this engine's build again (a pool's workers). */
+  #core() {
+    return this.build === 'js' ? 'js' : 'wasm';
   }
 
   /** A trainer in a pool of `threads` workers that it owns (createTrainer with threads). */

@@ -5,27 +5,46 @@
  *
  *   const result = await JOBS.benchmark(engines, options, context);
  *
- * engines: a JobEngines (below): the SIMD and the scalar build, loaded on first use,
- * each its own wasm module (so their heaps say what these jobs used, nothing else).
+ * engines: a JobEngines (below): the SIMD and the scalar build and the JS core, loaded on first use,
+ * each its own module (so their heaps say what these jobs used, nothing else).
  * context: { progress(info), cancelled() }: progress() is called after every step;
  * cancelled() is asked after every step, and a true answer ends the job with an
  * AttentionError of kind 'Cancelled'.
  */
 import { AttentionError, cancelledError } from './errors.js';
+import { simdSupported, wasmCompiles } from './features.js';
 import { loadAttention } from './index.js';
 import { plainAttention } from './plain-attention.js';
 import { workersFor } from './pool-split.js';
 
-/** The builds a job may time: 'simd' and 'scalar' wasm modules, loaded once each. */
+// loadAttention's options for each build a job may ask for: the wasm builds and the JS core (wasm2js).
+const JOB_BUILDS = {
+  simd: { simd: true, core: 'wasm' },
+  scalar: { simd: false, core: 'wasm' },
+  wasm2js: { core: 'js' },
+};
+
+/**
+ * The builds a job may time (JOB_BUILDS), loaded once each, and the best this runtime allows:
+ * 'best' (what loadAttention() picks: the JS core where WebAssembly is refused) and 'bestScalar'
+ * (the same without SIMD).
+ */
 export class JobEngines {
   #loading = new Map();
 
-  /** @param {'simd' | 'scalar'} name @returns {Promise<import('./index.js').Attention>} */
+  /** @param {keyof typeof JOB_BUILDS | 'best' | 'bestScalar'} name @returns {Promise<import('./index.js').Attention>} */
   get(name) {
-    if (!this.#loading.has(name)) this.#loading.set(name, loadAttention({ simd: name === 'simd' }));
-    return this.#loading.get(name);
+    let key = name;
+    if (name === 'best' || name === 'bestScalar') {
+      key = !wasmCompiles() ? 'wasm2js' : name === 'best' && simdSupported() ? 'simd' : 'scalar';
+    }
+    if (!this.#loading.has(key)) this.#loading.set(key, loadAttention(JOB_BUILDS[key]));
+    return this.#loading.get(key);
   }
 }
+
+/** What a benchmark row calls each build. */
+const BUILD_LABELS = { simd: 'wasm SIMD', scalar: 'wasm scalar', js: 'JS core (wasm2js)' };
 
 /** Floating-point operations of one attention call, L = S = T: q·kᵀ and weights·v, 2 per multiply-add. */
 export const attentionFlops = (T, dim) => 4 * T * T * dim;
@@ -105,7 +124,7 @@ export async function poolBenchmark(pool, engine, options, context) {
     const row = {
       T,
       contender: 'pool',
-      label: `wasm SIMD, ${workers} of ${pool.threads} worker${pool.threads === 1 ? '' : 's'}`,
+      label: `${BUILD_LABELS[engine.build] ?? 'wasm SIMD'}, ${workers} of ${pool.threads} worker${pool.threads === 1 ? '' : 's'}`,
       ms,
       gflops: attentionFlops(T, dim) / (ms * 1e6),
       reps,
@@ -119,15 +138,16 @@ export async function poolBenchmark(pool, engine, options, context) {
 }
 
 const CONTENDERS = {
-  simd: { label: 'wasm SIMD', engine: 'simd' },
-  scalar: { label: 'wasm scalar', engine: 'scalar' },
+  simd: { label: BUILD_LABELS.simd, engine: 'simd' },
+  scalar: { label: BUILD_LABELS.scalar, engine: 'scalar' },
+  wasm2js: { label: BUILD_LABELS.js, engine: 'wasm2js' },
   js: { label: 'plain JS', engine: null },
 };
 
 /**
  * Times one head of unmasked attention, L = S = T, E = Ev = dim, for each T in sizes
- * and each contender: the wasm SIMD build and the wasm scalar build (the fused
- * kernel, engine.attention without weights) and plainAttention() in plain JS.
+ * and each contender: the wasm SIMD build, the wasm scalar build and the JS core (wasm2js) (the
+ * fused kernel, engine.attention without weights) and plainAttention() in plain JS.
  * Inputs: standard normal q, k, v from the engine's seeded generator. Each is timed by
  * timeRuns (warm-up, then samples); the median time per call is reported.
  * Every output is compared with the plain-JS one (max |difference|).
@@ -143,7 +163,7 @@ async function benchmark(engines, options = {}, context) {
   }
   const unknown = contenders.find((c) => !CONTENDERS[c]);
   if (unknown) throw new AttentionError(`benchmark: no contender ${JSON.stringify(unknown)}`, { kind: 'ValueError' });
-  const inputsEngine = await engines.get('scalar');
+  const inputsEngine = await engines.get('bestScalar');
   // plain JS first: the reference every other output is compared with
   const order = contenders.includes('js') ? ['js', ...contenders.filter((c) => c !== 'js')] : contenders;
   const rows = [];
@@ -180,7 +200,8 @@ async function benchmark(engines, options = {}, context) {
  * One head of unmasked attention at L = S = T with the fused kernel (no L×S weights
  * kept), the query rows cut into blocks of `block` rows (each row of the output
  * depends only on its own query, so the blocks give exactly the full result).
- * Runs on the SIMD build when this runtime has it, else the scalar one. Reports the
+ * Runs on the SIMD build when this runtime has it, else the scalar one (the JS core where
+ * WebAssembly is refused). Reports the
  * time, GFLOP/s, the working memory one call allocated (the largest scratchBytes the core
  * reported: it grows with T, never T²), that module's wasm heap (a high-water mark: wasm
  * memory never shrinks) and the bytes the weights would have needed, T·T·4.
@@ -192,7 +213,7 @@ async function fusedAttention(engines, options = {}, context) {
   if (!Number.isInteger(T) || T < 1 || T > 16384) {
     throw new AttentionError('fusedAttention: T must be a whole number from 1 to 16384', { kind: 'ValueError' });
   }
-  const engine = await engines.get(simd ? 'simd' : 'scalar');
+  const engine = await engines.get(simd ? 'best' : 'bestScalar');
   const q = engine.randn([T, dim], seed);
   const k = engine.randn([T, dim], seed + 1);
   const v = engine.randn([T, dim], seed + 2);
@@ -217,6 +238,7 @@ async function fusedAttention(engines, options = {}, context) {
     T,
     dim,
     simd: engine.simd,
+    build: engine.build,
     ms,
     gflops: attentionFlops(T, dim) / (ms * 1e6),
     heapBytes: memory.heapBytes,

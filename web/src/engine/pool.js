@@ -51,6 +51,7 @@ import { cores, startWorker, workerOptions } from '#pool-workers';
 export class Pool {
   #slots = [];
   #simd;
+  #core;
   #disposed = false;
 
   #minPartFlop;
@@ -63,14 +64,16 @@ export class Pool {
    * @param {number} threads @param {boolean} simd the build every worker loads (the caller's)
    * @param {number} minPartFlop the least work a part of a split call keeps (MIN_PART_FLOP)
    * @param {object} [local] the caller's engine, which refuses tensors too large for any worker
+   * @param {'auto' | 'wasm' | 'js'} [core] the core every worker loads (loadAttention's option: the caller's)
    */
-  constructor(threads, simd, minPartFlop = MIN_PART_FLOP, local = null, minPartMs = undefined) {
+  constructor(threads, simd, minPartFlop = MIN_PART_FLOP, local = null, minPartMs = undefined, core = 'auto') {
     /** How many workers the pool runs. */
     this.threads = threads;
     this.#simd = simd;
     this.#minPartFlop = minPartFlop;
     this.#minPartMs = minPartMs;
     this.#local = local;
+    this.#core = core;
   }
 
   /** Starts the workers; resolves once every one has loaded its engine. */
@@ -93,7 +96,7 @@ export class Pool {
     worker.addEventListener('error', (event) => this.#lost(slot, `it failed (${event.message ?? 'unknown error'})`));
     // a helper whose copy of a trainer trapped says so (worker.js serveReplicas)
     worker.addEventListener('message', ({ data }) => typeof data?.lost === 'string' && this.#lost(slot, data.lost));
-    slot.ready = createWorkerEngine(worker, { ...workerOptions, simd: this.#simd }).then((engine) => {
+    slot.ready = createWorkerEngine(worker, { ...workerOptions, simd: this.#simd, core: this.#core }).then((engine) => {
       slot.engine = engine;
       return slot;
     });
@@ -370,12 +373,14 @@ export class Pool {
  * local, the caller's engine (attn.createPool passes itself), refuses tensors too large for any heap.
  * minPartMs (default MIN_PART_MS of trainer-parallel.js, >= 0) is the least time one part of a
  * training step must take for the step to be shared: tests set 0 to share every step.
- * @param {{ threads?: 'auto' | number, simd?: boolean, minPartFlop?: number, minPartMs?: number, local?: object }} [options]
+ * core ('auto', 'wasm' or 'js': loadAttention's option) is the core every worker loads: the caller's.
+ * @param {{ threads?: 'auto' | number, simd?: boolean, core?: 'auto' | 'wasm' | 'js', minPartFlop?: number, minPartMs?: number, local?: object }} [options]
  * @returns {Promise<Pool>}
  */
 export async function createPool({
   threads = 'auto',
   simd,
+  core = 'auto',
   minPartFlop = MIN_PART_FLOP,
   minPartMs,
   local = null,
@@ -390,5 +395,5 @@ export async function createPool({
       kind: 'ValueError',
     });
   }
-  return new Pool(threadCount(threads, cores()), simd, minPartFlop, local, minPartMs).start();
+  return new Pool(threadCount(threads, cores()), simd, minPartFlop, local, minPartMs, core).start();
 }

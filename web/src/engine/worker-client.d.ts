@@ -5,8 +5,8 @@ type Promised<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never;
 };
 
-/** The engine methods worker.js answers as they are (all of Attention's but its `simd` flag, the trainers and createPool, which only the caller's own engine has). */
-type EngineMethods = Omit<Attention, 'simd' | 'createTrainer' | 'loadTrainer' | 'createPool'>;
+/** The engine methods worker.js answers as they are (all of Attention's but its `simd` and `build` fields, the trainers and createPool, which only the caller's own engine has). */
+type EngineMethods = Omit<Attention, 'simd' | 'build' | 'createTrainer' | 'loadTrainer' | 'createPool'>;
 
 /** What a trainer's step reports after each chunk of steps. */
 export interface TrainerProgress {
@@ -67,8 +67,8 @@ export interface BenchmarkOptions {
   /** E = Ev. Default 64. */
   dim?: number;
   seed?: number;
-  /** Any of 'simd', 'scalar', 'js'. Default all three. */
-  contenders?: Array<'simd' | 'scalar' | 'js'>;
+  /** Any of 'simd', 'scalar', 'wasm2js' (the JS core), 'js' (plain JS). Default 'simd', 'scalar', 'js'. */
+  contenders?: Array<'simd' | 'scalar' | 'wasm2js' | 'js'>;
   /** Sampling time per size and contender, ms. Default 80. */
   minMs?: number;
   maxReps?: number;
@@ -102,6 +102,8 @@ export interface FusedAttentionResult {
   T: number;
   dim: number;
   simd: boolean;
+  /** Which core ran it (Attention's build). */
+  build: 'simd' | 'scalar' | 'js';
   ms: number;
   gflops: number;
   /** That module's wasm heap: a high-water mark. */
@@ -121,6 +123,8 @@ export interface FusedAttentionResult {
 export interface WorkerEngine extends Promised<EngineMethods> {
   readonly inWorker: true;
   readonly simd: boolean;
+  /** Which core the worker runs (Attention's build). */
+  readonly build: 'simd' | 'scalar' | 'js';
   /** Times attention for each size and contender; a newer call supersedes this one (kind 'Cancelled'). */
   benchmark(options?: BenchmarkOptions, job?: JobOptions): Promise<{ dim: number; rows: BenchmarkRow[] }>;
   /** One head of unmasked attention with the fused kernel, in blocks of query rows. */
@@ -135,4 +139,7 @@ export interface WorkerEngine extends Promised<EngineMethods> {
 }
 
 /** Loads the engine in `worker` (running worker.js) and answers once it is ready. */
-export function createWorkerEngine(worker: Worker, options?: { simd?: 'auto' | boolean }): Promise<WorkerEngine>;
+export function createWorkerEngine(
+  worker: Worker,
+  options?: { simd?: 'auto' | boolean; core?: 'auto' | 'wasm' | 'js' },
+): Promise<WorkerEngine>;

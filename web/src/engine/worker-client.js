@@ -24,7 +24,7 @@ import { trainerHandle } from './trainer-handle.js';
 
 /**
  * @param {Worker} worker running worker.js
- * @param {{ simd?: 'auto' | boolean }} [options]
+ * @param {{ simd?: 'auto' | boolean, core?: 'auto' | 'wasm' | 'js' }} [options] loadAttention's, for the worker's engine
  */
 export async function createWorkerEngine(worker, options = {}) {
   let next = 0;
@@ -71,7 +71,7 @@ export async function createWorkerEngine(worker, options = {}) {
       cancel: (id) => worker.postMessage({ method: 'cancel', target: id }),
     });
 
-  const { simd } = await send({ method: 'load', options });
+  const { simd, build } = await send({ method: 'load', options });
   const call =
     (method) =>
     (...args) =>
@@ -83,6 +83,7 @@ export async function createWorkerEngine(worker, options = {}) {
   return {
     inWorker: true,
     simd,
+    build,
     ...Object.fromEntries(METHODS.map((method) => [method, call(method)])),
     // long jobs (jobs.js)
     ...Object.fromEntries(JOB_METHODS.map((method) => [method, job(method)])),

@@ -1,7 +1,7 @@
 /**
  * The engine inside a Web Worker, so heavy calls never stall the page.
  * Messages in:  { id, method, args }   (method: a public method of the engine, or a job)
- *               { id, method: 'load', options }   loads the engine ({ simd })
+ *               { id, method: 'load', options }   loads the engine ({ simd, core }) -> { simd, build }
  *               { method: 'cancel', target }      cancels the job with id `target`
  *               { id, method: 'createTrainer' | 'loadTrainer', args: [options | state] }
  *                 -> { trainer: its id, config, task }
@@ -99,7 +99,7 @@ self.addEventListener('message', async ({ data }) => {
       if (wasmUrls) self.__attnbookWasmUrls = wasmUrls;
       const [{ loadAttention }] = await load();
       engine = await loadAttention(engineOptions);
-      self.postMessage({ id, result: { simd: engine.simd } });
+      self.postMessage({ id, result: { simd: engine.simd, build: engine.build } });
       return;
     }
     if (jobMethods.has(method)) {

@@ -87,6 +87,7 @@ export class LabTask {
       this.host.fail(new Error(`the attention core could not be loaded: ${error.message}`));
       return;
     }
+    this.host.dataset.core = this.engine.build; // 'simd' | 'scalar' (wasm) | 'js' (the JS core)
     if (this.kind === 'worker') {
       this.host.dataset.computedIn = this.engine.inWorker ? 'worker' : 'main-thread';
       this.where = whereComputed(this.engine);

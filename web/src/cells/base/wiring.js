@@ -14,6 +14,10 @@
  *   of it: value-of="weights[0][1]" (row 0, column 1, counted from 0).
  * - attn-code with `for` fills its {{placeholders}} from every value of that cell (settings and
  *   results) and, when it has no template of its own, uses the cell's `static codeTemplate`.
+ * - While that cell is in its error state (its core failed), a reader shows none of its values, so no
+ *   number shows that was not computed: attn-bars draws no bars, attn-output prints nothing and
+ *   attn-check waits unmeasured, each with a notice naming the cell and its error (sourceFailure);
+ *   attn-code fills only the cell's settings.
  *
  * A bad `for`, `field` or `value-of` shows a notice on the wired cell naming the attribute; the
  * cell stays usable. Linking is registered with the cell's data-settled (AttnCell.settleAfter).
@@ -97,11 +101,27 @@ export function readList(cell, path) {
   return { error: `Attribute value-of: ${path} is ${describeValue(value)}, not a list of numbers.${hint}` };
 }
 
-/** Every value of `cell` by name (for attn-code's placeholders); values not computed yet are left out. */
+/**
+ * Every value of `cell` by name (for attn-code's placeholders); values not computed yet are left out,
+ * and so are its results while it is in its error state (they were computed for other inputs, or
+ * never): only its settings then.
+ */
 export function allValues(cell) {
+  const names = cell._cellError ? Object.keys(cell.constructor.stateFields ?? {}) : readableNames(cell);
   const values = {};
-  for (const name of readableNames(cell)) if (cell[name] !== undefined) values[name] = cell[name];
+  for (const name of names) if (cell[name] !== undefined) values[name] = cell[name];
   return values;
+}
+
+/**
+ * What a reader of `cell` says while that cell is in its error state (its results are not what its
+ * inputs give: computed for others, or never), or '' when it is not. A reader then shows none of
+ * its values, so it never shows a number that was not computed.
+ * @param {HTMLElement & { _cellError?: Error }} cell @param {string} path the reader's value-of
+ */
+export function sourceFailure(cell, path) {
+  const failed = cell._cellError;
+  return failed ? `#${clip(cell.id)} could not compute ${clip(path)}: ${failed.message}` : '';
 }
 
 const fixed = (x, digits) => {

@@ -20,7 +20,7 @@ import '../../charts/attn-bar-chart.js';
 import { svgDocument } from '../../charts/export.js';
 import { formatDecimals, niceDomain } from '../../charts/scale.js';
 import { AttnFigure, listConverter } from '../base/figure-base.js';
-import { CellLink, readList, readerProperties } from '../base/wiring.js';
+import { CellLink, readList, readerProperties, sourceFailure } from '../base/wiring.js';
 
 const format3 = (v) => formatDecimals(v, 3);
 
@@ -76,10 +76,8 @@ export class AttnBars extends AttnFigure {
 
   #read(source) {
     const { value, error } = readList(source, this.valueOfPath);
-    const failed = source._cellError;
-    this._link.report(
-      error ?? (failed ? `#${source.id} could not compute ${this.valueOfPath}: ${failed.message}` : ''),
-    );
+    const failed = sourceFailure(source, this.valueOfPath);
+    this._link.report(error ?? failed);
     this._computed = Boolean(value) && !error && !failed;
     if (this._computed) this.values = value;
     this.requestUpdate();

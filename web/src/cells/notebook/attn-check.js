@@ -18,7 +18,7 @@ import { css, html } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
 import { cellStyles, formatNumber } from '../base/cell-support.js';
 import { mathText } from '../base/math.js';
-import { CellLink, readNumber, readerProperties } from '../base/wiring.js';
+import { CellLink, readNumber, readerProperties, sourceFailure } from '../base/wiring.js';
 
 const COMPARISONS = {
   le: ['≤', (v, t) => v <= t],
@@ -114,11 +114,15 @@ export class AttnCheck extends AttnCell {
     );
   }
 
-  /** The value `value-of` names in the linked cell (NaN, a failing check, if it cannot be read). */
+  /**
+   * The value `value-of` names in the linked cell (NaN, a failing check, if it cannot be read; none,
+   * a pending check, while that cell is in its error state: nothing was measured for its inputs).
+   */
   #read(source) {
     const { value, error } = readNumber(source, this.valueOfPath);
-    this._link.report(error ?? '');
-    this.value = error ? NaN : value;
+    const failed = sourceFailure(source, this.valueOfPath);
+    this._link.report(error ?? failed);
+    this.value = error ? NaN : failed ? undefined : value;
   }
 
   /** What the line calls the value: the label, else the value-of text. */

@@ -14,7 +14,7 @@
  */
 import { css, html } from 'lit';
 import { AttnCell } from '../base/attn-cell.js';
-import { CellLink, formatValue, readValue, readerProperties } from '../base/wiring.js';
+import { CellLink, formatValue, readValue, readerProperties, sourceFailure } from '../base/wiring.js';
 
 export class AttnOutput extends AttnCell {
   static properties = {
@@ -65,9 +65,10 @@ export class AttnOutput extends AttnCell {
 
   #read(source) {
     const { value, error } = readValue(source, this.valueOfPath);
-    this._link.report(error ?? '');
+    const failed = sourceFailure(source, this.valueOfPath); // its values are not its inputs' then
+    this._link.report(error ?? failed);
     const digits = Number.isInteger(this.precision) && this.precision >= 0 && this.precision <= 12 ? this.precision : 4;
-    this.text = error ? '' : formatValue(value, digits);
+    this.text = error || failed ? '' : formatValue(value, digits);
   }
 
   renderCell() {

@@ -38,6 +38,13 @@ import {
   HEAP_LIMIT,
 } from './scale-fused-model.js';
 import { memoryView } from './scale-fused-parts.js';
+
+/** Which core computed it, in the lab's words (the job's `build`). */
+const BUILD_WORDS = {
+  simd: 'SIMD build',
+  scalar: 'scalar build (no SIMD here)',
+  js: 'the JS core (WebAssembly is refused here)',
+};
 import { fusedStyles } from './scale-styles.js';
 
 export { FUSED_SIZES, HEAP_LIMIT };
@@ -169,9 +176,7 @@ export class AttnScaleFused extends AttnLab {
         Fused attention's memory grows with ${tex`T`}, the weights' with ${tex`T^2`}: each doubling of ${tex`T`} doubles
         the blue bar and quadruples the red one.
       </p>
-      <p class="note where">
-        ${this.task.where}${r ? `; ${r.simd ? 'SIMD build' : 'scalar build (no SIMD here)'}` : ''}
-      </p>
+      <p class="note where">${this.task.where}${r ? `; ${BUILD_WORDS[r.build] ?? BUILD_WORDS.scalar}` : ''}</p>
     `;
     const checks = html`
       <attn-check

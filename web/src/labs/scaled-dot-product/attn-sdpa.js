@@ -222,7 +222,12 @@ export class AttnSdpa extends AttnLab {
         ></attn-code>
         <attn-code label="NumPy" .template=${SDPA_NUMPY} .params=${params}></attn-code>`,
       hood: html`<p>
-          This page runs the WebAssembly ${r.simd ? 'SIMD128' : 'scalar (this browser has no SIMD)'} build of the core
+          This page runs
+          ${
+            r.build === 'js'
+              ? 'the JS core (the scalar build compiled to JavaScript by wasm2js, as this page refuses WebAssembly)'
+              : `the WebAssembly ${r.simd ? 'SIMD128' : 'scalar (this browser has no SIMD)'} build of the core`
+          }
           in float32. “In one pass” is its fused kernel, as PyTorch's F.scaled_dot_product_attention: it streams over
           the keys with a running maximum and sum (an online softmax) and never stores the T × T weights. “Step by step”
           is the kernel that also returns the scores and weights. Both are compared with the core's float64 scalar

@@ -48,6 +48,7 @@ export function computeSdpa(engine, seed) {
     stepGap: maxAbsDiff(full.output.data, ref.output.data),
     report: engine.rowStochasticReport(full.weights),
     simd: engine.simd,
+    build: engine.build,
   };
 }
 
