@@ -20,6 +20,8 @@ import { createHash } from 'node:crypto';
 const START_TAG = /<!--[\s\S]*?-->|<([A-Za-z][A-Za-z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
 /** One attribute of a start tag: name, then a double-quoted, single-quoted or bare value (or none). */
 const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+/** The same, with the space before it. */
+const SPACED_ATTRIBUTE = new RegExp(`(\\s*)${ATTRIBUTE.source}`, 'g');
 const ENTITY = /&(?:#(\d+)|#x([0-9a-f]+)|(amp|lt|gt|quot|apos|nbsp));/gi;
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 const DECLARATION = /^\s*([a-z-]+)\s*:\s*([^;{}<>@\\]+?)\s*$/i;
@@ -66,20 +68,22 @@ export function className(declarationText) {
   return `ks-${hash.readUInt32BE(0).toString(36).padStart(7, '0')}`;
 }
 
-/** A start tag's attributes, its style taken out and `extra` added to its class. */
+/**
+ * A start tag's attributes with the style attribute (and the space before it) taken out and class
+ * `extra` (if any) added: to the class attribute, or as a new one before a closing "/". Every other
+ * attribute stays exactly as written.
+ */
 function rewriteAttributes(attributes, extra) {
-  let classDone = false;
-  const out = attributes.replace(ATTRIBUTE, (whole, name, double, single, bare) => {
+  let classDone = !extra;
+  const out = attributes.replace(SPACED_ATTRIBUTE, (whole, space, name, double, single, bare) => {
     const lower = name.toLowerCase();
     if (lower === 'style') return '';
     if (lower !== 'class' || classDone) return whole;
     classDone = true;
     const value = (double ?? single ?? bare ?? '').trim();
-    return `class="${value ? `${value} ` : ''}${extra}"`;
+    return `${space}class="${value ? `${value} ` : ''}${extra}"`;
   });
-  // attributes that were taken out leave their spaces: one space between attributes, as written before
-  const tidy = out.replace(/\s+(?=\s)/g, '').replace(/\s+$/, '');
-  return classDone ? tidy : `${tidy} class="${extra}"`;
+  return classDone ? out : out.replace(/(\s*\/?\s*)$/, ` class="${extra}"$1`);
 }
 
 /** One start tag, its style attribute (if any) replaced by a class recorded in `styles`. */
@@ -90,7 +94,7 @@ function rewriteTag(tag, name, attributes, file, styles) {
   }
   if (style === null) return tag;
   const text = declarations(style, file);
-  if (text === '') return `<${name}${rewriteAttributes(attributes, '').replace(/ class=""$/, '')}>`;
+  if (text === '') return `<${name}${rewriteAttributes(attributes, '')}>`;
   const cls = className(text);
   const known = styles.get(cls);
   if (known !== undefined && known !== text) {

@@ -33,22 +33,24 @@ test('KaTeX sizes become classes: the same declarations, the same class, and the
   assert.deepEqual(sheet.split('\n'), [...sheet.split('\n')].sort(), 'sorted by class name');
 });
 
-test('a tag without a class gets one, one with a class keeps it first; other attributes stay as written', () => {
+test('a tag without a class gets one (before a closing /), one with a class keeps it first; other attributes stay as written', () => {
   const { html, styles } = styleClasses(
     `<svg xmlns="http://www.w3.org/2000/svg" width="0.9em" style="width:0.9em" viewBox="0 0 9 1"></svg>` +
-      `<p title='a "b"' style='color: red; ' class=note>x</p><b style="">y</b>`,
+      `<p title='a  "b"' style='color: red; ' class=note>x</p><b style="">y</b><br style="top: 1px" />`,
     'demo.md',
   );
   const width = className('width:0.9em');
   const red = className('color:red');
+  const top = className('top:1px');
   assert.equal(
     html,
     `<svg xmlns="http://www.w3.org/2000/svg" width="0.9em" viewBox="0 0 9 1" class="${width}"></svg>` +
-      `<p title='a "b"' class="note ${red}">x</p><b>y</b>`,
+      `<p title='a  "b"' class="note ${red}">x</p><b>y</b><br class="${top}" />`,
   );
   assert.deepEqual([...styles], [
     [width, 'width:0.9em'],
     [red, 'color:red'],
+    [top, 'top:1px'],
   ]); // prettier-ignore
 });
 
