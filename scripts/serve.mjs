@@ -3,10 +3,18 @@
 import http from 'node:http';
 import sirv from 'sirv';
 
-/** The Content-Security-Policy the site is built to run under (npm start and the browser tests send it). */
-export const STRICT_CSP =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
-  "img-src 'self' data: blob:; worker-src 'self' blob:";
+/**
+ * The Content-Security-Policy the site is built to run under, exactly as README.md ("Embedding")
+ * states it: nothing but the site's own files, no inline script or style, no eval (wasm compiled).
+ * The browser tests send it, and so do the scripts that open the site in Chromium.
+ */
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+
+/**
+ * STRICT_CSP plus blob: images, which a figure's PNG export needs (it draws the SVG as a blob:
+ * image; under STRICT_CSP the export says so instead). npm start and the tests of PNG exports send it.
+ */
+export const PNG_EXPORT_CSP = `${STRICT_CSP}; img-src 'self' blob:`;
 
 /**
  * Serves `dir` on http://host:port/. Port 0 picks a free port. `headers` are

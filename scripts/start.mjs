@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { build, singleFile } from './build.mjs';
 import { root, step } from './lib.mjs';
-import { serve, STRICT_CSP } from './serve.mjs';
+import { PNG_EXPORT_CSP, serve } from './serve.mjs';
 
 const port = Number(process.env.PORT || 8080);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -18,7 +18,8 @@ try {
   step('serving the lessons');
   const { url } = await serve(path.join(root, 'dist', 'site'), {
     port,
-    headers: { 'Content-Security-Policy': STRICT_CSP },
+    // the site's strict policy, with blob: images for PNG exports (scripts/serve.mjs)
+    headers: { 'Content-Security-Policy': PNG_EXPORT_CSP },
   });
   console.log(`\n  attnbook is running at   ${url}`);
   console.log(`  offline single file:     ${singleFile}`);

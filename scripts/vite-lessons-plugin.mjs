@@ -26,6 +26,7 @@
 //   html      the lesson body (no <h1>: headings start at ##), or null with
 //   htmlGzip  the body gzipped, base64 (option compress, for the single file)
 //   headings  [{ id, text, level }] for ## and ### headings, with the ids set in html
+// and imports the course's style classes (below).
 // Bad front matter, a # heading, bad TeX, a duplicate or unsafe cell id, or two
 // lessons with one id stop the build with an error naming the file and field.
 // So does an attn-* element no cell defines (a misspelt tag would otherwise be an
@@ -35,6 +36,16 @@
 // a cell is adding its file. An attn-* start tag that Markdown would print as text
 // (a block's start tag spread over several lines) stops it too, naming the line.
 // Option lessonsDir builds the course from another folder (tests/fixtures/build-site.mjs).
+//
+// No lesson carries a style="…" attribute: a Content-Security-Policy without 'unsafe-inline' for
+// styles (README.md, "Embedding": default-src 'self'; script-src 'self' 'wasm-unsafe-eval') refuses
+// every one, and KaTeX sizes its boxes with them (about 500 a lesson). Each becomes a class named
+// for a hash of its declarations (scripts/lesson-style-classes.mjs), and the rules of the whole
+// course are one stylesheet, virtual:attnbook-lesson-styles.css, which every lesson module imports:
+// Vite bundles it as a CSS file of the site, linked like KaTeX's own (not an inline <style>, which
+// the policy refuses too). The same declarations get the same class in every lesson and build. Its
+// rules are !important, as a style attribute outranks the stylesheets (KaTeX's own sets some of the
+// same properties). The dev server makes it again when a lesson is saved, added or deleted.
 //
 // The plugin also trims KaTeX's stylesheet: it drops the .woff and .ttf
 // fallbacks (every browser the site supports reads woff2) and, in a build, the
@@ -48,6 +59,7 @@ import katex from 'katex';
 import MarkdownIt from 'markdown-it';
 import markdownItKatexModule from '@vscode/markdown-it-katex';
 import { TAG_ALIASES } from '../web/src/cells/tag-aliases.js';
+import { lessonStylesheet, StyleClassError, styleClasses } from './lesson-style-classes.mjs';
 
 const markdownItKatex = markdownItKatexModule.default ?? markdownItKatexModule;
 
@@ -451,8 +463,16 @@ export function compileLesson(source, file, { knownTags = null } = {}) {
     if (level <= 3) headings.push({ id, text, level });
   });
 
-  const html = markdown.renderer.render(tokens, markdown.options, env);
-  return { meta: { ...meta, exercises: exerciseIds.length, exerciseIds, exerciseLabels }, html, headings };
+  // No style attributes (a strict CSP refuses them): KaTeX's sizes become classes (lesson-style-classes.mjs).
+  let rendered;
+  try {
+    rendered = styleClasses(markdown.renderer.render(tokens, markdown.options, env), file);
+  } catch (error) {
+    if (error instanceof StyleClassError) throw new LessonError(file, null, error.message.slice(file.length + 2));
+    throw error;
+  }
+  const { html, styles } = rendered;
+  return { meta: { ...meta, exercises: exerciseIds.length, exerciseIds, exerciseLabels }, html, headings, styles };
 }
 
 const KATEX_CSS = /[\\/]katex[\\/]dist[\\/]katex(?:\.min)?\.css$/;
@@ -492,15 +512,24 @@ export function dropUnusedFonts(css, classes) {
   );
 }
 
-/** The class names used by every lesson in `dir` (compiled, so with KaTeX's markup). */
-async function lessonClassNames(dir) {
-  const names = new Set();
-  for (const file of (await readdir(dir)).filter((n) => n.endsWith('.md'))) {
-    const { html } = compileLesson(await readFile(path.join(dir, file), 'utf8'), file);
-    for (const name of classNames(html)) names.add(name);
+/**
+ * Every lesson in `dir` compiled (so with KaTeX's markup): { classes: the class names their HTML
+ * uses, styles: Map(class -> declarations) of the classes that stand for style attributes }.
+ */
+async function compileCourse(dir) {
+  const classes = new Set();
+  const styles = new Map();
+  for (const file of (await readdir(dir)).filter((n) => n.endsWith('.md')).sort()) {
+    const lesson = compileLesson(await readFile(path.join(dir, file), 'utf8'), file);
+    for (const name of classNames(lesson.html)) classes.add(name);
+    for (const [name, text] of lesson.styles) styles.set(name, text);
   }
-  return names;
+  return { classes, styles };
 }
+
+/** The stylesheet of the lessons' style classes, imported by every lesson module. */
+export const LESSON_STYLES = 'virtual:attnbook-lesson-styles.css';
+const RESOLVED_LESSON_STYLES = `\0${LESSON_STYLES}`;
 
 /** The course's glob in shell/lessons.js, which the lessonsDir option points elsewhere. */
 const COURSE_GLOB = "import.meta.glob('../../lessons/*.md'";
@@ -519,6 +548,8 @@ export default function lessonsPlugin({ compress = false, lessonsDir = null } = 
   let lessons = '';
   let tags = null; // the attn-* elements the front end defines; read again for each build
   const owners = new Map(); // lesson id -> file, to refuse two lessons with one id
+  let course = null; // compileCourse(lessons), once a build; again after a lesson changes (dev)
+  const compiled = () => (course ??= compileCourse(lessons));
   const knownTags = async () => {
     if (!tags || !build) tags = await registeredTags([path.join(root, 'src', 'cells'), path.join(root, 'src', 'labs')]);
     return tags;
@@ -534,13 +565,34 @@ export default function lessonsPlugin({ compress = false, lessonsDir = null } = 
     buildStart() {
       owners.clear();
       tags = null;
+      course = null;
+    },
+    resolveId(id) {
+      return id === LESSON_STYLES ? RESOLVED_LESSON_STYLES : null;
+    },
+    async load(id) {
+      if (id !== RESOLVED_LESSON_STYLES) return null;
+      try {
+        return { code: `${lessonStylesheet((await compiled()).styles)}\n`, map: null };
+      } catch (error) {
+        course = null;
+        this.error(error.message);
+      }
+    },
+    // The dev server: a lesson saved, added or deleted can change the style classes: the
+    // stylesheet is made again when the page reloads.
+    hotUpdate({ file }) {
+      if (!file.endsWith('.md') || path.dirname(path.resolve(file)) !== lessons) return;
+      course = null;
+      const styles = this.environment.moduleGraph.getModuleById(RESOLVED_LESSON_STYLES);
+      if (styles) this.environment.moduleGraph.invalidateModule(styles);
     },
     async transform(code, id) {
       const file = id.split('?')[0];
       if (KATEX_CSS.test(file)) {
         // In a build, only the fonts the lessons use (the dev server keeps all: lessons change under it).
         const css = woff2Only(code);
-        return { code: build ? dropUnusedFonts(css, await lessonClassNames(lessons)) : css, map: null };
+        return { code: build ? dropUnusedFonts(css, (await compiled()).classes) : css, map: null };
       }
       if (lessonsDir && /[\\/]src[\\/]shell[\\/]lessons\.js$/.test(file)) {
         if (!code.includes(COURSE_GLOB))
@@ -565,6 +617,7 @@ export default function lessonsPlugin({ compress = false, lessonsDir = null } = 
       const literal = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
       return {
         code: [
+          `import ${JSON.stringify(LESSON_STYLES)};`,
           `export const meta = ${literal(lesson.meta)};`,
           compress
             ? `export const html = null;\nexport const htmlGzip = ${literal(gzipSync(lesson.html, { level: 9 }).toString('base64'))};`

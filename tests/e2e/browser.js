@@ -16,7 +16,7 @@ import { after, before } from 'node:test';
 import frontMatter from 'front-matter';
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/lib.mjs';
-import { serve, STRICT_CSP } from '../../scripts/serve.mjs';
+import { PNG_EXPORT_CSP, serve, STRICT_CSP } from '../../scripts/serve.mjs';
 import { FRAME_TIMEOUT_MS, nextFrames } from './next-frames.js';
 import { MARGIN_PX } from '../../web/src/cells/base/near-viewport.js';
 
@@ -39,23 +39,26 @@ export async function launch() {
 }
 
 /**
- * The Content-Security-Policy every page of the site must run under: no eval,
- * no inline script, nothing fetched from another origin (nor from data:).
+ * The Content-Security-Policy every page of the site must run under, README.md's: no eval, no
+ * inline script or style, nothing fetched from another origin (nor from data: or blob:).
+ * PNG_EXPORT_CSP adds blob: images, for the tests of PNG exports.
  */
-export { STRICT_CSP, nextFrames };
+export { PNG_EXPORT_CSP, STRICT_CSP, nextFrames };
 
 /**
- * Serves `dir` on a free loopback port, by default with the strict CSP header.
- * @param {string} dir @param {{ csp?: boolean }} [options]
+ * Serves `dir` on a free loopback port, by default with the strict CSP header; `csp` false sends
+ * none, a string sends that policy.
+ * @param {string} dir @param {{ csp?: boolean | string }} [options]
  */
 export function serveDir(dir, { csp = true } = {}) {
-  return serve(dir, { headers: csp ? { 'Content-Security-Policy': STRICT_CSP } : {} });
+  const policy = csp === true ? STRICT_CSP : csp;
+  return serve(dir, { headers: policy ? { 'Content-Security-Policy': policy } : {} });
 }
 
 /** Where the builds land (dist/, or ATTNBOOK_DIST_DIR). */
 export const distDir = path.resolve(root, process.env.ATTNBOOK_DIST_DIR || 'dist');
 
-/** Serves dist/site on a free loopback port, with the strict CSP unless { csp: false }. */
+/** Serves dist/site on a free loopback port, with the strict CSP unless { csp: false } (or another policy). */
 export function serveSite({ csp = true } = {}) {
   return serveDir(path.join(distDir, 'site'), { csp });
 }
@@ -318,15 +321,15 @@ export async function courseLessons() {
 }
 
 /**
- * For a test file: a fresh browser and the site (served with the strict CSP),
- * started before its tests and closed after them. Read `shared.browser` and
- * `shared.server` inside tests.
+ * For a test file: a fresh browser and the site (served with the strict CSP, or the policy `csp`
+ * names: PNG_EXPORT_CSP for PNG exports), started before its tests and closed after them. Read
+ * `shared.browser` and `shared.server` inside tests.
  */
-export function useBrowserAndSite() {
+export function useBrowserAndSite({ csp = true } = {}) {
   const shared = { browser: null, server: null };
   before(async () => {
     shared.browser = await launch();
-    shared.server = await serveSite();
+    shared.server = await serveSite({ csp });
   });
   after(async () => {
     await shared.browser?.close();

@@ -13,7 +13,9 @@
 //   once it has drawn whole: its labs use the margin beside the contents (explorable.js); no
 //   serious or critical axe violation, light and dark (in dark, the colour rules: browser.js
 //   axeLightAndDark); then every slider or draggable control that showed before an attempt is seen
-//   together with a figure it changes (explorable.js);
+//   together with a figure it changes (explorable.js); and all of it under README.md's CSP (the site
+//   is served with it, browser.js STRICT_CSP) without a single violation, KaTeX's sizes applied
+//   (every strut has its height: the build writes KaTeX's sizes as classes, not style="…");
 // - in the single file, once it has drawn: every KaTeX font its maths is set in is bundled and
 //   loads (the build keeps only the fonts the lessons use, scripts/vite-lessons-plugin.mjs).
 // The project's own lessons (tests/fixtures/lessons/project-lessons.js) also have maths, figures
@@ -23,9 +25,11 @@ import { describe, test } from 'node:test';
 import {
   axeLightAndDark,
   courseLessons,
+  cspViolations,
   everyFigureShown,
   lessonList,
   openAllGates,
+  recordCspViolations,
   scrollThrough,
   settled,
   singleFileUrl,
@@ -112,6 +116,23 @@ async function afterRendering(t, page, id, before) {
   await t.test('each slider and draggable control is visible together with a figure it changes', () =>
     controlsBesideFigures(page, before.controls),
   );
+  await t.test("under README.md's CSP: no violation in all of the above, and KaTeX's sizes applied", async () => {
+    assert.deepEqual(await cspViolations(page), [], id);
+    assert.deepEqual(await page.evaluate(unsizedMaths), [], "KaTeX's struts without their size");
+  });
+}
+
+/**
+ * KaTeX's struts that lack the size KaTeX gave them (its height and depth, a style KaTeX writes and
+ * the build turns into a class): under a CSP that refused the sizes they would have none. Read from
+ * the computed style, which a paragraph not laid out yet (content-visibility: auto) has too.
+ * Returns their markup.
+ */
+function unsizedMaths() {
+  const struts = [...document.querySelectorAll('.lesson-body .katex-html .strut')];
+  // a strut outside the rendered tree (in an element's light DOM that no slot shows) has no computed style
+  const shown = struts.filter((el) => getComputedStyle(el).display !== '');
+  return shown.filter((el) => !(parseFloat(getComputedStyle(el).height) > 0)).map((el) => el.outerHTML);
 }
 /**
  * Checked on a lesson's page over http before rendersWhole, with no exercise attempted yet: opens it.
@@ -119,6 +140,7 @@ async function afterRendering(t, page, id, before) {
  */
 async function beforeAnAttempt(t, page, id, base) {
   await page.addInitScript(() => localStorage.clear()); // no attempt from before
+  await recordCspViolations(page); // the site is served with README.md's CSP (browser.js STRICT_CSP)
   await page.goto(`${base}#/${id}`);
   await page.locator('attn-app[data-settled] .lesson-body').waitFor();
   await scrollThrough(page);

@@ -43,9 +43,9 @@ const WHERE = {
 
 let browser;
 let site;
-let host; // the course page's origin, with the strict CSP
+let host; // the course page's origin, with the strict CSP and blob: workers (worker-src 'self' blob:)
 let frameHost; // another, with the strict CSP and frame-src naming the site
-let noBlobHost; // another, with the strict CSP but workers from 'self' only (no blob:)
+let noBlobHost; // another, with exactly the strict CSP: workers from 'self' only (no blob:)
 let scratch;
 
 before(async () => {
@@ -57,7 +57,7 @@ before(async () => {
     path.join(scratch, 'figures.html'),
     `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="data:,"><script src="attn-widgets.js"></script></head>
+<head><meta charset="utf-8"><title>A course page</title><script src="attn-widgets.js"></script></head>
 <body>
 <h1>Week 6: queries, keys and a transformer that learns</h1>
 <attn-qkv-world query="2"></attn-qkv-world>
@@ -85,24 +85,24 @@ addEventListener('message', (event) => {
     path.join(scratch, 'frames.html'),
     `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>A course page with two lessons</title><link rel="icon" href="data:,"><script src="frames.js"></script></head>
+<head><meta charset="utf-8"><title>A course page with two lessons</title><link rel="stylesheet" href="frames.css"><script src="frames.js"></script></head>
 <body>
 <h1>Week 6</h1>
-<iframe id="${QKV}" title="Queries, keys and values" style="width: 100%; height: 150px; border: 0"
-  src="${site.url}#/${QKV}?embed=1"></iframe>
-<iframe id="${ATTEND}" title="Watch attention learn" style="width: 100%; height: 150px; border: 0"
-  src="${site.url}#/${ATTEND}?embed=1"></iframe>
+<iframe id="${QKV}" title="Queries, keys and values" src="${site.url}#/${QKV}?embed=1"></iframe>
+<iframe id="${ATTEND}" title="Watch attention learn" src="${site.url}#/${ATTEND}?embed=1"></iframe>
 </body>
 </html>`,
   );
-  host = await serveDir(scratch); // another origin, the same CSP
+  await writeFile(path.join(scratch, 'favicon.ico'), ''); // the browser's own request: no 404, no data: icon the CSP refuses
+  // the frames' look: a stylesheet, as the CSP refuses style attributes
+  await writeFile(path.join(scratch, 'frames.css'), 'iframe { width: 100%; height: 150px; border: 0; }\n');
+  // another origin, the strict CSP with blob: workers, which the widgets' inline worker needs
+  host = await serveDir(scratch, { csp: `${STRICT_CSP}; worker-src 'self' blob:` });
   // A course page that frames the site must name it in frame-src (default-src 'self' refuses it)
   frameHost = await serve(scratch, {
     headers: { 'Content-Security-Policy': `${STRICT_CSP}; frame-src ${new URL(site.url).origin}` },
   });
-  noBlobHost = await serve(scratch, {
-    headers: { 'Content-Security-Policy': STRICT_CSP.replace("worker-src 'self' blob:", "worker-src 'self'") },
-  });
+  noBlobHost = await serveDir(scratch); // exactly the strict CSP: workers from 'self' only
 });
 
 after(async () => {

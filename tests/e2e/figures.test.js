@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { exportFrom, nextFrames, settled, showFigure, useBrowserAndSite, watch } from './browser.js';
+import { exportFrom, nextFrames, settled, showFigure, PNG_EXPORT_CSP, useBrowserAndSite, watch } from './browser.js';
 
-const site = useBrowserAndSite();
+const site = useBrowserAndSite({ csp: PNG_EXPORT_CSP }); // its PNG exports draw blob: images
 
 /** Opens the gallery; returns { page, problems } once every figure is drawn. */
 async function openGallery() {

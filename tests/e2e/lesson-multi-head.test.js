@@ -8,10 +8,10 @@
 // sizes in view with the grid they change.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { exportAll, settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { exportAll, settled, singleFileUrl, PNG_EXPORT_CSP, useBrowserAndSite, watch } from './browser.js';
 import { checkPredictFirst } from './exercise-steps.js';
 
-const site = useBrowserAndSite();
+const site = useBrowserAndSite({ csp: PNG_EXPORT_CSP }); // its PNG exports draw blob: images
 const LAB = 'attn-multi-head';
 
 const shapeText = (dims) => `(${dims.join(', ')})`;

@@ -7,10 +7,10 @@
 // they move, text of at least 11 px, 44 px targets, one toolbar per lab).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { exportAll, settled, singleFileUrl, useBrowserAndSite, watch } from './browser.js';
+import { exportAll, settled, singleFileUrl, PNG_EXPORT_CSP, useBrowserAndSite, watch } from './browser.js';
 import { commitTo, freshLesson, predictFirst, tryAnother } from './exercise-steps.js';
 
-const site = useBrowserAndSite();
+const site = useBrowserAndSite({ csp: PNG_EXPORT_CSP }); // its PNG exports draw blob: images
 
 /** The source's example in float64: q = vocab[query] mixes, keys = values = 5·e_t for t = 0..4, d_k = 6. */
 function retrieval(mix) {

@@ -7,10 +7,18 @@
 // at least 11 px, quiet checks).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { exportAll, settled, singleFileUrl, useBrowserAndSite, watch, scrollThrough } from './browser.js';
+import {
+  exportAll,
+  settled,
+  singleFileUrl,
+  PNG_EXPORT_CSP,
+  useBrowserAndSite,
+  watch,
+  scrollThrough,
+} from './browser.js';
 import { checkPredictFirst } from './exercise-steps.js';
 
-const site = useBrowserAndSite();
+const site = useBrowserAndSite({ csp: PNG_EXPORT_CSP }); // its PNG exports draw blob: images
 
 const targets = [
   ['the static site over http', () => `${site.server.url}#/scaled-dot-product`],

@@ -1,7 +1,7 @@
 // The page's Web Worker (web/src/runtime.js getWorkerEngine): heavy labs really compute in a
 // worker on the site (a module worker file), in the single file from file:// (an inline blob:
-// worker) and in the embeddable widgets; under the embed CSP of issue 4, which has no
-// worker-src blob:, the widgets fall back to the main thread, say so, and log no error; long jobs
+// worker) and in the embeddable widgets; under the strict CSP of README.md (STRICT_CSP), which has
+// no worker-src blob:, the widgets fall back to the main thread, say so, and log no error; long jobs
 // (the benchmark, the fused kernel with its memory report) work there too.
 import assert from 'node:assert/strict';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -17,10 +17,9 @@ import {
   serveSite,
   settled,
   singleFileUrl,
+  STRICT_CSP,
   watch,
 } from './browser.js';
-
-const EMBED_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'";
 
 let browser;
 let site;
@@ -47,7 +46,7 @@ before(async () => {
 </html>`,
   );
   await writeFile(path.join(scratch, 'favicon.ico'), ''); // so the browser's own request gets no 404
-  hostCsp = await serve(scratch, { headers: { 'Content-Security-Policy': EMBED_CSP } });
+  hostCsp = await serve(scratch, { headers: { 'Content-Security-Policy': STRICT_CSP } });
   hostOpen = await serve(scratch);
 });
 

@@ -42,7 +42,7 @@ before(async () => {
     path.join(scratch, 'course.html'),
     `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="data:,"><script type="module" src="course.js"></script></head>
+<head><meta charset="utf-8"><title>A course page</title><script type="module" src="course.js"></script></head>
 <body><h1>Week 3: softmax</h1></body>
 </html>`,
   );
@@ -59,6 +59,7 @@ frame.src = new URLSearchParams(location.search).get('src');
 document.body.append(frame);
 `,
   );
+  await writeFile(path.join(scratch, 'favicon.ico'), ''); // the browser's own request: no 404, no data: icon the CSP refuses
   const headers = { 'Content-Security-Policy': `${STRICT_CSP}; frame-src ${originOf(site)}` };
   course = await serve(scratch, { headers });
   foreign = await serve(scratch, { headers });

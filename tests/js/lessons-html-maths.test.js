@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import katex from 'katex';
+import { styleClasses } from '../../scripts/lesson-style-classes.mjs';
 import { compileLesson, LessonError } from '../../scripts/vite-lessons-plugin.mjs';
 
 const FRONT = `---
@@ -18,7 +19,9 @@ summary: A lesson for tests.
 const FRONT_LINES = FRONT.split('\n').length - 1; // the body starts on line FRONT_LINES + 1
 const known = new Set(['attn-exercise', 'attn-mistake', 'attn-variant', 'attn-code']);
 const compile = (body) => compileLesson(FRONT + body, 'web/lessons/demo.md', { knownTags: known }).html;
-const inline = (tex) => katex.renderToString(tex, { throwOnError: false, displayMode: false });
+// KaTeX's markup as a lesson carries it: its style attributes made classes (lesson-style-classes.mjs)
+const inline = (tex) =>
+  styleClasses(katex.renderToString(tex, { throwOnError: false, displayMode: false }), 'demo.md').html;
 
 test('$…$ in an exercise prompt and hint is rendered as Markdown maths is', () => {
   const html = compile(

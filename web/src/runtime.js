@@ -21,6 +21,7 @@ import { JobEngines, JOBS } from './engine/jobs.js';
 import { localTrainers } from './engine/trainer-jobs.js';
 import { fromBlob, startWorker, workerOptions } from './engine/page-worker.js';
 import { createWorkerEngine } from './engine/worker-client.js';
+import { pageAllows } from './page-policy.js';
 
 let enginePromise;
 let workerPromise;
@@ -102,40 +103,10 @@ const workerBlocker = () => (blockerPromise ??= findWorkerBlocker());
 async function findWorkerBlocker() {
   if (typeof Worker !== 'function') return 'this browser has no Web Workers';
   if (!fromBlob) return ''; // a same-origin worker file: allowed wherever the page's own scripts are
-  const policies = await contentSecurityPolicies();
-  return policies.some((policy) => !allowsBlobWorkers(policy))
-    ? "this page's Content-Security-Policy does not allow blob: workers (worker-src blob:)"
-    : '';
-}
-
-/** The page's CSPs: <meta http-equiv> tags and, over http(s), the page's own response headers. */
-async function contentSecurityPolicies() {
-  const policies = [...document.querySelectorAll('meta[http-equiv="Content-Security-Policy" i]')].map(
-    (meta) => meta.content,
-  );
-  if (/^https?:$/.test(location.protocol)) {
-    try {
-      const response = await fetch(location.href, { method: 'HEAD', credentials: 'same-origin' });
-      const header = response.headers.get('Content-Security-Policy');
-      if (header) policies.push(...header.split(','));
-    } catch {
-      // offline or refused: judge by the meta tags alone
-    }
-  }
-  return policies;
-}
-
-/** Whether one policy lets a worker start from a blob: URL (worker-src, else child-src, script-src, default-src). */
-function allowsBlobWorkers(policy) {
-  const directives = new Map(
-    policy
-      .split(';')
-      .map((d) => d.trim().split(/\s+/))
-      .filter((parts) => parts[0])
-      .map(([name, ...sources]) => [name.toLowerCase(), sources.map((s) => s.toLowerCase())]),
-  );
-  const governing = ['worker-src', 'child-src', 'script-src', 'default-src'].find((name) => directives.has(name));
-  return !governing || directives.get(governing).includes('blob:');
+  // a worker from a blob: URL is governed by worker-src, else child-src, script-src, default-src
+  return (await pageAllows(['worker-src', 'child-src', 'script-src', 'default-src'], 'blob:'))
+    ? ''
+    : "this page's Content-Security-Policy does not allow blob: workers (worker-src blob:)";
 }
 
 /** The main-thread engine behind the worker engine's promise API. */

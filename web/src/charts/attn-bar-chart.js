@@ -23,8 +23,11 @@ import { nothing, svg } from 'lit';
 import { layoutBars } from './bar-layout.js';
 import { ChartElement } from './chart-element.js';
 import { niceStep } from './scale.js';
+import { styleProps } from './style-props.js';
 
 const decimals = (v) => (Number.isFinite(v) ? Number(v.toFixed(3)).toString() : String(v));
+// an editable bar's style (styleProps: a strict CSP refuses style attributes): dragged up and down, no touch scrolling
+const DRAG = { cursor: 'ns-resize', 'touch-action': 'none' };
 
 export class AttnBarChart extends ChartElement {
   static properties = {
@@ -109,7 +112,7 @@ export class AttnBarChart extends ChartElement {
       const text = this.format(v);
       const hit = editable
         ? svg`<rect x=${l.bands[i]} width=${l.band} y=${l.plot.top} height=${l.plot.bottom - l.plot.top}
-            class="hit" fill="transparent" data-export="skip" style="cursor:ns-resize;touch-action:none"
+            class="hit" fill="transparent" data-export="skip" style=${styleProps(DRAG)}
             @pointerdown=${(e) => this.#down(e, i)}></rect>`
         : '';
       const a = (value) => (editable ? value : nothing);
@@ -117,7 +120,7 @@ export class AttnBarChart extends ChartElement {
           data-index=${i} data-value=${String(v)} tabindex=${a(0)} role=${a('slider')}
           aria-label=${a(`Bar ${labels[i]}`)} aria-valuemin=${a(this.min)} aria-valuemax=${a(this.max)}
           aria-valuenow=${a(v)} aria-valuetext=${a(`${labels[i]}: ${text}`)} aria-orientation=${a('vertical')}
-          style=${a('cursor:ns-resize;touch-action:none')}
+          style=${styleProps(editable ? DRAG : {})}
           @pointerdown=${editable ? (e) => this.#down(e, i) : null}
           @keydown=${editable ? (e) => this.#key(e, i) : null}></rect>
         ${

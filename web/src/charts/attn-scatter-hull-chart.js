@@ -32,12 +32,16 @@ import { cssVariable, svgDocument } from './export.js';
 import { formatDecimals } from './scale.js';
 import { HIT_RADIUS_PX, layoutScatter, POINT_R, RING_R, scatterDomain } from './scatter-layout.js';
 import { svgElement } from './svg.js';
+import { styleProps } from './style-props.js';
 
 export const CANVAS_LIMIT = 500;
 
 const clampTo = ([lo, hi], v) => Math.min(Math.max(v, lo), hi);
 const round = (v, step) => Number((Math.round(v / (step / 10)) * (step / 10)).toFixed(6));
 const KEYS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+// styles set through styleProps (a strict CSP refuses style attributes)
+const GRAB = { cursor: 'grab', 'touch-action': 'none' };
+const RELATIVE = { position: 'relative' };
 
 export class AttnScatterHullChart extends ChartElement {
   static properties = {
@@ -103,12 +107,24 @@ export class AttnScatterHullChart extends ChartElement {
     const useCanvas = this.#useCanvas;
     this.dataset.mixtures = useCanvas ? 'canvas' : 'svg';
     const pct = (v, of) => `${(100 * v) / of}%`;
-    const canvasStyle = `position:absolute;pointer-events:none;left:${pct(plot.left, l.width)};top:${pct(plot.top, l.height)};width:${pct(plot.right - plot.left, l.width)};height:${pct(plot.bottom - plot.top, l.height)}`;
+    const canvasStyle = {
+      position: 'absolute',
+      'pointer-events': 'none',
+      left: pct(plot.left, l.width),
+      top: pct(plot.top, l.height),
+      width: pct(plot.right - plot.left, l.width),
+      height: pct(plot.bottom - plot.top, l.height),
+    };
     const h = this.highlight;
     const hl = l.highlightLabel;
-    return html`<canvas class="mixtures-canvas" aria-hidden="true" ?hidden=${!useCanvas} style=${canvasStyle}></canvas>
+    return html`<canvas
+        class="mixtures-canvas"
+        aria-hidden="true"
+        ?hidden=${!useCanvas}
+        style=${styleProps(canvasStyle)}
+      ></canvas>
       ${svg`<svg class="scatter-svg" viewBox="0 0 ${l.width} ${l.height}" width=${l.width} height=${l.height}
-        role="group" aria-label=${name} style="position:relative">
+        role="group" aria-label=${name} style=${styleProps(RELATIVE)}>
         <g class="axes" aria-hidden="true">
           ${l.xTicks.map(
             (t) => svg`<line x1=${t.grid} x2=${t.grid} y1=${plot.top} y2=${plot.bottom} class="grid"></line>
@@ -127,7 +143,7 @@ export class AttnScatterHullChart extends ChartElement {
         <polygon class="hull" points=${(this.hull ?? []).map((i) => `${x(points[i][0])},${y(points[i][1])}`).join(' ')}></polygon>
         <polyline class="path" fill="none" aria-hidden="true"
           points=${(this.path ?? []).map((p) => `${x(p[0])},${y(p[1])}`).join(' ')}></polyline>
-        <g class="highlight" aria-hidden="true" style=${h ? '' : 'display:none'}>
+        <g class="highlight" aria-hidden="true" style=${styleProps({ display: h ? null : 'none' })}>
           ${
             h
               ? svg`<circle r=${RING_R} cx=${x(h[0])} cy=${y(h[1])}></circle>
@@ -139,7 +155,7 @@ export class AttnScatterHullChart extends ChartElement {
         <g class="point-hits" aria-hidden="true" data-export="skip">
           ${points.map(
             (p, i) => svg`<circle r=${HIT_RADIUS_PX} class="point-hit" fill="transparent" data-index=${i}
-              cx=${x(p[0])} cy=${y(p[1])} style="cursor:grab;touch-action:none"
+              cx=${x(p[0])} cy=${y(p[1])} style=${styleProps(GRAB)}
               @pointerdown=${(e) => this.#down(e, i)}></circle>`,
           )}
         </g>

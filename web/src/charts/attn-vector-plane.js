@@ -22,8 +22,12 @@
 import { nothing, svg } from 'lit';
 import { ChartElement } from './chart-element.js';
 import { layoutPlane } from './plane-layout.js';
+import { styleProps } from './style-props.js';
 
 export const HIT_RADIUS_PX = 24; // a 48 px drag target
+// the handle's styles (styleProps: a strict CSP refuses style attributes); no touch scrolling while dragging
+const GRAB = { cursor: 'grab', 'touch-action': 'none' };
+const NO_TOUCH_SCROLL = { 'touch-action': 'none' };
 
 export class AttnVectorPlane extends ChartElement {
   static properties = {
@@ -123,10 +127,10 @@ export class AttnVectorPlane extends ChartElement {
     const down = (event) => this.#down(event);
     return svg`<g class="handle-layer">
       <circle cx=${cx} cy=${cy} r=${HIT_RADIUS_PX} class="handle-hit" fill="transparent"
-        style="cursor:grab;touch-action:none" @pointerdown=${down}></circle>
+        style=${styleProps(GRAB)} @pointerdown=${down}></circle>
       <circle cx=${cx} cy=${cy} r="9" class="handle" tabindex="0" role="slider" aria-label=${h.label}
         aria-valuetext=${h.valueText} aria-valuenow=${h.value} aria-valuemin=${h.min} aria-valuemax=${h.max}
-        data-x=${h.at[0]} data-y=${h.at[1]} style="touch-action:none"
+        data-x=${h.at[0]} data-y=${h.at[1]} style=${styleProps(NO_TOUCH_SCROLL)}
         @pointerdown=${down} @keydown=${(e) => this.#key(e)}></circle>
     </g>`;
   }

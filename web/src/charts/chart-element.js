@@ -17,8 +17,10 @@
  */
 import { html, LitElement } from 'lit';
 import { textMeasure } from './text-width.js';
+import { styleProps } from './style-props.js';
 
 const FALLBACK_WIDTH = 480; // px, until the chart is laid out (a hidden panel, a detached node)
+const NO_HEIGHT = { height: '0' }; // the sizer's style (styleProps: a strict CSP refuses style attributes)
 
 export class ChartElement extends LitElement {
   static properties = {
@@ -75,7 +77,7 @@ export class ChartElement extends LitElement {
   }
 
   render() {
-    return html`<div class="chart-sizer" style="height:0"></div>
+    return html`<div class="chart-sizer" style=${styleProps(NO_HEIGHT)}></div>
       ${this.renderChart(this._width, this._measure)}`;
   }
 

@@ -2,12 +2,15 @@
  * Exporting figures: a live chart's SVG as a self-contained SVG document (its
  * CSS, including var(--…) colours, inlined as presentation attributes), that
  * SVG rasterised to PNG, data as CSV or JSON, and the download itself (a Blob,
- * an object URL and an <a download>). Works under a strict CSP (blob: images).
+ * an object URL and an <a download>). The PNG is drawn from the SVG loaded as a blob: image, which
+ * the page's Content-Security-Policy must allow (img-src blob:): under a policy that does not (the
+ * strict one of README.md, "Embedding") svgToPng says so instead, and the policy is not tripped.
  *
  *   download(svgDocument(chart.svg), 'bars.svg', 'image/svg+xml');
  *   download(await svgToPng(text), 'bars.png');
  *   download(toCsv([['label', 'value'], ['a', 1]]), 'bars.csv', 'text/csv');
  */
+import { pageAllows } from '../page-policy.js';
 import { SVG_NS } from './svg.js';
 
 const STYLE_PROPERTIES = [
@@ -29,14 +32,18 @@ const STYLE_PROPERTIES = [
 ];
 
 /**
- * A standalone copy of a live <svg>: computed styles inlined, interaction
- * attributes dropped, a background of `background` (default: --surface).
+ * A standalone copy of a live <svg>: computed styles inlined as presentation attributes, style and
+ * interaction attributes dropped, a background of `background` (default: --surface). The copy is
+ * made in a document of its own, which loads nothing and applies no policy: `edit` adds to it with
+ * copy.ownerDocument.createElementNS (an <image> with a data: URL made in the page's own document
+ * would be loaded there, and refused by a strict CSP).
  * @param {SVGSVGElement} live
  * @param {{ background?: string, edit?: (copy: SVGSVGElement) => void }} [options]
  * @returns {string} the SVG document text
  */
 export function svgDocument(live, { background, edit } = {}) {
-  const copy = live.cloneNode(true);
+  const doc = document.implementation.createDocument(SVG_NS, null, null);
+  const copy = doc.importNode(live, true);
   const sources = [live, ...live.querySelectorAll('*')];
   const targets = [copy, ...copy.querySelectorAll('*')];
   sources.forEach((source, i) => {
@@ -52,16 +59,15 @@ export function svgDocument(live, { background, edit } = {}) {
         if (value && value !== 'normal' && value !== 'auto') target.setAttribute(name, value);
       }
     }
-    for (const name of ['tabindex', 'class', 'data-index', 'focusable']) target.removeAttribute(name);
+    for (const name of ['tabindex', 'class', 'style', 'data-index', 'focusable']) target.removeAttribute(name);
   });
   const [, , width, height] = (live.getAttribute('viewBox') ?? '0 0 300 150').split(/\s+/).map(Number);
   copy.setAttribute('xmlns', SVG_NS);
   copy.setAttribute('width', String(width));
   copy.setAttribute('height', String(height));
   copy.setAttribute('font-family', getComputedStyle(live).fontFamily || 'sans-serif');
-  copy.removeAttribute('style');
   const fill = background ?? cssVariable(live, '--surface', '#ffffff');
-  const rect = document.createElementNS(SVG_NS, 'rect');
+  const rect = doc.createElementNS(SVG_NS, 'rect');
   for (const [k, v] of Object.entries({ x: 0, y: 0, width, height, fill })) rect.setAttribute(k, String(v));
   copy.insertBefore(rect, copy.firstChild);
   edit?.(copy);
@@ -85,6 +91,11 @@ function svgSize(text) {
  * @param {string} text @param {number} [scale] @returns {Promise<Blob>}
  */
 export async function svgToPng(text, scale = 2) {
+  if (!(await pageAllows(['img-src', 'default-src'], 'blob:'))) {
+    throw new Error(
+      "this page's Content-Security-Policy does not allow blob: images (img-src blob:), which drawing it needs; export the SVG image instead",
+    );
+  }
   const [width, height] = svgSize(text);
   const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
   try {

@@ -333,7 +333,7 @@ export function createHeatmap(container, options) {
         background: cssVariable(container, '--surface', '#ffffff'),
         edit(copy) {
           if (mode === 'svg') return; // annotations are separate from cells in the live chart; keep them
-          const img = document.createElementNS(svg.namespaceURI, 'image');
+          const img = copy.ownerDocument.createElementNS(svg.namespaceURI, 'image'); // not loaded: see svgDocument
           setAttributes(img, {
             x: g.left,
             y: g.top,
@@ -341,7 +341,7 @@ export function createHeatmap(container, options) {
             height: g.plotH,
             preserveAspectRatio: 'none',
             href: layer.canvas.toDataURL('image/png'),
-            style: 'image-rendering: pixelated',
+            'image-rendering': 'pixelated',
           });
           copy.append(img);
         },

@@ -33,6 +33,7 @@ import { listConverter } from '../base/figure-base.js';
 import { markScrollEnd, matrixBoxStyles, WIDE_MATRIX_COLUMNS } from '../base/matrix-box.js';
 import { controlStyles } from '../base/styles.js';
 import { emptyRows, MASK_PRESETS as PRESETS, maskFor } from './mask-presets.js';
+import { styleProps } from '../../charts/style-props.js';
 
 export { maskFor };
 
@@ -337,7 +338,7 @@ export class AttnMaskPainter extends AttnCell {
           role="grid"
           aria-label=${`${this.label}: rows are queries i, columns are keys j; pressed = may attend`}
           aria-describedby="grid-help"
-          style=${`grid-template-columns: auto repeat(${n}, auto)`}
+          style=${styleProps({ 'grid-template-columns': `auto repeat(${n}, auto)` })}
           @keydown=${(e) => this.#onKey(e)}
           @pointermove=${(e) => this.#onPointerMove(e)}
         >

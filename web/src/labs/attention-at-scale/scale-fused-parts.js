@@ -4,10 +4,10 @@
  * time on one core and on every core.
  */
 import { html } from 'lit';
-import { styleMap } from 'lit/directives/style-map.js';
 import { tex } from '../../cells/base/math.js';
 import { formatBytes } from './memory-model.js';
 import { everyCoreText, memoryBars, timesText } from './scale-fused-model.js';
+import { styleProps } from '../../charts/style-props.js';
 
 /** The verdict, the two bars (fused memory against the weights' bytes) and the times. */
 export function memoryView(r) {
@@ -25,7 +25,7 @@ export function memoryView(r) {
               <span class="mono ${b.id}-bytes" data-value=${b.bytes}>${formatBytes(b.bytes)}</span>
             </div>
             <div class="track" role="presentation">
-              <div class="fill ${b.id}" style=${styleMap({ width: `${(100 * b.share).toFixed(2)}%` })}></div>
+              <div class="fill ${b.id}" style=${styleProps({ width: `${(100 * b.share).toFixed(2)}%` })}></div>
             </div>
           </div>`,
       )}

@@ -6,6 +6,7 @@
 import { html } from 'lit';
 import { tex } from '../../cells/base/math.js';
 import { DIMS, DV, fixed, rowTerms, T, TOKENS, vector } from './attention-matrix-model.js';
+import { styleProps } from '../../charts/style-props.js';
 
 /** Row i of Y, term by term, beside the heatmap. */
 export function rowBreakdown(r, row, col) {
@@ -29,7 +30,7 @@ export function rowBreakdown(r, row, col) {
           (a, j) =>
             html`<tr class=${j === col ? 'current term' : 'term'} data-weight=${a}>
               <th scope="row">${j}</th>
-              <td class="weight" style=${`--w: ${(a * 100).toFixed(1)}%`}>${a.toFixed(4)}</td>
+              <td class="weight" style=${styleProps({ '--w': `${(a * 100).toFixed(1)}%` })}>${a.toFixed(4)}</td>
               ${t.products[j].map((x) => html`<td>${fixed(x, 2)}</td>`)}
             </tr>`,
         )}

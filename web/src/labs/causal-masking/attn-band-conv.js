@@ -72,7 +72,9 @@ export class AttnBandConv extends CausalLab {
     const gap = 24;
     const width = size(left, 'width') + gap + size(right, 'width');
     const height = Math.max(size(left, 'height'), size(right, 'height'));
-    const pair = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    // made in the parsed document, which loads nothing: moved into the page's, each heatmap's embedded
+    // data: image would be loaded there, and refused by a strict CSP
+    const pair = left.ownerDocument.createElementNS('http://www.w3.org/2000/svg', 'svg');
     for (const [name, value] of [
       ['width', width],
       ['height', height],

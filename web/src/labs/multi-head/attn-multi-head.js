@@ -44,6 +44,7 @@ import {
 } from './multi-head-model.js';
 import { mapGrid, shapesAndAudit } from './multi-head-parts.js';
 import { multiHeadStyles } from './multi-head-styles.js';
+import { styleProps } from '../../charts/style-props.js';
 
 export class AttnMultiHead extends AttnLab {
   static stateFields = {
@@ -194,11 +195,11 @@ export class AttnMultiHead extends AttnLab {
             map:
           </p>
           <p class="legend" aria-hidden="true">
-            weight 0 <span class="ramp" style=${`background: ${LEGEND_GRADIENT}`}></span> 1
+            weight 0 <span class="ramp" style=${styleProps({ background: LEGEND_GRADIENT })}></span> 1
           </p>
           ${this._sizeControls()}
         </div>
-        <div class="detail" style=${`--cells: ${r.T}`}>
+        <div class="detail" style=${styleProps({ '--cells': String(r.T) })}>
           <attn-heatmap
             compact
             data-batch=${map.b}

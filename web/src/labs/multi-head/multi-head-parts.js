@@ -6,6 +6,7 @@
 import { html, svg } from 'lit';
 import { tex } from '../../cells/base/math.js';
 import { mapColours, printout, shapeText } from './multi-head-model.js';
+import { styleProps } from '../../charts/style-props.js';
 
 /**
  * The grid of maps: rows are the sequences b, columns the heads k; each map is a button (at least
@@ -17,7 +18,7 @@ export function mapGrid(r, pick, { onPick, onKey }) {
     class="maps"
     role="group"
     aria-label="The maps of A: rows are the sequences b, columns the heads k (arrow keys move)"
-    style=${`grid-template-columns: max-content repeat(${r.h}, var(--tile))`}
+    style=${styleProps({ 'grid-template-columns': `max-content repeat(${r.h}, var(--tile))` })}
     @keydown=${onKey}
   >
     <span></span>
