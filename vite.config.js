@@ -103,7 +103,7 @@ const projectWasm = {
     return id === '#wasm-builds' ? new URL('./web/src/engine/builds-web.js', import.meta.url).pathname : null;
   },
 };
-// The JS core (build/wasm-scalar/module/attnbook-wasm.js.mjs: the C++ core compiled to JavaScript by
+// The JS core (build/wasm-scalar/module/attnbook-js.web.mjs: the C++ core compiled to JavaScript by
 // wasm2js, for pages whose CSP refuses WebAssembly; engine/builds-web.js imports it dynamically). The
 // site keeps it in a chunk of its own, fetched only by such pages. The single file and the widgets
 // have no chunks: they inline it (its module runs only when needed) when it fits 300 KB gzipped
@@ -119,7 +119,7 @@ const jsCore = (include, standIn = 'js-core-none.js') => ({
   name: 'attnbook-js-core',
   enforce: 'pre',
   resolveId(id) {
-    return /attnbook-wasm\.js\.mjs$/.test(id) && !include() ? noJsCore(standIn) : null;
+    return /attnbook-js\.web\.mjs$/.test(id) && !include() ? noJsCore(standIn) : null;
   },
 });
 const inlineJsCore = () => {

@@ -36,7 +36,7 @@ export async function build({ web = false } = {}) {
   if (web) {
     const missing = ['wasm-simd', 'wasm-scalar']
       .map((p) => path.join('build', p, 'module', 'attnbook-wasm.web.wasm'))
-      .concat(path.join('build', 'wasm-scalar', 'module', 'attnbook-wasm.js.mjs')) // the JS core (wasm2js)
+      .concat(path.join('build', 'wasm-scalar', 'module', 'attnbook-js.web.mjs')) // the JS core (wasm2js)
       .filter((file) => !existsSync(path.join(root, file)));
     if (missing.length > 0)
       throw new Error(`--web reuses the wasm in build/: ${missing.join(', ')} missing; run npm run build`);

@@ -1,4 +1,4 @@
-// The JS core (build/wasm-scalar/module/attnbook-wasm.js.mjs: the C++ core compiled to JavaScript
+// The JS core (build/wasm-scalar/module/attnbook-js.web.mjs: the C++ core compiled to JavaScript
 // by wasm2js, for pages whose Content-Security-Policy refuses WebAssembly) and the rule for the
 // builds that cannot fetch it as a chunk of its own (vite.config.js): the single file and the
 // widgets inline it only while it fits JS_CORE_BUDGET gzipped.
@@ -10,7 +10,7 @@ import { root } from './lib.mjs';
 /** The most the JS core may weigh, gzipped, to go into dist/attnbook.html and attn-widgets.js. */
 export const JS_CORE_BUDGET = 300 * 1024;
 
-export const jsCoreFile = path.join(root, 'build', 'wasm-scalar', 'module', 'attnbook-wasm.js.mjs');
+export const jsCoreFile = path.join(root, 'build', 'wasm-scalar', 'module', 'attnbook-js.web.mjs');
 
 /** The JS core's size gzipped (level 9), in bytes; null when it is not built. */
 export function jsCoreGzipBytes() {

@@ -13,7 +13,8 @@
 //   no call returning "false", localStorage untouched; then a fresh browser relaunched with the
 //   stored CMI data resumes the lesson and its exercise, and a new attempt follows the kept ones;
 // - a chosen set packed by `npm run scorm -- --lessons … --title "Week 5"`: one item per chosen
-//   lesson; each SCO opens and scores its own lesson, and reports only that lesson's attempts;
+//   lesson; each SCO opens and scores its own lesson, reports only that lesson's attempts, and
+//   relaunched with what the LMS kept, resumes in its own lesson;
 // - no API found (the plain course, saying so), an LMS refusing commits (the course keeps working,
 //   says so, retries);
 // - the grading rule over the course zip: two learners (tests/e2e/learners.js), each launching every
@@ -23,6 +24,7 @@
 //   attempts, score 0, status completed (2004: failed). One solves every exercise first time: every
 //   exercise solved after 1 attempt, score 100 (2004: scaled 1), passed. Each attempt is an
 //   interaction (id, type, response, latency, 2004 description), its result by the grading rule.
+//   Each learner's first lesson is relaunched with what the LMS kept: it resumes.
 // Expected scores come from the lessons' meta as the build compiles it, never literal counts.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -319,6 +321,29 @@ async function answerNegativeWeightWrongly(frame) {
   assert.equal(await exercise.getAttribute('data-status'), 'fail');
 }
 
+/** Closes the SCO's frame (pagehide: the SCO finishes) and returns what the LMS kept. */
+async function finish(page, version) {
+  await page.evaluate(() => (document.querySelector('iframe').src = 'about:blank'));
+  await page.waitForFunction((name) => window.log.some((call) => call.name === name), N[version].finish);
+  return page.evaluate(() => window.stored);
+}
+
+/**
+ * Relaunches a SCO (`href`, `mastery`, its `lesson`) in a new page of `browser` with what the LMS
+ * kept (`stored`) and checks that it resumes: its lesson open (wherever the learner left off), the
+ * exercise `exercise` at `progress` again, the same score and status. Returns the launch.
+ */
+async function resumes(browser, version, { href, mastery, lesson }, stored, exercise, progress) {
+  const n = N[version];
+  const launched = await launchSco(browser, version, href, startingCmi(version, mastery, stored));
+  const { page, frame } = launched;
+  await frame.locator(`.lesson-body attn-exercise#${exercise}[data-progress="${progress}"]`).waitFor();
+  assert.match(frame.url(), new RegExp(`#/${lesson}$`), `${lesson}: the SCO reopens its lesson`);
+  await committed(page, n.score, stored[n.score]);
+  assert.equal((await page.evaluate(() => window.stored))[n.status], stored[n.status], `${lesson}: the same status`);
+  return launched;
+}
+
 /** Every call the LMS answered "false". */
 const refusedCalls = async (page) => (await page.evaluate(() => window.log)).filter((call) => call.result === 'false');
 
@@ -496,7 +521,20 @@ for (const version of ['scorm12', 'scorm2004']) {
           );
           assert.deepEqual(await refusedCalls(page), []);
           assert.deepEqual(problems, []);
+          // relaunched with what the LMS kept: the SCO resumes, in its own lesson
+          const stored = await finish(page, version);
           await page.close();
+          const again = await resumes(
+            browser,
+            version,
+            { href, mastery, lesson: id },
+            stored,
+            meta.exerciseIds[0],
+            'solved',
+          );
+          assert.deepEqual(await refusedCalls(again.page), []);
+          assert.deepEqual(again.problems, []);
+          await again.page.close();
         }
       } finally {
         await browser.close();
@@ -566,6 +604,7 @@ for (const version of ['scorm12', 'scorm2004']) {
         for (const [name, learner, record, solvesAll] of learners) {
           test(name, async () => {
             const started = Date.now();
+            let resumed = false; // the first lesson's SCO is relaunched once, to resume
             for (const { id, href, mastery } of await manifestItems(DIRS.course(version))) {
               const meta = lessonMeta(id);
               const { page, frame, problems } = await launchSco(browser, version, href, startingCmi(version, mastery));
@@ -622,6 +661,16 @@ for (const version of ['scorm12', 'scorm2004']) {
                 assert.deepEqual(await storedProgress(frame), [], 'localStorage holds no progress inside an LMS');
                 assert.deepEqual(await refusedCalls(page), [], 'no API call returned false');
                 assert.deepEqual(problems, []);
+                if (!resumed) {
+                  resumed = true;
+                  const stored = await finish(page, version);
+                  const item = { href, mastery, lesson: id };
+                  const progress = solvesAll ? 'solved' : 'shown';
+                  const again = await resumes(browser, version, item, stored, meta.exerciseIds.at(-1), progress);
+                  assert.deepEqual(await refusedCalls(again.page), []);
+                  assert.deepEqual(again.problems, []);
+                  await again.page.close();
+                }
               } finally {
                 await page.close();
               }

@@ -31,7 +31,7 @@ const NO_WASM_CSP = "default-src 'self'; script-src 'self'";
 /** Lessons open at once, each in its own tab of one browser. */
 const TABS = 3;
 /** The JS core's chunks in dist/site/assets (the page's and the worker's). */
-const JS_CORE_CHUNK = /\/assets\/attnbook-wasm\.js-[^/]*\.js$/;
+const JS_CORE_CHUNK = /\/assets\/attnbook-js\.web-[^/]*\.js$/;
 
 /**
  * The single file's policy: its inline scripts and its blob: worker, no wasm. The worker starts,

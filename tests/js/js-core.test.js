@@ -1,5 +1,5 @@
 // The JS core (issue 37): the C++ core compiled to JavaScript by wasm2js, which the engine loads
-// where WebAssembly may not be compiled. In Node (builds-node.js: attnbook-wasm.js.cjs):
+// where WebAssembly may not be compiled. In Node (builds-node.js: attnbook-js.node.cjs):
 // - loadAttention({ core: 'js' }) runs it (engine.build 'js', no SIMD); a SIMD JS core is refused;
 // - it gives the wasm scalar build's results bit for bit (the same C++ and scalar kernels: attention
 //   fused and with weights under every mask, softmax at τ = 0 / ∞, randn, a trainer's steps) and the
@@ -120,6 +120,6 @@ test('the single file and the widgets hold the JS core once when it fits 300 KB 
   const assets = path.join(root, 'dist', 'site', 'assets');
   for (const name of (await readdir(assets)).filter((f) => f.endsWith('.js'))) {
     const marks = (await readFile(path.join(assets, name), 'utf8')).match(JS_CORE_MARK)?.length ?? 0;
-    assert.equal(marks, /^attnbook-wasm\.js-/.test(name) ? 1 : 0, `${name} holds the JS core only if it is its chunk`);
+    assert.equal(marks, /^attnbook-js\.web-/.test(name) ? 1 : 0, `${name} holds the JS core only if it is its chunk`);
   }
 });

@@ -86,8 +86,8 @@ test('the tarball holds both wasm builds, the widgets, the types and the licence
     'build/wasm-simd/module/attnbook-wasm.web.mjs',
     'build/wasm-simd/module/attnbook-wasm.web.wasm',
     'build/wasm-scalar/module/attnbook-wasm.web.wasm',
-    'build/wasm-scalar/module/attnbook-wasm.js.cjs', // the JS core (wasm2js), for pages that refuse wasm
-    'build/wasm-scalar/module/attnbook-wasm.js.mjs',
+    'build/wasm-scalar/module/attnbook-js.node.cjs', // the JS core (wasm2js), for pages that refuse wasm
+    'build/wasm-scalar/module/attnbook-js.web.mjs',
     'dist/embed/attn-widgets.js',
   ]) {
     assert.ok(files.has(needed), `the package holds ${needed}`);

@@ -8,7 +8,7 @@ import { AttentionError } from './errors.js';
 const builds = {
   simd: () => import('../../../build/wasm-simd/module/attnbook-wasm.node.cjs'),
   scalar: () => import('../../../build/wasm-scalar/module/attnbook-wasm.node.cjs'),
-  js: () => import('../../../build/wasm-scalar/module/attnbook-wasm.js.cjs'),
+  js: () => import('../../../build/wasm-scalar/module/attnbook-js.node.cjs'),
 };
 
 /** @param {'simd' | 'scalar' | 'js'} name @returns {Promise<() => Promise<object>>} the module factory */

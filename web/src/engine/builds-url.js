@@ -16,7 +16,7 @@ const urls = {
   scalar: () => new URL('../../../build/wasm-scalar/module/attnbook-wasm.web.wasm', import.meta.url).href,
 };
 
-const jsCore = () => import('../../../build/wasm-scalar/module/attnbook-wasm.js.mjs');
+const jsCore = () => import('../../../build/wasm-scalar/module/attnbook-js.web.mjs');
 
 /** @param {'simd' | 'scalar' | 'js'} name @returns {Promise<() => Promise<object>>} the module factory */
 export const loadBuild = (name) => (name === 'js' ? loadJsCore(jsCore) : loadWasmBuild(name, factory, urls[name]()));

@@ -21,7 +21,7 @@ import { loadWasmBuild } from './wasm-loader.js';
 const factory = () => import('../../../build/wasm-simd/module/attnbook-wasm.web.mjs');
 const urls = { simd: simdWasmUrl, scalar: scalarWasmUrl };
 
-const jsCore = () => import('../../../build/wasm-scalar/module/attnbook-wasm.js.mjs');
+const jsCore = () => import('../../../build/wasm-scalar/module/attnbook-js.web.mjs');
 
 /** @param {'simd' | 'scalar' | 'js'} name @returns {Promise<() => Promise<object>>} the module factory */
 export const loadBuild = (name) =>
