@@ -18,7 +18,8 @@
 // - no API found (the plain course, saying so), an LMS refusing commits (the course keeps working,
 //   says so, retries);
 // - the grading rule over the course zip: two learners (tests/e2e/learners.js), each launching every
-//   lesson's SCO in turn from fresh (no stored CMI; the two at the same time in one browser), work
+//   lesson's SCO in turn from fresh (no stored CMI; the two at the same time in one browser; in 2004
+//   one lesson with every kind of exercise: LEARNER_LESSONS), work
 //   through its exercises in page order and read it to the end. One copies every answer after one
 //   wrong try (after "Show me" when the page does not show it yet): every exercise shown after 2
 //   attempts, score 0, status completed (2004: failed). One solves every exercise first time: every
@@ -43,6 +44,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const EXERCISE = { lesson: 'convex-hull', id: 'cold-limit', right: 'To the value v1 = (1.5, 4)' };
 const WRONG = { id: 'negative-weight', value: 'inside' }; // convex-hull's other exercise, answered wrong
 const CHOSEN = { ids: ['softmax-temperature', 'convex-hull'], title: 'Week 5', name: 'week-5' };
+// The lessons the two learners work through, by version: SCORM 1.2 every lesson of the course zip;
+// SCORM 2004, whose interactions differ only in their words (checked for every exercise kind here
+// and for convex-hull's in the lesson's zip), one lesson with an exercise of every kind (number,
+// choice, the page's own), which keeps the layer's time down.
+const LEARNER_LESSONS = { scorm12: null, scorm2004: ['causal-masking'] };
 
 let scratch;
 let server;
@@ -588,7 +594,7 @@ for (const version of ['scorm12', 'scorm2004']) {
     });
 
     describe(
-      "a learner launches every lesson's SCO of the course zip in turn, fresh (no stored CMI), and works through it",
+      `a learner launches ${LEARNER_LESSONS[version] ? LEARNER_LESSONS[version].join(', ') : "every lesson's SCO"} of the course zip in turn, fresh (no stored CMI), and works through it`,
       { concurrency: true },
       () => {
         let browser;
@@ -605,7 +611,11 @@ for (const version of ['scorm12', 'scorm2004']) {
           test(name, async () => {
             const started = Date.now();
             let resumed = false; // the first lesson's SCO is relaunched once, to resume
-            for (const { id, href, mastery } of await manifestItems(DIRS.course(version))) {
+            const items = (await manifestItems(DIRS.course(version))).filter(
+              ({ id }) => LEARNER_LESSONS[version]?.includes(id) ?? true,
+            );
+            assert.ok(items.length > 0);
+            for (const { id, href, mastery } of items) {
               const meta = lessonMeta(id);
               const { page, frame, problems } = await launchSco(browser, version, href, startingCmi(version, mastery));
               try {
