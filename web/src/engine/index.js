@@ -12,6 +12,7 @@
  * Every bad input throws an AttentionError; the module stays usable after it.
  */
 import { loadBuild } from '#wasm-builds';
+import { buildToLoad } from './build-choice.js';
 import { AttentionError, describe, fail, named, unwrap } from './errors.js';
 import { simdSupported, wasmCompiles } from './features.js';
 import { toMaskFields } from './mask.js';
@@ -41,42 +42,9 @@ export { AttentionError, METHODS, Trainer, simdSupported, wasmCompiles };
  * @returns {Promise<Attention>}
  */
 export async function loadAttention(options) {
-  const { simd = 'auto', core = 'auto' } = optionsObject(options, 'loadAttention', "{ simd: 'auto' }");
-  if (simd !== 'auto' && typeof simd !== 'boolean') {
-    throw new AttentionError(`loadAttention: simd must be 'auto', true or false, got ${describe(simd)}`, {
-      kind: 'TypeError',
-    });
-  }
-  if (core !== 'auto' && core !== 'wasm' && core !== 'js') {
-    throw new AttentionError(`loadAttention: core must be 'auto', 'wasm' or 'js', got ${describe(core)}`, {
-      kind: 'TypeError',
-    });
-  }
-  const build = chooseBuild(simd, core);
+  const build = buildToLoad(options);
   const factory = await loadBuild(build);
   return new Attention(await factory(), build);
-}
-
-/** Which build loadAttention loads: 'simd' | 'scalar' (wasm) or 'js' (the JS core). */
-function chooseBuild(simd, core) {
-  if (core === 'js') {
-    if (simd === true)
-      throw new AttentionError("loadAttention: the JS core has no SIMD; use { simd: 'auto' } or false");
-    return 'js';
-  }
-  if (!wasmCompiles()) {
-    const why = 'this runtime may not compile WebAssembly';
-    if (core === 'wasm' || simd === true) {
-      throw new AttentionError(
-        `loadAttention: ${why} (a Content-Security-Policy needs script-src 'wasm-unsafe-eval'); use { core: 'auto' } for the JS core`,
-      );
-    }
-    return 'js';
-  }
-  if (simd === true && !simdSupported()) {
-    throw new AttentionError('loadAttention: this runtime has no WebAssembly SIMD; use { simd: false } or "auto"');
-  }
-  return (simd === 'auto' ? simdSupported() : simd) ? 'simd' : 'scalar';
 }
 
 /** The engine: one loaded core module (wasm, or the JS core). Create it with loadAttention(). */
