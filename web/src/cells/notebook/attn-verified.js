@@ -106,7 +106,14 @@ export class AttnVerified extends AttnCell {
     const next = this._count();
     const last = this._summary;
     if (JSON.stringify(next) === JSON.stringify(last)) return;
-    if (next.failed > last.failed) this._open = true; // a newly failing check opens the list
+    if (next.failed > last.failed) {
+      // A newly failing check opens the list: the element itself too, as the learner may have closed
+      // it since the last render, its toggle event not seen yet (then ?open, still true, would not
+      // change and the list would stay closed); the toggle then reads it open.
+      this._open = true;
+      const details = this.renderRoot?.querySelector?.('details');
+      if (details) details.open = true;
+    }
     this._summary = next;
   }
 
