@@ -21,13 +21,13 @@ using attn::train::find_task;
 using attn::train::sample_task;
 using Tokens = std::vector<std::int32_t>;
 
-TEST(train_tasks, table_lists_the_four_tasks_with_their_layouts_and_usable_defaults) {
+TEST(train_tasks, table_lists_the_five_tasks_with_their_layouts_and_usable_defaults) {
   const auto& tasks = attn::train::training_tasks();
-  ASSERT_EQ(tasks.size(), 4u);
-  const std::vector<std::string> ids = {"reverse", "sort", "lookup", "retrieval2d"};
-  const std::vector<std::size_t> vocab = {11, 11, 19, 6}, input = {7, 7, 10, 3},
-                                 answer = {6, 6, 1, 1};
-  for (std::size_t i = 0; i < 4; ++i) {
+  ASSERT_EQ(tasks.size(), 5u);
+  const std::vector<std::string> ids = {"reverse", "sort", "lookup", "retrieval2d", "text"};
+  const std::vector<std::size_t> vocab = {11, 11, 19, 6, 48}, input = {7, 7, 10, 3, 1},
+                                 answer = {6, 6, 1, 1, 64};
+  for (std::size_t i = 0; i < 5; ++i) {
     EXPECT_EQ(tasks[i].id, ids[i]);
     EXPECT_FALSE(tasks[i].title.empty());
     EXPECT_FALSE(tasks[i].description.empty());
@@ -45,7 +45,7 @@ TEST(train_tasks, table_lists_the_four_tasks_with_their_layouts_and_usable_defau
   EXPECT_FALSE(r2.mlp);
   expect_error<attn::ValueError>(
       [] { find_task("copy", "createTrainer"); },
-      "createTrainer: unknown task 'copy'; tasks are reverse, sort, lookup, retrieval2d");
+      "createTrainer: unknown task 'copy'; tasks are reverse, sort, lookup, retrieval2d, text");
 }
 
 TEST(train_tasks, reverse_and_sort_are_six_digits_and_a_separator) {

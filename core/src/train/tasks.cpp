@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "attn/error.hpp"
+#include "attn/train/text.hpp"
 
 namespace attn::train {
 namespace {
@@ -17,72 +18,54 @@ constexpr std::int32_t kLookupKeys = 8;      // ids 0–7
 constexpr std::int32_t kLookupValue0 = 8;    // ids 8–17
 constexpr std::int32_t kLookupQuery = 18;    // '?'
 constexpr std::int32_t kRetrievalQuery0 = 4; // 'A?' = 4, 'B?' = 5
+constexpr std::size_t kTextContext = 64;     // the text task's default window
+
+// One row of the task table: what a task is and the model and learning rate it trains with.
+TaskInfo task(const char* id, const char* title, const char* description, std::size_t vocab,
+              std::size_t input_length, std::size_t answer_length, std::size_t layers,
+              std::size_t heads, std::size_t d_model, bool mlp, double learning_rate) {
+  TaskInfo t;
+  t.id = id;
+  t.title = title;
+  t.description = description;
+  t.vocab = vocab;
+  t.input_length = input_length;
+  t.answer_length = answer_length;
+  t.defaults.layers = layers;
+  t.defaults.heads = heads;
+  t.defaults.d_model = d_model;
+  t.defaults.mlp = mlp;
+  t.defaults.learning_rate = learning_rate;
+  return t;
+}
 
 std::vector<TaskInfo> make_tasks() {
-  std::vector<TaskInfo> tasks;
-  {
-    TaskInfo t;
-    t.id = "reverse";
-    t.title = "Reverse";
-    t.description = "Six digits and '='; the answer is the digits in reverse order. Each answer "
-                    "token must attend to one input position, counted from the end.";
-    t.vocab = 11;
-    t.input_length = kDigits + 1;
-    t.answer_length = kDigits;
-    t.defaults.layers = 1;
-    t.defaults.heads = 2;
-    t.defaults.d_model = 32;
-    t.defaults.learning_rate = 1e-2;
-    tasks.push_back(t);
-  }
-  {
-    TaskInfo t;
-    t.id = "sort";
-    t.title = "Sort";
-    t.description = "Six digits and '='; the answer is the digits in ascending order. Each answer "
-                    "token attends to the smallest digit not yet written.";
-    t.vocab = 11;
-    t.input_length = kDigits + 1;
-    t.answer_length = kDigits;
-    t.defaults.layers = 1;
-    t.defaults.heads = 2;
-    t.defaults.d_model = 32;
-    t.defaults.mlp = true;
-    t.defaults.learning_rate = 1e-2;
-    tasks.push_back(t);
-  }
-  {
-    TaskInfo t;
-    t.id = "lookup";
-    t.title = "Key-value lookup";
-    t.description =
-        "Four key-value pairs (keys a-h, values 0-9), '?' and a key; the answer is that "
-        "key's value: associative recall, retrieval learned.";
-    t.vocab = 19;
-    t.input_length = 2 * kLookupPairs + 2;
-    t.answer_length = 1;
-    t.defaults.layers = 2;
-    t.defaults.heads = 2;
-    t.defaults.d_model = 32;
-    t.defaults.learning_rate = 1e-2;
-    tasks.push_back(t);
-  }
-  {
-    TaskInfo t;
-    t.id = "retrieval2d";
-    t.title = "Retrieval in two dimensions";
-    t.description = "Items 0 and 1 form group A, 2 and 3 group B. The input holds one item of each "
-                    "group in random order and a query 'A?' or 'B?'; the answer is the item of the "
-                    "queried group. One layer, one head, d_model 2: every vector can be drawn.";
-    t.vocab = 6;
-    t.input_length = 3;
-    t.answer_length = 1;
-    t.defaults.layers = 1;
-    t.defaults.heads = 1;
-    t.defaults.d_model = 2;
-    t.defaults.learning_rate = 1e-1;
-    tasks.push_back(t);
-  }
+  std::vector<TaskInfo> tasks = {
+      task("reverse", "Reverse",
+           "Six digits and '='; the answer is the digits in reverse order. Each answer token must "
+           "attend to one input position, counted from the end.",
+           11, kDigits + 1, kDigits, 1, 2, 32, false, 1e-2),
+      task("sort", "Sort",
+           "Six digits and '='; the answer is the digits in ascending order. Each answer token "
+           "attends to the smallest digit not yet written.",
+           11, kDigits + 1, kDigits, 1, 2, 32, true, 1e-2),
+      task("lookup", "Key-value lookup",
+           "Four key-value pairs (keys a-h, values 0-9), '?' and a key; the answer is that key's "
+           "value: associative recall, retrieval learned.",
+           19, 2 * kLookupPairs + 2, 1, 2, 2, 32, false, 1e-2),
+      task("retrieval2d", "Retrieval in two dimensions",
+           "Items 0 and 1 form group A, 2 and 3 group B. The input holds one item of each group in "
+           "random order and a query 'A?' or 'B?'; the answer is the item of the queried group. "
+           "One layer, one head, d_model 2: every vector can be drawn.",
+           6, 3, 1, 1, 1, 2, false, 1e-1),
+      task("text", "Text",
+           "Next-character prediction at every position of a text (the course's own prose by "
+           "default). Half the windows are plain text; the other half repeat a random string of "
+           "letters, so copying what came before pays: the task where induction heads form.",
+           std::char_traits<char>::length(kDefaultAlphabet) + 1, 1, kTextContext, 2, 2, 32, false,
+           1e-2),
+  };
+  tasks.back().alphabet = kDefaultAlphabet;
   return tasks;
 }
 
@@ -148,7 +131,7 @@ Example sample_task(const TaskInfo& task, Rng& rng) {
     e.input = {a_first ? a : b, a_first ? b : a, kRetrievalQuery0 + group};
     e.answer = {group == 0 ? a : b};
   } else {
-    throw ValueError("sample_task: unknown task '" + task.id + "'");
+    throw ValueError("sample_task: task '" + task.id + "' has no generator (text reads a corpus)");
   }
   return e;
 }

@@ -4,18 +4,54 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "../kernels/kernels.hpp"
 #include "attn/error.hpp"
 #include "model_f32.hpp"
+#include "model_internal.hpp"
 
 namespace attn::train {
 namespace {
 
-const TaskInfo& validated_task(const TrainerConfig& c, const std::string& fn = "createTrainer") {
-  const TaskInfo& task = find_task(c.task, fn);
+// The text of a text trainer (validated for its context), or none for the other tasks.
+std::shared_ptr<const TextCorpus> corpus_for(const TrainerConfig& c, const std::string& fn) {
+  if (c.task != "text") {
+    if (!c.text.empty()) {
+      throw ValueError(fn + ": text is only for the text task; this trainer's task is " + c.task);
+    }
+    return nullptr;
+  }
+  return std::make_shared<const TextCorpus>(c.text, c.model.seq_len, fn);
+}
+
+// The config with a text trainer's vocab: its text's alphabet and the unknown id.
+TrainerConfig with_text_vocab(TrainerConfig c, const TextCorpus* corpus) {
+  if (corpus) {
+    c.model.vocab = corpus->vocab();
+  }
+  return c;
+}
+
+// The text task as `corpus` makes it: its alphabet, vocab, context, split and entropy.
+std::shared_ptr<const TaskInfo> text_task(const TrainerConfig& c, const TextCorpus* corpus) {
+  if (!corpus) {
+    return nullptr;
+  }
+  TaskInfo t = find_task("text", "createTrainer");
+  t.alphabet = corpus->alphabet();
+  t.vocab = corpus->vocab();
+  t.answer_length = c.model.seq_len;
+  t.held_out = corpus->held_out();
+  t.unigram_bits = corpus->unigram_bits();
+  return std::make_shared<const TaskInfo>(std::move(t));
+}
+
+const TaskInfo& validated_task(const TrainerConfig& c, const TaskInfo* own,
+                               const std::string& fn = "createTrainer") {
+  const TaskInfo& task = own ? *own : find_task(c.task, fn);
   validate_config(c.model, fn);
   if (c.model.vocab < task.vocab) {
     throw ShapeError(fn + ": vocab " + std::to_string(c.model.vocab) + " is smaller than " +
@@ -46,10 +82,10 @@ std::vector<std::uint8_t> decay_mask(const Model& model) {
   return mask;
 }
 
-Model restored_model(const TrainerState& state) {
-  validated_task(state.config, "loadTrainer");
+Model restored_model(const TrainerConfig& config, const TaskInfo* own, const TrainerState& state) {
+  validated_task(config, own, "loadTrainer");
   Model model;
-  model.config = state.config.model;
+  model.config = config.model;
   model.layout = parameter_layout(model.config);
   const std::size_t n = model.layout.back().offset + model.layout.back().size;
   if (state.weights.size() != n || state.m.size() != n || state.v.size() != n) {
@@ -113,14 +149,19 @@ TrainerConfig default_trainer_config(const std::string& task_id, std::uint64_t s
 }
 
 Trainer::Trainer(const TrainerConfig& config)
-    : config_(config), task_(&validated_task(config)),
-      model_(init_model(config.model, config.seed)),
+    : corpus_(corpus_for(config, "createTrainer")), config_(with_text_vocab(config, corpus_.get())),
+      own_task_(text_task(config_, corpus_.get())),
+      task_(&validated_task(config_, own_task_.get())),
+      model_(init_model(config_.model, config_.seed)),
       optimiser_(model_.weights.size(), config.optimiser), data_(config.seed, kDataStream),
       decay_(decay_mask(model_)), last_loss_(std::numeric_limits<double>::quiet_NaN()) {}
 
 Trainer::Trainer(const TrainerState& state)
-    : config_(state.config), task_(&find_task(state.config.task, "loadTrainer")),
-      model_(restored_model(state)),
+    : corpus_(corpus_for(state.config, "loadTrainer")),
+      config_(with_text_vocab(state.config, corpus_.get())),
+      own_task_(text_task(config_, corpus_.get())),
+      task_(own_task_ ? own_task_.get() : &find_task(config_.task, "loadTrainer")),
+      model_(restored_model(config_, own_task_.get(), state)),
       optimiser_(state.config.optimiser, state.steps, state.m, state.v, "loadTrainer"),
       data_(state.data), decay_(decay_mask(model_)), last_loss_(state.last_loss) {}
 
@@ -168,12 +209,8 @@ StepResult Trainer::step(std::size_t count) {
     }
     return {optimiser_.steps(), last_loss_};
   }
-  std::vector<Example> examples(config_.batch_size);
   for (std::size_t s = 0; s < count; ++s) {
-    for (Example& e : examples) {
-      e = sample_task(*task_, data_);
-    }
-    last_loss_ = loss_and_gradient_reference(model_, batch_of(*task_, examples), gradient_);
+    last_loss_ = loss_and_gradient_reference(model_, draw_batch(data_), gradient_) * loss_unit();
     optimiser_.step(model_.weights, gradient_, decay_);
   }
   return {optimiser_.steps(), last_loss_};
@@ -187,11 +224,7 @@ const StepPlan& Trainer::begin_step() {
     throw ValueError("step: a data-parallel step is already open");
   }
   data_before_ = data_.state();
-  std::vector<Example> examples(config_.batch_size);
-  for (Example& e : examples) {
-    e = sample_task(*task_, data_);
-  }
-  plan_.batch = batch_of(*task_, examples);
+  plan_.batch = draw_batch(data_);
   std::size_t scored = 0;
   for (std::int32_t target : plan_.batch.targets) {
     scored += target != kNoTarget;
@@ -282,7 +315,7 @@ StepResult Trainer::finish_step() {
     loss += parts_[i].loss;
   }
   optimiser_.step_sum(model_.weights, gradients, decay_);
-  last_loss_ = loss;
+  last_loss_ = loss * loss_unit();
   open_ = false;
   return {optimiser_.steps(), last_loss_};
 }
@@ -293,6 +326,35 @@ void Trainer::abort_step() {
   }
   data_ = Rng(data_before_);
   open_ = false;
+}
+
+// One batch of the data stream: batch_size examples of the task, or windows of the text.
+Batch Trainer::draw_batch(Rng& rng) const {
+  std::vector<Example> examples(config_.batch_size);
+  std::vector<std::int32_t> window;
+  for (std::size_t n = 0; n < examples.size(); ++n) {
+    if (!corpus_) {
+      examples[n] = sample_task(*task_, rng);
+      continue;
+    }
+    corpus_->training_window(n, config_.model.seq_len, rng, window);
+    examples[n].input.assign(window.begin(), window.begin() + 1);
+    examples[n].answer.assign(window.begin() + 1, window.end());
+  }
+  return batch_of(*task_, examples);
+}
+
+// What a loss in nats is multiplied by to report it: 1 / ln 2 (bits) for text, else 1.
+double Trainer::loss_unit() const {
+  return corpus_ ? 1.0 / std::log(2.0) : 1.0;
+}
+
+const TextCorpus& Trainer::corpus(const std::string& fn) const {
+  if (!corpus_) {
+    throw ValueError(fn + ": only a text trainer has an alphabet; this trainer's task is " +
+                     task_->id);
+  }
+  return *corpus_;
 }
 
 Batch micro_batch(const Batch& batch, std::size_t index) {
@@ -315,6 +377,9 @@ Batch micro_batch(const Batch& batch, std::size_t index) {
 Evaluation Trainer::evaluate(std::size_t samples, std::uint64_t seed) const {
   if (samples == 0) {
     throw ShapeError("evaluate: samples is 0; it must be >= 1");
+  }
+  if (corpus_) {
+    return evaluate_text(samples, seed);
   }
   Rng rng(seed, kDataStream);
   std::vector<Example> examples(samples);
@@ -389,13 +454,90 @@ Evaluation Trainer::evaluate(std::size_t samples, std::uint64_t seed) const {
   return out;
 }
 
+// Text: teacher-forced loss (bits) and next-character accuracy over held-out windows.
+Evaluation Trainer::evaluate_text(std::size_t samples, std::uint64_t seed) const {
+  Rng rng(seed, kDataStream);
+  const std::size_t T = config_.model.seq_len, V = model_.config.vocab;
+  Batch batch;
+  batch.count = samples;
+  batch.length = T;
+  std::vector<std::int32_t> window;
+  for (std::size_t b = 0; b < samples; ++b) {
+    corpus_->evaluation_window(T, rng, window);
+    batch.tokens.insert(batch.tokens.end(), window.begin(), window.end() - 1);
+    batch.targets.insert(batch.targets.end(), window.begin() + 1, window.end());
+  }
+  const auto argmax = [V](const auto* z) {
+    std::size_t best = 0;
+    for (std::size_t v = 1; v < V; ++v) {
+      best = z[v] > z[best] ? v : best;
+    }
+    return static_cast<std::int32_t>(best);
+  };
+  std::size_t right = 0;
+  Evaluation out;
+  if (config_.precision == Precision::kFloat64) {
+    out.loss = loss_reference(model_, batch);
+    for (std::size_t b = 0; b < samples; ++b) {
+      const std::vector<std::int32_t> tokens(
+          batch.tokens.begin() + static_cast<std::ptrdiff_t>(b * T),
+          batch.tokens.begin() + static_cast<std::ptrdiff_t>((b + 1) * T));
+      const Tensor64 logits = forward_reference(model_, tokens);
+      for (std::size_t t = 0; t < T; ++t) {
+        right += argmax(logits.data() + t * V) == batch.targets[b * T + t];
+      }
+    }
+  } else {
+    const kernels::KernelSet& ks = kernels::best();
+    detail::F32Workspace& ws = scratch_.get();
+    detail::load_weights_f32(model_, ws);
+    double sum_ce = 0;
+    for (std::size_t first = 0; first < samples; first += kEvaluationBatch) {
+      const std::size_t count = std::min(kEvaluationBatch, samples - first);
+      const std::int32_t* targets = batch.targets.data() + first * T;
+      detail::forward_batch_f32(ks, model_, batch.tokens.data() + first * T, count, T, ws);
+      sum_ce +=
+          detail::cross_entropy_f32(ks, ws.logits.data(), V, targets, count * T, 1.0, nullptr, ws);
+      for (std::size_t r = 0; r < count * T; ++r) {
+        right += argmax(ws.logits.data() + r * V) == targets[r];
+      }
+    }
+    out.loss = sum_ce / static_cast<double>(samples * T);
+  }
+  out.loss *= loss_unit();
+  out.accuracy = static_cast<double>(right) / static_cast<double>(samples * T);
+  return out;
+}
+
 Example Trainer::sample(std::uint64_t seed) const {
   Rng rng(seed, kDataStream);
-  return sample_task(*task_, rng);
+  if (!corpus_) {
+    return sample_task(*task_, rng);
+  }
+  std::vector<std::int32_t> window;
+  corpus_->training_window(0, config_.model.seq_len, rng, window);
+  return {{window.front()}, {window.begin() + 1, window.end()}};
 }
 
 std::vector<std::int32_t> Trainer::predict(const std::vector<std::int32_t>& input,
                                            Tensor64* attention) const {
+  if (corpus_) { // the argmax next character after every position
+    detail::validate_sequence(model_, input, "predict");
+    const std::size_t T = input.size(), V = model_.config.vocab;
+    const Tensor64 logits =
+        config_.precision == Precision::kFloat32
+            ? detail::forward_f32(kernels::best(), model_, input, attention, scratch_.get())
+            : forward_reference(model_, input, attention);
+    std::vector<std::int32_t> out(T);
+    for (std::size_t t = 0; t < T; ++t) {
+      std::size_t best = 0;
+      for (std::size_t v = 1; v < V; ++v) {
+        best = logits(t, v) > logits(t, best) ? v : best;
+      }
+      out[t] = static_cast<std::int32_t>(best);
+    }
+    return out;
+  }
   if (input.size() != task_->input_length) {
     throw ShapeError("predict: input has " + std::to_string(input.size()) + " tokens; " +
                      task_->id + " inputs have " + std::to_string(task_->input_length));

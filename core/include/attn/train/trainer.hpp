@@ -34,6 +34,7 @@
 #include "attn/train/adamw.hpp"
 #include "attn/train/model.hpp"
 #include "attn/train/tasks.hpp"
+#include "attn/train/text.hpp"
 
 namespace attn::train {
 
@@ -87,10 +88,13 @@ Batch micro_batch(const Batch& batch, std::size_t index);
 struct TrainerConfig {
   std::string task;
   std::uint64_t seed = 1;
-  ModelConfig model; ///< vocab and seq_len must cover the task's
+  /// model.vocab and model.seq_len must cover the task's. For text, model.vocab is always the
+  /// text's alphabet + 1 (the trainer sets it) and model.seq_len is the context T (≥ 2).
+  ModelConfig model;
   AdamWOptions optimiser;
   std::size_t batch_size = 32;
   Precision precision = Precision::kFloat32; ///< float32 compute (default) or the float64 reference
+  std::string text; ///< text: the UTF-8 text to train on (required; empty for the other tasks)
 };
 
 /// The task's defaults as a config: its vocab and seq_len, layers, heads, d_model, MLP, LN,
@@ -100,12 +104,14 @@ TrainerConfig default_trainer_config(const std::string& task, std::uint64_t seed
 
 struct StepResult {
   std::uint64_t step = 0; ///< optimiser steps taken so far
-  double loss = 0;        ///< mean cross-entropy over the answer tokens of the last batch
+  double loss = 0;        ///< mean cross-entropy over the answer tokens of the last batch (nats;
+                          ///< text: bits per character)
 };
 
 struct Evaluation {
-  double loss = 0;     ///< mean teacher-forced cross-entropy over the answer tokens
-  double accuracy = 0; ///< share of answer tokens that greedy decoding gets right
+  double loss = 0;     ///< mean teacher-forced cross-entropy over the answer tokens (text: bits)
+  double accuracy = 0; ///< share of answer tokens that greedy decoding gets right (text: the
+                       ///< share of characters whose teacher-forced argmax is right)
 };
 
 /// Everything a trainer holds that changes as it trains: restoring it continues exactly as the
@@ -183,16 +189,21 @@ public:
   /// gives the loss, and the greedy answer of every sample whose teacher-forced argmaxes are all
   /// right (greedy decoding then reads exactly the teacher's tokens); the others are decoded
   /// greedily together, one answer position at a time. Either way each sample's answer is the one
-  /// predict() gives.
+  /// predict() gives. For text: `samples` windows of the held-out text (TaskInfo::held_out; the
+  /// training text when nothing is held out), loss in bits per character and teacher-forced
+  /// next-character accuracy over all their positions.
   Evaluation evaluate(std::size_t samples = 256, std::uint64_t seed = 12345) const;
 
-  /// One example of the task drawn from Rng(seed, kDataStream).
+  /// One example of the task drawn from Rng(seed, kDataStream) (text: a plain training window).
   Example sample(std::uint64_t seed) const;
 
   /// Greedy answer for a task input: appends argmax tokens (lowest id on ties) answer_length
   /// times. With `attention`, the weights (layers, heads, T, T) of the last forward pass, which
   /// read the input and every answer token but the last (T = seq_len).
   /// Throws ShapeError (wrong input length) or ValueError (a token outside the vocabulary).
+  /// For text, `input` is any 1..seq_len ids and the result has one id per position: the argmax
+  /// next character after it (lowest id on ties); `attention` is (layers, heads, T, T) for T the
+  /// input's length.
   std::vector<std::int32_t> predict(const std::vector<std::int32_t>& input,
                                     Tensor64* attention = nullptr) const;
 
@@ -206,6 +217,8 @@ public:
   const TaskInfo& task() const {
     return *task_;
   }
+  /// The text of a text trainer; throws ValueError (starting with `fn`) for another task.
+  const TextCorpus& corpus(const std::string& fn) const;
   const Model& model() const {
     return model_;
   }
@@ -218,7 +231,9 @@ public:
   }
 
 private:
+  std::shared_ptr<const TextCorpus> corpus_; ///< text only (shared by copies: it never changes)
   TrainerConfig config_;
+  std::shared_ptr<const TaskInfo> own_task_; ///< text only: the task as this text makes it
   const TaskInfo* task_;
   Model model_;
   AdamW optimiser_;
@@ -237,6 +252,9 @@ private:
   bool packed_ = false; ///< whether the scratch holds the open step's packed float32 weights
 
   void check_new_part(std::size_t index) const;
+  Batch draw_batch(Rng& rng) const;
+  double loss_unit() const;
+  Evaluation evaluate_text(std::size_t samples, std::uint64_t seed) const;
   void check_added_part(std::size_t index, std::size_t size) const;
   detail::TrainerScratch scratch_;
 };

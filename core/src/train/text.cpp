@@ -1,0 +1,233 @@
+// The text task's data and the copying probe (see attn/train/text.hpp).
+#include "attn/train/text.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "attn/error.hpp"
+
+namespace attn::train {
+
+const char* const kDefaultAlphabet = " !'(),-.0123456789:;?abcdefghijklmnopqrstuvwxyz";
+
+namespace {
+
+constexpr char32_t kReplacement = 0xFFFD;
+constexpr std::size_t kHeldOutShare = 10; // the last 1/10 is held out
+
+// UTF-8 -> code points; ValueError (starting with fn) naming the byte offset of a malformed one.
+std::u32string decode_utf8(const std::string& s, const std::string& fn) {
+  if (s.size() > kMaxTextBytes) {
+    throw ValueError(fn + ": the text has " + std::to_string(s.size()) + " bytes; at most " +
+                     std::to_string(kMaxTextBytes) + " (1 MiB) is supported");
+  }
+  std::u32string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const std::size_t n = b < 0x80         ? 1
+                          : (b >> 5) == 6  ? 2
+                          : (b >> 4) == 14 ? 3
+                          : (b >> 3) == 30 ? 4
+                                           : 0;
+    bool ok = n != 0 && i + n <= s.size();
+    char32_t c = n == 1 ? b : n == 2 ? b & 0x1F : n == 3 ? b & 0x0F : b & 0x07;
+    for (std::size_t k = 1; ok && k < n; ++k) {
+      const auto cont = static_cast<unsigned char>(s[i + k]);
+      ok = (cont >> 6) == 2;
+      c = (c << 6) | (cont & 0x3F);
+    }
+    const char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+    ok = ok && c >= least[n] && c <= 0x10FFFF && (c < 0xD800 || c > 0xDFFF);
+    if (!ok) {
+      throw ValueError(fn + ": the text is not valid UTF-8 (byte " + std::to_string(i) + ")");
+    }
+    out.push_back(c);
+    i += n;
+  }
+  return out;
+}
+
+void append_utf8(char32_t c, std::string& out) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+// How a character is named in an error: 'x', or U+XXXX for one that does not print.
+std::string shown(char32_t c) {
+  if (c > 0x20 && c < 0x7F) {
+    return std::string("'") + static_cast<char>(c) + "'";
+  }
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "U+%04X", static_cast<unsigned>(c));
+  return hex;
+}
+
+bool is_space(char32_t c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0xA0;
+}
+
+std::int32_t draw(Rng& rng, std::size_t bound) {
+  return static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(bound)));
+}
+
+// T + 1 ids of ids[first, first + n) from a uniform start: inside the range when it holds a whole
+// window, wrapping round its end when it is shorter.
+void window_of(const std::vector<std::int32_t>& ids, std::size_t first, std::size_t n,
+               std::size_t T, Rng& rng, std::vector<std::int32_t>& out) {
+  out.resize(T + 1);
+  const std::size_t start = static_cast<std::size_t>(draw(rng, n > T ? n - T : n));
+  for (std::size_t i = 0; i <= T; ++i) {
+    out[i] = ids[first + (start + i) % n];
+  }
+}
+
+} // namespace
+
+TextCorpus::TextCorpus(const std::string& utf8, std::size_t context, const std::string& fn)
+    : text_(utf8) {
+  const std::u32string chars = decode_utf8(utf8, fn);
+  if (chars.empty()) {
+    throw ValueError(fn + ": the text is empty; give at least two different characters");
+  }
+  std::u32string distinct = chars;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  if (distinct.size() < 2) {
+    throw ValueError(fn + ": the text has only the character " + shown(distinct[0]) +
+                     "; it needs at least two different characters to predict anything");
+  }
+  if (distinct.size() > kMaxAlphabet) {
+    throw ValueError(fn + ": the text has " + std::to_string(distinct.size()) +
+                     " different characters; at most " + std::to_string(kMaxAlphabet) +
+                     " are supported (its alphabet is too large)");
+  }
+  std::u32string fallback;
+  for (const char* p = kDefaultAlphabet; *p; ++p) {
+    fallback.push_back(static_cast<char32_t>(*p));
+  }
+  const bool fits = std::all_of(distinct.begin(), distinct.end(), [&](char32_t c) {
+    return fallback.find(c) != std::u32string::npos;
+  });
+  alphabet_ = fits ? fallback : distinct;
+  ids_.reserve(chars.size());
+  for (char32_t c : chars) {
+    ids_.push_back(static_cast<std::int32_t>(alphabet_.find(c)));
+  }
+  const std::size_t held =
+      ids_.size() / kHeldOutShare >= context + 1 ? ids_.size() / kHeldOutShare : 0;
+  train_end_ = ids_.size() - held;
+  // unigram entropy of the training part
+  std::vector<std::size_t> counts(alphabet_.size(), 0);
+  for (std::size_t i = 0; i < train_end_; ++i) {
+    ++counts[static_cast<std::size_t>(ids_[i])];
+  }
+  for (std::size_t n : counts) {
+    if (n > 0) {
+      const double p = static_cast<double>(n) / static_cast<double>(train_end_);
+      unigram_bits_ -= p * std::log2(p);
+    }
+  }
+  for (std::size_t i = 0; i < alphabet_.size(); ++i) {
+    const char32_t c = alphabet_[i];
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+      probe_symbols_.push_back(static_cast<std::int32_t>(i));
+    }
+  }
+  if (probe_symbols_.size() < 2) {
+    probe_symbols_.clear();
+    for (std::size_t i = 0; i < alphabet_.size(); ++i) {
+      if (!is_space(alphabet_[i])) {
+        probe_symbols_.push_back(static_cast<std::int32_t>(i));
+      }
+    }
+  }
+  if (probe_symbols_.size() < 2) { // two characters, one of them a space: use both
+    probe_symbols_ = {0, 1};
+  }
+}
+
+std::string TextCorpus::alphabet() const {
+  std::string out;
+  for (char32_t c : alphabet_) {
+    append_utf8(c, out);
+  }
+  return out;
+}
+
+std::vector<std::int32_t> TextCorpus::encode(const std::string& utf8, const std::string& fn) const {
+  std::vector<std::int32_t> out;
+  for (char32_t c : decode_utf8(utf8, fn)) {
+    const std::size_t i = alphabet_.find(c);
+    out.push_back(i == std::u32string::npos ? unknown_id() : static_cast<std::int32_t>(i));
+  }
+  return out;
+}
+
+std::string TextCorpus::decode(const std::vector<std::int32_t>& ids, const std::string& fn) const {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const std::int32_t id = ids[i];
+    if (id < 0 || static_cast<std::size_t>(id) >= vocab()) {
+      throw ValueError(fn + ": ids[" + std::to_string(i) + "] is " + std::to_string(id) +
+                       "; ids are 0.." + std::to_string(vocab() - 1));
+    }
+    append_utf8(id == unknown_id() ? kReplacement : alphabet_[static_cast<std::size_t>(id)], out);
+  }
+  return out;
+}
+
+std::string TextCorpus::unknown_characters(const std::string& utf8, const std::string& fn) const {
+  std::u32string seen;
+  for (char32_t c : decode_utf8(utf8, fn)) {
+    if (alphabet_.find(c) == std::u32string::npos && seen.find(c) == std::u32string::npos) {
+      seen.push_back(c);
+    }
+  }
+  std::string out;
+  for (char32_t c : seen) {
+    append_utf8(c, out);
+  }
+  return out;
+}
+
+void TextCorpus::training_window(std::size_t index, std::size_t T, Rng& rng,
+                                 std::vector<std::int32_t>& out) const {
+  if (index % 2 == 0) { // plain text
+    window_of(ids_, 0, train_end_, T, rng, out);
+    return;
+  }
+  out.resize(T + 1);
+  // a random span written again and again
+  const std::size_t most = (T + 2) / 2, least = std::min<std::size_t>(8, most);
+  const std::size_t span = least + static_cast<std::size_t>(draw(rng, most - least + 1));
+  for (std::size_t i = 0; i < span; ++i) {
+    out[i] = probe_symbols_[static_cast<std::size_t>(draw(rng, probe_symbols_.size()))];
+  }
+  for (std::size_t i = span; i <= T; ++i) {
+    out[i] = out[i - span];
+  }
+}
+
+void TextCorpus::evaluation_window(std::size_t T, Rng& rng, std::vector<std::int32_t>& out) const {
+  const std::size_t first = held_out() > 0 ? train_end_ : 0;
+  window_of(ids_, first, ids_.size() - first, T, rng, out);
+}
+
+} // namespace attn::train
