@@ -16,6 +16,7 @@
 #include "attn/error.hpp"
 #include "attn/train/model.hpp"
 #include "attn/train/tasks.hpp"
+#include "attn/train/text.hpp"
 #include "attn/train/trainer.hpp"
 #include "marshal.hpp"
 
@@ -81,6 +82,11 @@ val task_to_js(const train::TaskInfo& task) {
   out.set("inputLength", static_cast<double>(task.input_length));
   out.set("answerLength", static_cast<double>(task.answer_length));
   out.set("seqLen", static_cast<double>(task.seq_len()));
+  if (task.is_text()) {
+    out.set("alphabet", task.alphabet);
+    out.set("heldOut", static_cast<double>(task.held_out));
+    out.set("unigramBits", task.unigram_bits);
+  }
   const train::TaskDefaults& d = task.defaults;
   val defaults = val::object();
   defaults.set("layers", static_cast<double>(d.layers));
@@ -132,6 +138,9 @@ TrainerConfig config_from_js(const val& options, const std::string& fn) {
   number("beta2", c.optimiser.beta2);
   number("eps", c.optimiser.eps);
   size("batchSize", c.batch_size);
+  if (present("text")) {
+    c.text = options["text"].as<std::string>();
+  }
   if (present("precision")) {
     const std::string p = options["precision"].as<std::string>();
     if (p != "float32" && p != "float64") {
@@ -159,6 +168,9 @@ val config_to_js(const TrainerConfig& c) {
   out.set("eps", c.optimiser.eps);
   out.set("batchSize", static_cast<double>(c.batch_size));
   out.set("precision", std::string(c.precision == Precision::kFloat64 ? "float64" : "float32"));
+  if (c.task == "text") {
+    out.set("text", c.text);
+  }
   return out;
 }
 
@@ -218,6 +230,55 @@ val TrainerHandle::predict(const val& input) const {
     out.set("output", array_of(output));
     out.set("attention", float32_tensor(attention.data(),
                                         Shape(attention.shape().begin(), attention.shape().end())));
+    return out;
+  });
+}
+
+val TrainerHandle::encode(const std::string& text) const {
+  return guarded([&] { return array_of(trainer_.corpus("encode").encode(text, "encode")); });
+}
+
+val TrainerHandle::decode(const val& ids) const {
+  return guarded([&] {
+    std::vector<std::int32_t> tokens;
+    for (double x : emscripten::vecFromJSArray<double>(ids)) {
+      tokens.push_back(x >= -2147483648.0 && x <= 2147483647.0 ? static_cast<std::int32_t>(x) : -1);
+    }
+    return val(trainer_.corpus("decode").decode(tokens, "decode"));
+  });
+}
+
+val TrainerHandle::unknown_characters(const std::string& text) const {
+  return guarded([&] {
+    // one string per character: the core's UTF-8, split by JS into code points
+    const std::string chars =
+        trainer_.corpus("unknownCharacters").unknown_characters(text, "unknownCharacters");
+    return val::global("Array").call<val>("from", val(chars));
+  });
+}
+
+val TrainerHandle::copying_probe(double length, double count, double seed) const {
+  return guarded([&] {
+    const train::CopyingProbe p = train::copying_probe(
+        trainer_.model(), trainer_.corpus("copyingProbe").probe_symbols(),
+        whole_size(length, "copyingProbe: length"), whole_size(count, "copyingProbe: count"),
+        whole_number(seed, 0, kMaxSafeInteger, "copyingProbe: seed"));
+    const auto numbers = [](const std::vector<double>& values) {
+      val out = val::array();
+      for (double x : values) {
+        out.call<void>("push", x);
+      }
+      return out;
+    };
+    val out = val::object();
+    out.set("firstCopyAccuracy", p.first_copy_accuracy);
+    out.set("secondCopyAccuracy", p.second_copy_accuracy);
+    out.set("previousToken", numbers(p.previous_token));
+    out.set("prefixMatching", numbers(p.prefix_matching));
+    out.set("previousTokenHeads", static_cast<double>(p.previous_token_heads));
+    out.set("inductionHeads", static_cast<double>(p.induction_heads));
+    out.set("knockedOutAccuracy", p.knocked_out_accuracy);
+    out.set("copiesInContext", p.copies_in_context());
     return out;
   });
 }
@@ -384,7 +445,11 @@ EMSCRIPTEN_BINDINGS(attnbook_trainer) {
       .function("finishStep", &TrainerHandle::finish_step)
       .function("abortStep", &TrainerHandle::abort_step)
       .function("config", &TrainerHandle::config)
-      .function("task", &TrainerHandle::task);
+      .function("task", &TrainerHandle::task)
+      .function("encode", &TrainerHandle::encode)
+      .function("decode", &TrainerHandle::decode)
+      .function("unknownCharacters", &TrainerHandle::unknown_characters)
+      .function("copyingProbe", &TrainerHandle::copying_probe);
   emscripten::function("trainingTasks", &training_tasks);
   emscripten::function("createTrainer", &create_trainer);
   emscripten::function("loadTrainer", &load_trainer);

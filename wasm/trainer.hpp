@@ -3,6 +3,7 @@
 // result or {error, kind} (marshal.hpp), as the other bindings do.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include <emscripten/val.h>
@@ -51,6 +52,15 @@ public:
   val config() const;
   /// task() -> the task's info, as one entry of trainingTasks()
   val task() const;
+  /// Text trainers (the others answer {error}): encode(text) -> number[] (one id per character),
+  /// decode(ids) -> string, unknownCharacters(text) -> string[] (distinct, first seen first)
+  val encode(const std::string& text) const;
+  val decode(const val& ids) const;
+  val unknown_characters(const std::string& text) const;
+  /// copyingProbe(length, count, seed) -> {firstCopyAccuracy, secondCopyAccuracy, previousToken:
+  /// number[], prefixMatching: number[] (layers · heads, layer-major), previousTokenHeads,
+  /// inductionHeads, knockedOutAccuracy, copiesInContext}
+  val copying_probe(double length, double count, double seed) const;
 
 private:
   train::Trainer trainer_;
@@ -58,7 +68,7 @@ private:
 };
 
 /// trainingTasks() -> [{id, title, description, vocab, inputLength, answerLength, seqLen,
-/// defaults}]
+/// defaults}] (text also: alphabet, heldOut, unigramBits)
 val training_tasks();
 /// createTrainer(options) -> {trainer} or {error, kind}: options as trainer.cpp reads them.
 val create_trainer(const val& options);

@@ -36,13 +36,14 @@ const sameBits = (a, b, what) => {
 };
 
 describe('trainingTasks', () => {
-  test('lists reverse, sort, lookup and retrieval2d with their layouts and defaults', () => {
+  test('lists reverse, sort, lookup, retrieval2d and text with their layouts and defaults', () => {
     const tasks = attn.trainingTasks();
     assert.deepEqual(
       tasks.map((t) => t.id),
-      ['reverse', 'sort', 'lookup', 'retrieval2d'],
+      ['reverse', 'sort', 'lookup', 'retrieval2d', 'text'],
     );
     for (const t of tasks) {
+      const text = t.id === 'text' ? ['alphabet', 'heldOut', 'unigramBits'] : [];
       assert.deepEqual(Object.keys(t), [
         'id',
         'title',
@@ -51,6 +52,7 @@ describe('trainingTasks', () => {
         'inputLength',
         'answerLength',
         'seqLen',
+        ...text,
         'defaults',
       ]);
       assert.ok(t.title.length > 0 && t.description.length > 20, t.id);

@@ -176,9 +176,13 @@ export interface TaskDefaults {
   batchSize: number;
 }
 
-/** One toy task: the model reads input ++ answer (without its last token) and is scored on the answer. */
+/**
+ * One task: the model reads input ++ answer (without its last token) and is scored on the answer.
+ * text: the characters of a text (inputLength 1, answerLength = seqLen = the context), every
+ * position scored, losses in bits per character.
+ */
 export interface TaskInfo {
-  /** 'reverse' | 'sort' | 'lookup' | 'retrieval2d' */
+  /** 'reverse' | 'sort' | 'lookup' | 'retrieval2d' | 'text' */
   id: string;
   title: string;
   description: string;
@@ -191,6 +195,37 @@ export interface TaskInfo {
   /** P + A − 1: the positions the model reads. */
   seqLen: number;
   defaults: TaskDefaults;
+  /** text: the characters of ids 0 .. vocab − 2, in id order (vocab − 1 is "unknown"). */
+  alphabet?: string;
+  /** text: characters held out for evaluate() (0: it reads the training text). */
+  heldOut?: number;
+  /** text: unigram entropy of the training characters, bits per character. */
+  unigramBits?: number;
+}
+
+/** copyingProbe()'s measures (core/include/attn/train/text.hpp); per-head lists are layer-major. */
+export interface CopyingProbe {
+  firstCopyAccuracy: number;
+  secondCopyAccuracy: number;
+  /** Each head's mean weight on the previous position, over the second copy. */
+  previousToken: number[];
+  /** Each head's mean weight on the position after the earlier occurrence of the current character. */
+  prefixMatching: number[];
+  /** First-layer heads with a previous-token score >= 0.3. */
+  previousTokenHeads: number;
+  /** Later-layer heads with a prefix-matching score >= 0.4. */
+  inductionHeads: number;
+  /** Second-copy accuracy with the previous-token heads knocked out. */
+  knockedOutAccuracy: number;
+  /** Second copy >= 0.8, first < 0.5, an induction head, and the knock-out costs >= 0.3. */
+  copiesInContext: boolean;
+}
+
+/** copyingProbe()'s options: length 2 .. seqLen / 2 (default 20), count 1..4096 (default 64), seed (default 7). */
+export interface CopyingProbeOptions {
+  length?: number;
+  count?: number;
+  seed?: number;
 }
 
 /** createTrainer()'s options: any left out take the task's defaults (beta1 0.9, beta2 0.999, eps 1e-8, precision 'float32'). */
@@ -220,10 +255,15 @@ export interface TrainerOptions {
   batchSize?: number;
   /** Which forward and backward pass trains: 'float32' (the default) or the float64 reference. */
   precision?: 'float32' | 'float64';
+  /** text only: the text to train on (default the course's prose, DEFAULT_TEXT); at most 1 MiB, 128 distinct characters. */
+  text?: string;
 }
 
-/** A trainer's resolved config: every option filled in. */
-export type TrainerConfig = Required<TrainerOptions>;
+/** A trainer's resolved config: every option filled in (text only for the text task). */
+export type TrainerConfig = Required<Omit<TrainerOptions, 'text'>> & { text?: string };
+
+/** The text task's default corpus: the course's first twelve lessons' prose, lower-cased. */
+export const DEFAULT_TEXT: string;
 
 /** exportState()'s plain JSON: loadTrainer() continues from it exactly (format in web/README.md). */
 export interface TrainerState {
@@ -260,8 +300,19 @@ export class Trainer {
   evaluate(options?: { samples?: number; seed?: number }): { loss: number; accuracy: number };
   /** One example of the task, drawn from seed. */
   sample(seed: number): { input: number[]; answer: number[] };
-  /** Greedy answer and the attention weights (layers, heads, T, T) of the last forward pass (T = seqLen). */
+  /**
+   * Greedy answer and the attention weights (layers, heads, T, T) of the last forward pass (T = seqLen).
+   * text: input is 1..seqLen ids, output[i] the likeliest next id after position i, T = input.length.
+   */
   predict(input: ArrayLike<number>): { output: number[]; attention: Tensor };
+  /** text: one id per character (unknown characters -> vocab − 1). */
+  encode(text: string): number[];
+  /** text: the characters of ids ('\uFFFD' for the unknown id). */
+  decode(ids: ArrayLike<number>): string;
+  /** text: the distinct characters encode() replaces, first seen first. */
+  unknownCharacters(text: string): string[];
+  /** text: copying a random string written twice, and each head's previous-token and prefix-matching scores. */
+  copyingProbe(options?: CopyingProbeOptions): CopyingProbe;
   /** Ablates (false) or restores (true) one head: its output is zeroed, its weights still reported. */
   setHeadEnabled(layer: number, head: number, enabled: boolean): void;
   /** Every weight tensor by name ('embed.token', 'layer0.head1.W_Q', 'unembed', ...), float32 copies. */

@@ -28,9 +28,9 @@ import {
   checkBoolean,
 } from './options.js';
 import { toTensor } from './tensor.js';
-import { Trainer, createTrainer, loadTrainer, trainingTasks } from './trainer.js';
+import { DEFAULT_TEXT, Trainer, createTrainer, loadTrainer, trainingTasks } from './trainer.js';
 
-export { AttentionError, METHODS, Trainer, simdSupported, wasmCompiles };
+export { AttentionError, DEFAULT_TEXT, METHODS, Trainer, simdSupported, wasmCompiles };
 
 /**
  * Loads the core and returns the engine. Where this runtime may not compile WebAssembly (a page

@@ -13,6 +13,10 @@ export const STATE_VERSION = 1;
 export const MAX_STEPS_PER_CALL = 100000;
 /** Most examples one evaluate() call draws. */
 export const MAX_EVALUATE_SAMPLES = 100000;
+/** Most strings one copyingProbe() call writes twice. */
+export const MAX_PROBE_STRINGS = 4096;
+/** Longest text (UTF-8 bytes), as the core's kMaxTextBytes. */
+export const MAX_TEXT_BYTES = 1 << 20;
 
 const MAX_SEED = Number.MAX_SAFE_INTEGER; // 2^53 − 1: every seed a JS number holds exactly
 const MAX_U64 = (1n << 64n) - 1n;
@@ -35,6 +39,7 @@ const OPTIONS = {
   eps: 'number',
   batchSize: 'whole',
   precision: 'precision',
+  text: 'text',
 };
 const OPTION_NAMES = Object.keys(OPTIONS);
 const STATE_FIELDS = ['format', 'version', 'config', 'step', 'weights', 'm', 'v', 'data', 'lastLoss', 'headEnabled'];
@@ -74,6 +79,7 @@ const CHECKS = {
   number: (value, name) => {
     if (typeof value !== 'number') fail(`${name} must be a number, got ${describe(value)}`);
   },
+  text: (value, name) => checkText(value, name),
   precision: (value, name) => {
     if (value !== 'float32' && value !== 'float64') {
       const kind = typeof value === 'string' ? 'ValueError' : 'TypeError';
@@ -81,6 +87,53 @@ const CHECKS = {
     }
   },
 };
+
+/**
+ * A text for the text task or for encode(): a string of well-formed UTF-16 (no lone surrogate)
+ * within MAX_TEXT_BYTES of UTF-8. The core checks the rest (empty, one character, alphabet size).
+ */
+export function checkText(value, name) {
+  if (typeof value !== 'string') fail(`${name} must be a string, got ${describe(value)}`);
+  const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(value);
+  if (lone) {
+    fail(
+      `${name} has a lone surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at index ${lone.index}`,
+      'ValueError',
+    );
+  }
+  // UTF-8 bytes without encoding the whole text: 1–3 bytes per code unit, 4 per surrogate pair
+  if (value.length > MAX_TEXT_BYTES / 4) {
+    const bytes = new TextEncoder().encode(value).length;
+    if (bytes > MAX_TEXT_BYTES) {
+      fail(`${name} has ${bytes} bytes of UTF-8; at most ${MAX_TEXT_BYTES} (1 MiB) is supported`, 'ValueError');
+    }
+  }
+  return value;
+}
+
+/** Token ids for predict() or decode(): an array (or typed array) of whole numbers in 0 .. vocab − 1. */
+export function checkIds(ids, name, { id, vocab }) {
+  if (!Array.isArray(ids) && !(ArrayBuffer.isView(ids) && !(ids instanceof DataView))) {
+    fail(`${name} must be an array of token ids, got ${describe(ids)}`);
+  }
+  const out = Array.from(ids);
+  out.forEach((x, i) => {
+    if (typeof x !== 'number') fail(`${name}[${i}] is ${describe(x)}, not a token id`);
+    if (!Number.isInteger(x) || x < 0 || x >= vocab)
+      fail(`${name}[${i}] is ${x}; ${id} tokens are 0..${vocab - 1}`, 'ValueError');
+  });
+  return out;
+}
+
+/** A method's options object (undefined for none) with only the `names` given; `example` shows one. */
+export function checkOptions(options, names, example) {
+  if (options !== undefined && !isPlainObject(options)) {
+    fail(`options must be an object such as ${example}, got ${describe(options)}`);
+  }
+  const unknown = Object.keys(options ?? {}).find((key) => !names.includes(key));
+  if (unknown !== undefined) fail(`${unknown} is not an option; the options are ${names.join(', ')}`);
+  return options ?? {};
+}
 
 /**
  * createTrainer's options (or state.config, `prefix` 'state.config.') checked for JS type and
@@ -104,7 +157,8 @@ export function checkConfig(options, { prefix = '', complete = false } = {}) {
     const name = `${prefix}${key}`;
     if (value === undefined) {
       if (key === 'task') fail(`${name} is missing; give a task id such as 'reverse'`);
-      if (complete) fail(`${name} is missing`);
+      // a saved config has every option; text only for the text task
+      if (complete && (key !== 'text' || options.task === 'text')) fail(`${name} is missing`);
       continue;
     }
     CHECKS[kind](value, name);

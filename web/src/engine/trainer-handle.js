@@ -27,6 +27,10 @@ export const TRAINER_HANDLE_MEMBERS = Object.freeze([
   'setHeadEnabled',
   'parameters',
   'exportState',
+  'encode',
+  'decode',
+  'unknownCharacters',
+  'copyingProbe',
   'dispose',
   'cancel',
 ]);
@@ -84,6 +88,10 @@ export function trainerHandle({ config, task }, { request, cancel }) {
     setHeadEnabled: call('setHeadEnabled'),
     parameters: call('parameters'),
     exportState: call('exportState'),
+    encode: call('encode'),
+    decode: call('decode'),
+    unknownCharacters: call('unknownCharacters'),
+    copyingProbe: call('copyingProbe'),
     /** Cancels this trainer's steps, then frees it; later calls reject ("…: this trainer was disposed"). */
     dispose() {
       stopSteps();

@@ -78,7 +78,18 @@ export async function runSteps(trainer, count, { progress, cancelled }, stepMany
 }
 
 /** The trainer methods a host answers (besides step, which runSteps runs, and dispose). */
-const OPS = new Set(['evaluate', 'sample', 'predict', 'setHeadEnabled', 'parameters', 'exportState']);
+const OPS = new Set([
+  'evaluate',
+  'sample',
+  'predict',
+  'setHeadEnabled',
+  'parameters',
+  'exportState',
+  'encode',
+  'decode',
+  'unknownCharacters',
+  'copyingProbe',
+]);
 
 /** The trainers of one engine, by id, each with its queue of calls. */
 export class TrainerHost {

@@ -1,6 +1,7 @@
 /**
  * The trainer: a small decoder-only transformer learning a toy task (reverse, sort, lookup,
- * retrieval2d), trained by the core (attn::train) inside wasm. No DOM.
+ * retrieval2d) or the characters of a text (text), trained by the core (attn::train) inside wasm.
+ * No DOM.
  *
  *   const t = attn.createTrainer({ task: 'reverse', seed: 1 });
  *   t.step(100);                      // -> { step: 100, loss }
@@ -11,24 +12,35 @@
  *   const u = attn.loadTrainer(JSON.parse(saved)); // continues exactly as t would
  *   t.dispose(); u.dispose();         // frees their wasm memory
  *
+ *   const r = attn.createTrainer({ task: 'text', seed: 1 });    // the course's prose (DEFAULT_TEXT)
+ *   const ids = r.encode('mr dursley ... mr d');                // one id per character
+ *   r.predict(ids);     // -> { output: the likeliest next id after each position, attention (layers, heads, T, T) }
+ *   r.decode(ids); r.unknownCharacters('Mr D');                 // -> 'mr dursley ...', ['M', 'D']
+ *   r.copyingProbe();   // -> copying a random string in context: accuracies and per-head scores
+ *
  * A trainer owns a C++ object in wasm memory: call dispose() when done with it. This file checks
  * what the core cannot see (JS types, option names, counts, the saved state's form) and leaves the
  * rest to it (sizes, heads dividing dModel, learning-rate domains, memory, token ranges), so every
  * error is an AttentionError starting with the method's name.
  */
 import { AttentionError, describe, fail, named, unwrap } from './errors.js';
+import { DEFAULT_TEXT } from './text-corpus.js';
 import {
   checkConfig,
+  checkIds,
+  checkOptions,
   checkSeed,
   checkState,
   checkStepCount,
+  checkText,
   checkWhole,
-  isPlainObject,
   MAX_EVALUATE_SAMPLES,
+  MAX_PROBE_STRINGS,
   STATE_FORMAT,
   STATE_VERSION,
 } from './trainer-checks.js';
 
+export { DEFAULT_TEXT } from './text-corpus.js';
 export {
   checkStepCount,
   MAX_EVALUATE_SAMPLES,
@@ -90,12 +102,11 @@ export class Trainer {
   evaluate(options) {
     return named('evaluate', () => {
       const handle = this.#live('evaluate');
-      if (options !== undefined && !isPlainObject(options)) {
-        fail(`options must be an object such as { samples: 256, seed: 12345 }, got ${describe(options)}`);
-      }
-      const { samples = 256, seed = 12345, ...rest } = options ?? {};
-      const unknown = Object.keys(rest)[0];
-      if (unknown !== undefined) fail(`${unknown} is not an option; the options are samples, seed`);
+      const { samples = 256, seed = 12345 } = checkOptions(
+        options,
+        ['samples', 'seed'],
+        '{ samples: 256, seed: 12345 }',
+      );
       checkWhole(samples, 'samples', { max: MAX_EVALUATE_SAMPLES });
       checkSeed(seed, 'seed');
       return unwrap(handle.evaluate(samples, seed));
@@ -117,6 +128,8 @@ export class Trainer {
 
   /**
    * Greedy answer to a task input: the argmax token (lowest id on ties), answerLength times.
+   * For text: `input` is 1..seqLen ids of any length T, and output[i] is the likeliest next id
+   * after position i; attention is (layers, heads, T, T), data[((layer · heads + head) · T + query) · T + key].
    * @param {number[]} input inputLength token ids, each in 0 .. vocab − 1
    * @returns {{ output: number[], attention: import('./tensor.js').Tensor }} the answer, and the
    *   attention weights (layers, heads, T, T) of the last forward pass, which reads the input and
@@ -125,18 +138,64 @@ export class Trainer {
   predict(input) {
     return named('predict', () => {
       const handle = this.#live('predict');
-      if (!Array.isArray(input) && !(ArrayBuffer.isView(input) && !(input instanceof DataView))) {
-        fail(`input must be an array of token ids, got ${describe(input)}`);
-      }
-      const { id, vocab } = this.task;
-      const tokens = Array.from(input);
-      tokens.forEach((x, i) => {
-        if (typeof x !== 'number') fail(`input[${i}] is ${describe(x)}, not a token id`);
-        if (!Number.isInteger(x) || x < 0 || x >= vocab) {
-          fail(`input[${i}] is ${x}; ${id} tokens are 0..${vocab - 1}`, 'ValueError');
-        }
-      });
-      return unwrap(handle.predict(tokens));
+      return unwrap(handle.predict(checkIds(input, 'input', this.task)));
+    });
+  }
+
+  /**
+   * Text trainers: one id per character of `text` (code points; a character outside task.alphabet
+   * becomes the unknown id, vocab − 1).
+   * @param {string} text
+   * @returns {number[]}
+   */
+  encode(text) {
+    return named('encode', () => unwrap(this.#live('encode').encode(checkText(text, 'text'))));
+  }
+
+  /**
+   * Text trainers: the characters of `ids` ('\uFFFD' for the unknown id).
+   * @param {ArrayLike<number>} ids each in 0 .. vocab − 1
+   * @returns {string}
+   */
+  decode(ids) {
+    return named('decode', () => unwrap(this.#live('decode').decode(checkIds(ids, 'ids', this.task))));
+  }
+
+  /**
+   * Text trainers: the distinct characters of `text` that encode() would replace by the unknown
+   * id, in the order they first appear.
+   * @param {string} text
+   * @returns {string[]}
+   */
+  unknownCharacters(text) {
+    return named('unknownCharacters', () =>
+      unwrap(this.#live('unknownCharacters').unknownCharacters(checkText(text, 'text'))),
+    );
+  }
+
+  /**
+   * Text trainers: the copying probe (core/include/attn/train/text.hpp). `count` strings of
+   * `length` random letters, each written twice: accuracy on the two copies, each head's
+   * previous-token and prefix-matching scores (layer-major), and the second copy's accuracy with
+   * the first layer's previous-token heads knocked out. copiesInContext is issue 38's criterion.
+   * @param {{ length?: number, count?: number, seed?: number }} [options] length 2..seqLen / 2
+   *   (default 20), count 1..4096 (default 64), seed (default 7)
+   * @returns {{ firstCopyAccuracy: number, secondCopyAccuracy: number, previousToken: number[],
+   *   prefixMatching: number[], previousTokenHeads: number, inductionHeads: number,
+   *   knockedOutAccuracy: number, copiesInContext: boolean }}
+   */
+  copyingProbe(options) {
+    return named('copyingProbe', () => {
+      const handle = this.#live('copyingProbe');
+      const {
+        length = 20,
+        count = 64,
+        seed = 7,
+      } = checkOptions(options, ['length', 'count', 'seed'], '{ length: 20, count: 64, seed: 7 }');
+      checkWhole(length, 'length');
+      checkWhole(count, 'count', { min: 1, max: MAX_PROBE_STRINGS });
+      checkSeed(seed, 'seed');
+      return unwrap(handle.copyingProbe(length, count, seed));
     });
   }
 
@@ -228,10 +287,12 @@ export function trainingTasks(module) {
   return named('trainingTasks', () => unwrap(module.trainingTasks()));
 }
 
-/** attn.createTrainer(options) of the module. */
+/** attn.createTrainer(options) of the module; the text task without a text reads DEFAULT_TEXT. */
 export function createTrainer(module, options) {
   return named('createTrainer', () => {
-    const { trainer } = unwrap(module.createTrainer(checkConfig(options)));
+    const config = checkConfig(options);
+    if (config.task === 'text' && config.text === undefined) config.text = DEFAULT_TEXT;
+    const { trainer } = unwrap(module.createTrainer(config));
     return new Trainer(trainer, token);
   });
 }

@@ -1,4 +1,13 @@
-import type { Attention, TaskInfo, Tensor, TrainerConfig, TrainerOptions, TrainerState } from './index.js';
+import type {
+  Attention,
+  CopyingProbe,
+  CopyingProbeOptions,
+  TaskInfo,
+  Tensor,
+  TrainerConfig,
+  TrainerOptions,
+  TrainerState,
+} from './index.js';
 
 /** Every synchronous engine method, returning a promise of its result instead. */
 type Promised<T> = {
@@ -43,6 +52,10 @@ export interface WorkerTrainer {
   setHeadEnabled(layer: number, head: number, enabled: boolean): Promise<void>;
   parameters(): Promise<Record<string, Tensor>>;
   exportState(): Promise<TrainerState>;
+  encode(text: string): Promise<number[]>;
+  decode(ids: ArrayLike<number>): Promise<string>;
+  unknownCharacters(text: string): Promise<string[]>;
+  copyingProbe(options?: CopyingProbeOptions): Promise<CopyingProbe>;
   /** Cancels its steps, then frees it; later calls reject. */
   dispose(): Promise<void>;
   /** Cancels its running and queued steps: each rejects with kind 'Cancelled'. */
