@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -16,15 +15,22 @@ const char* const kDefaultAlphabet = " !'(),-.0123456789:;?abcdefghijklmnopqrstu
 namespace {
 
 constexpr char32_t kReplacement = 0xFFFD;
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+// Where c is in chars, or kNone.
+std::size_t index_of(const Chars& chars, char32_t c) {
+  const auto at = std::find(chars.begin(), chars.end(), c);
+  return at == chars.end() ? kNone : static_cast<std::size_t>(at - chars.begin());
+}
 constexpr std::size_t kHeldOutShare = 10; // the last 1/10 is held out
 
 // UTF-8 -> code points; ValueError (starting with fn) naming the byte offset of a malformed one.
-std::u32string decode_utf8(const std::string& s, const std::string& fn) {
+Chars decode_utf8(const std::string& s, const std::string& fn) {
   if (s.size() > kMaxTextBytes) {
     throw ValueError(fn + ": the text has " + std::to_string(s.size()) + " bytes; at most " +
                      std::to_string(kMaxTextBytes) + " (1 MiB) is supported");
   }
-  std::u32string out;
+  Chars out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
     const auto b = static_cast<unsigned char>(s[i]);
@@ -74,9 +80,11 @@ std::string shown(char32_t c) {
   if (c > 0x20 && c < 0x7F) {
     return std::string("'") + static_cast<char>(c) + "'";
   }
-  char hex[16];
-  std::snprintf(hex, sizeof hex, "U+%04X", static_cast<unsigned>(c));
-  return hex;
+  std::string hex;
+  for (int shift = c > 0xFFFF ? 20 : 12; shift >= 0; shift -= 4) {
+    hex += "0123456789ABCDEF"[(c >> shift) & 0xF];
+  }
+  return "U+" + hex;
 }
 
 bool is_space(char32_t c) {
@@ -102,11 +110,11 @@ void window_of(const std::vector<std::int32_t>& ids, std::size_t first, std::siz
 
 TextCorpus::TextCorpus(const std::string& utf8, std::size_t context, const std::string& fn)
     : text_(utf8) {
-  const std::u32string chars = decode_utf8(utf8, fn);
+  const Chars chars = decode_utf8(utf8, fn);
   if (chars.empty()) {
     throw ValueError(fn + ": the text is empty; give at least two different characters");
   }
-  std::u32string distinct = chars;
+  Chars distinct = chars;
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   if (distinct.size() < 2) {
@@ -118,17 +126,16 @@ TextCorpus::TextCorpus(const std::string& utf8, std::size_t context, const std::
                      " different characters; at most " + std::to_string(kMaxAlphabet) +
                      " are supported (its alphabet is too large)");
   }
-  std::u32string fallback;
+  Chars fallback;
   for (const char* p = kDefaultAlphabet; *p; ++p) {
     fallback.push_back(static_cast<char32_t>(*p));
   }
-  const bool fits = std::all_of(distinct.begin(), distinct.end(), [&](char32_t c) {
-    return fallback.find(c) != std::u32string::npos;
-  });
+  const bool fits = std::all_of(distinct.begin(), distinct.end(),
+                                [&](char32_t c) { return index_of(fallback, c) != kNone; });
   alphabet_ = fits ? fallback : distinct;
   ids_.reserve(chars.size());
   for (char32_t c : chars) {
-    ids_.push_back(static_cast<std::int32_t>(alphabet_.find(c)));
+    ids_.push_back(static_cast<std::int32_t>(index_of(alphabet_, c)));
   }
   const std::size_t held =
       ids_.size() / kHeldOutShare >= context + 1 ? ids_.size() / kHeldOutShare : 0;
@@ -174,8 +181,8 @@ std::string TextCorpus::alphabet() const {
 std::vector<std::int32_t> TextCorpus::encode(const std::string& utf8, const std::string& fn) const {
   std::vector<std::int32_t> out;
   for (char32_t c : decode_utf8(utf8, fn)) {
-    const std::size_t i = alphabet_.find(c);
-    out.push_back(i == std::u32string::npos ? unknown_id() : static_cast<std::int32_t>(i));
+    const std::size_t i = index_of(alphabet_, c);
+    out.push_back(i == kNone ? unknown_id() : static_cast<std::int32_t>(i));
   }
   return out;
 }
@@ -194,9 +201,9 @@ std::string TextCorpus::decode(const std::vector<std::int32_t>& ids, const std::
 }
 
 std::string TextCorpus::unknown_characters(const std::string& utf8, const std::string& fn) const {
-  std::u32string seen;
+  Chars seen;
   for (char32_t c : decode_utf8(utf8, fn)) {
-    if (alphabet_.find(c) == std::u32string::npos && seen.find(c) == std::u32string::npos) {
+    if (index_of(alphabet_, c) == kNone && index_of(seen, c) == kNone) {
       seen.push_back(c);
     }
   }

@@ -56,6 +56,9 @@ constexpr double kCopyingAccuracy = 0.8;  ///< second copy at least
 constexpr double kGuessingAccuracy = 0.5; ///< first copy below
 constexpr double kKnockOutCost = 0.3; ///< second-copy accuracy lost without previous-token heads
 
+/// Code points (a plain vector: std::u32string would add its own string code to the wasm).
+using Chars = std::vector<char32_t>;
+
 /// A text prepared for training: its alphabet, its characters as ids and its split.
 class TextCorpus {
 public:
@@ -108,7 +111,7 @@ public:
 
 private:
   std::string text_;
-  std::u32string alphabet_;
+  Chars alphabet_;
   std::vector<std::int32_t> ids_;
   std::size_t train_end_ = 0;
   double unigram_bits_ = 0;
