@@ -85,12 +85,17 @@ const asciiOnly = {
   },
 };
 // The engine's worker bundle does not start workers of its own: the pool's way of starting them
-// (#pool-workers, engine/pool.js) is a stub there, so the worker does not bundle itself again.
+// (#pool-workers, engine/pool.js) is a stub there, so the worker does not bundle itself again. Nor
+// does it carry the text task's default corpus (#text-corpus, engine/trainer.js): the page fills
+// it in before a createTrainer reaches a worker (worker-client.js, pool.js), so the builds hold
+// one copy.
+const workerStandIns = { '#pool-workers': 'pool-workers-none.js', '#text-corpus': 'text-corpus-none.js' };
 const noPoolInWorker = {
   name: 'attnbook-no-pool-in-worker',
   enforce: 'pre',
   resolveId(id) {
-    return id === '#pool-workers' ? new URL('./web/src/engine/pool-workers-none.js', import.meta.url).pathname : null;
+    const file = workerStandIns[id];
+    return file ? new URL(`./web/src/engine/${file}`, import.meta.url).pathname : null;
   },
 };
 // The project's own builds take their wasm through `?url` imports (engine/builds-web.js: file URLs

@@ -186,3 +186,24 @@ describe('the text task', () => {
     );
   });
 });
+
+describe('the text task in a pool', () => {
+  test('pool.createTrainer without a text trains on the default corpus, bit for bit as one thread does', async () => {
+    const pool = await attn.createPool({ threads: 2, minPartMs: 0 }); // every step shared
+    try {
+      const pooled = await pool.createTrainer({ task: 'text', seed: 6, batchSize: 16 });
+      const alone = trainer({ task: 'text', seed: 6, batchSize: 16 });
+      assert.equal(pooled.config.text, DEFAULT_TEXT);
+      await pooled.step(12);
+      alone.step(12);
+      assert.deepEqual(await pooled.exportState(), alone.exportState());
+      const ids = alone.encode('abc abc');
+      assert.deepEqual(await pooled.encode('abc abc'), ids);
+      assert.deepEqual((await pooled.predict(ids)).output, alone.predict(ids).output);
+      assert.deepEqual(await pooled.copyingProbe({ count: 4 }), alone.copyingProbe({ count: 4 }));
+      await pooled.dispose();
+    } finally {
+      pool.dispose();
+    }
+  });
+});

@@ -43,6 +43,7 @@ import {
   threadCount,
 } from './pool-split.js';
 import { toTensor } from './tensor.js';
+import { withDefaultText } from './text-default.js';
 import { TRAINER_HANDLE_MEMBERS } from './trainer-handle.js';
 import { createWorkerEngine } from './worker-client.js';
 import { cores, startWorker, workerOptions } from '#pool-workers';
@@ -289,7 +290,7 @@ export class Pool {
    * @param {object} options createTrainer's options
    */
   createTrainer(options) {
-    return this.#trainer('createTrainer', options);
+    return this.#trainer('createTrainer', withDefaultText(options));
   }
 
   /** loadTrainer(state) in the pool: as createTrainer, continuing from an exported state. */

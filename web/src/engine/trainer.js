@@ -24,7 +24,7 @@
  * error is an AttentionError starting with the method's name.
  */
 import { AttentionError, describe, fail, named, unwrap } from './errors.js';
-import { DEFAULT_TEXT } from './text-corpus.js';
+import { DEFAULT_TEXT, withDefaultText } from './text-default.js';
 import {
   checkConfig,
   checkIds,
@@ -40,7 +40,7 @@ import {
   STATE_VERSION,
 } from './trainer-checks.js';
 
-export { DEFAULT_TEXT } from './text-corpus.js';
+export { DEFAULT_TEXT };
 export {
   checkStepCount,
   MAX_EVALUATE_SAMPLES,
@@ -290,8 +290,10 @@ export function trainingTasks(module) {
 /** attn.createTrainer(options) of the module; the text task without a text reads DEFAULT_TEXT. */
 export function createTrainer(module, options) {
   return named('createTrainer', () => {
-    const config = checkConfig(options);
-    if (config.task === 'text' && config.text === undefined) config.text = DEFAULT_TEXT;
+    const config = checkConfig(withDefaultText(options));
+    if (config.task === 'text' && config.text === undefined) {
+      fail('text is missing, and this worker has no default corpus: give the text (pages pass DEFAULT_TEXT)');
+    }
     const { trainer } = unwrap(module.createTrainer(config));
     return new Trainer(trainer, token);
   });

@@ -20,6 +20,7 @@
  */
 import { AttentionError } from './errors.js';
 import { JOB_METHODS, METHODS } from './methods.js';
+import { withDefaultText } from './text-default.js';
 import { trainerHandle } from './trainer-handle.js';
 
 /**
@@ -88,7 +89,8 @@ export async function createWorkerEngine(worker, options = {}) {
     // long jobs (jobs.js)
     ...Object.fromEntries(JOB_METHODS.map((method) => [method, job(method)])),
     // trainers (trainer-handle.js)
-    createTrainer: async (options) => connect(await send({ method: 'createTrainer', args: [options] })),
+    createTrainer: async (options) =>
+      connect(await send({ method: 'createTrainer', args: [withDefaultText(options)] })),
     loadTrainer: async (state) => connect(await send({ method: 'loadTrainer', args: [state] })),
     /** Stops the running job of `method` (it rejects with kind 'Cancelled'). */
     cancel: (method) => {
