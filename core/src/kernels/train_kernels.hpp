@@ -1,6 +1,7 @@
 // The hot loops of the training model's float32 path (src/train/model_f32.cpp), written once
 // against a 4-lane float vector mapping V (vec4_<isa>.hpp), beside vector_kernels.hpp: three
-// matrix products and the MLP's GELU, forward and backward.
+// matrix products and the MLP's GELU, forward and backward. gemm_nn also serves the attention
+// kernels: their pass 4, pv (acc += p v), is gemm_nn accumulating.
 //
 // The matrix products. Three forms cover a layer y = x W
 // and its backward pass (dx = dy Wᵀ, dW = xᵀ dy), and the attention products inside a head:

@@ -4,7 +4,8 @@
 //   hmax, hsum, exp_nonpositive, and kExp (its exp algorithm in words).
 // Each ISA file (kernels_<isa>.cpp) is one make_kernel_set<V>(name) at the bottom;
 // the tails (n mod 4) run the same V operations on a padded vector, so a set's
-// exp is one algorithm at every length.
+// exp is one algorithm at every length. The matrix products live in train_kernels.hpp:
+// attention's pass 4 (pv) is its gemm_nn, accumulating.
 #pragma once
 
 #include <algorithm>
@@ -122,71 +123,13 @@ void qk(const float* q, std::size_t q_stride, std::size_t rows, const float* pac
   }
 }
 
-// acc[r][c..c+8) += Σ_t p[r][t] · v[t][c..c+8): 2·R accumulators in registers
-// across the whole key loop, then a 4-wide and a scalar tail over the columns.
-template <class V, std::size_t R>
-void pv_rows(const float* p, std::size_t ld, const float* v, std::size_t v_stride, std::size_t n,
-             std::size_t ev, float* acc, std::size_t acc_stride) {
-  std::size_t c = 0;
-  for (; c + 8 <= ev; c += 8) {
-    typename V::f32x4 a[R][2];
-    for (std::size_t r = 0; r < R; ++r) {
-      a[r][0] = V::load(acc + r * acc_stride + c);
-      a[r][1] = V::load(acc + r * acc_stride + c + 4);
-    }
-    for (std::size_t t = 0; t < n; ++t) {
-      const auto v0 = V::load(v + t * v_stride + c);
-      const auto v1 = V::load(v + t * v_stride + c + 4);
-      for (std::size_t r = 0; r < R; ++r) {
-        const auto pr = V::load_splat(p + r * ld + t);
-        a[r][0] = V::add(a[r][0], V::mul(pr, v0));
-        a[r][1] = V::add(a[r][1], V::mul(pr, v1));
-      }
-    }
-    for (std::size_t r = 0; r < R; ++r) {
-      V::store(acc + r * acc_stride + c, a[r][0]);
-      V::store(acc + r * acc_stride + c + 4, a[r][1]);
-    }
-  }
-  for (; c + 4 <= ev; c += 4) {
-    typename V::f32x4 a[R];
-    for (std::size_t r = 0; r < R; ++r) {
-      a[r] = V::load(acc + r * acc_stride + c);
-    }
-    for (std::size_t t = 0; t < n; ++t) {
-      const auto v0 = V::load(v + t * v_stride + c);
-      for (std::size_t r = 0; r < R; ++r) {
-        a[r] = V::add(a[r], V::mul(V::load_splat(p + r * ld + t), v0));
-      }
-    }
-    for (std::size_t r = 0; r < R; ++r) {
-      V::store(acc + r * acc_stride + c, a[r]);
-    }
-  }
-  for (; c < ev; ++c) {
-    for (std::size_t r = 0; r < R; ++r) {
-      float sum = acc[r * acc_stride + c];
-      for (std::size_t t = 0; t < n; ++t) {
-        sum += p[r * ld + t] * v[t * v_stride + c];
-      }
-      acc[r * acc_stride + c] = sum;
-    }
-  }
-}
-
+// Pass 4 of attention: acc (rows, ev) += p (rows, n) · v (n, ev), rows ≤ kBlockRows. This is
+// gemm_nn accumulating into acc (train_kernels.hpp): one block of R rows × 8 columns keeps its
+// 2·R accumulators in registers across the whole key loop, then 4-wide and one-lane column tails.
 template <class V>
 void pv(const float* p, std::size_t ld, std::size_t rows, const float* v, std::size_t v_stride,
         std::size_t n, std::size_t ev, float* acc, std::size_t acc_stride) {
-  switch (rows) {
-  case 1:
-    return pv_rows<V, 1>(p, ld, v, v_stride, n, ev, acc, acc_stride);
-  case 2:
-    return pv_rows<V, 2>(p, ld, v, v_stride, n, ev, acc, acc_stride);
-  case 3:
-    return pv_rows<V, 3>(p, ld, v, v_stride, n, ev, acc, acc_stride);
-  default:
-    return pv_rows<V, 4>(p, ld, v, v_stride, n, ev, acc, acc_stride);
-  }
+  gemm_nn<V>(rows, n, ev, p, ld, v, v_stride, acc, acc_stride, true);
 }
 
 /// The kernel set of mapping V, named "<isa>_<exp algorithm>" (kernels.hpp).

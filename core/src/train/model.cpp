@@ -1,5 +1,9 @@
 // The decoder-only transformer's float64 reference: layout, initialisation, forward and the
-// hand-written backward pass (see attn/train/model.hpp for the equations).
+// hand-written backward pass (see attn/train/model.hpp for the equations), the oracle of the
+// float32 path (model_f32.cpp). As in llm.c's train_gpt2.c, each block is a forward/backward
+// pair on one sequence of T tokens, with its shapes and equation: embedding (model_internal.hpp),
+// layer_norm, attention, mlp and unembedding (+ cross_entropy); forward_sequence calls the
+// forward passes in order, backward_sequence the backward passes in reverse.
 #include "attn/train/model.hpp"
 
 #include <algorithm>
@@ -156,60 +160,78 @@ std::uint64_t count_parameters(const ModelConfig& c) {
   return V * D + T * D + c.layers * per_layer + (c.layer_norm ? 2 * D : 0) + D * V;
 }
 
-// ---- plain matrix products on row-major float64 buffers ------------------------------------
+// ---- the products every block is made of, on row-major float64 buffers ------------------------
 
-// C (n, m) = A (n, k) · B (k, m)
-void matmul(const double* A, const double* B, double* C, std::size_t n, std::size_t k,
-            std::size_t m) {
-  std::fill(C, C + n * m, 0.0);
+// y[0..m) += a · x[0..m)
+void axpy(double a, const double* x, double* y, std::size_t m) {
+  for (std::size_t j = 0; j < m; ++j) {
+    y[j] += a * x[j];
+  }
+}
+
+// Σ_j a[j] · b[j] over j = 0 … m − 1, in order
+double dot(const double* a, const double* b, std::size_t m) {
+  double s = 0;
+  for (std::size_t j = 0; j < m; ++j) {
+    s += a[j] * b[j];
+  }
+  return s;
+}
+
+// y += x elementwise over n values: a residual connection, or its gradient
+void add_to(double* y, const double* x, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    y[i] += x[i];
+  }
+}
+
+// A linear layer, y = x W: y (n, m) from x (n, k) and W (k, m), row i as y[i] = Σ_p x[i, p]·W[p].
+void linear_forward(const double* x, const double* W, double* y, std::size_t n, std::size_t k,
+                    std::size_t m) {
+  std::fill(y, y + n * m, 0.0);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t p = 0; p < k; ++p) {
-      const double a = A[i * k + p];
-      const double* b = B + p * m;
-      double* c = C + i * m;
-      for (std::size_t j = 0; j < m; ++j) {
-        c[j] += a * b[j];
-      }
+      axpy(x[i * k + p], W + p * m, y + i * m, m);
     }
   }
 }
 
-// C (k, m) += Aᵀ · B with A (n, k), B (n, m): the weight gradient of y = x W
-void matmul_tn_acc(const double* A, const double* B, double* C, std::size_t n, std::size_t k,
-                   std::size_t m) {
+// Its backward pass from dy (n, m), accumulating:
+//   dW (k, m) += xᵀ dy    dW[p] += x[i, p]·dy[i] for i = 0, 1, …
+//   dx (n, k) += dy Wᵀ    dx[i, p] += dy[i] · W[p]
+void linear_backward(const double* x, const double* W, const double* dy, std::size_t n,
+                     std::size_t k, std::size_t m, double* dW, double* dx) {
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t p = 0; p < k; ++p) {
-      const double a = A[i * k + p];
-      const double* b = B + i * m;
-      double* c = C + p * m;
-      for (std::size_t j = 0; j < m; ++j) {
-        c[j] += a * b[j];
-      }
+      axpy(x[i * k + p], dy + i * m, dW + p * m, m);
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t p = 0; p < k; ++p) {
+      dx[i * k + p] += dot(dy + i * m, W + p * m, m);
     }
   }
 }
 
-// C (n, k) += A (n, m) · Bᵀ with B (k, m): the input gradient of y = x W
-void matmul_nt_acc(const double* A, const double* B, double* C, std::size_t n, std::size_t k,
-                   std::size_t m) {
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t p = 0; p < k; ++p) {
-      const double* a = A + i * m;
-      const double* b = B + p * m;
-      double s = 0;
-      for (std::size_t j = 0; j < m; ++j) {
-        s += a[j] * b[j];
-      }
-      C[i * k + p] += s;
-    }
+// ---- LayerNorm ------------------------------------------------------------------------------
+
+// What a pre-LayerNorm keeps: y (T, D), the input of the block after it, and with LayerNorm
+// x̂ (T, D) and rstd = 1/σ (T) for the backward pass.
+struct NormCache {
+  std::vector<double> y, xhat, rstd;
+};
+
+// y = gain·x̂ + bias, x̂ = (x − mean)·rstd, rstd = 1/√(var + ε) per row of x (T, D), population
+// variance; without LayerNorm (`on` false) y = x.
+void layer_norm_forward(bool on, const double* x, const double* gain, const double* bias,
+                        std::size_t T, std::size_t D, NormCache& n) {
+  if (!on) {
+    n.y.assign(x, x + T * D);
+    return;
   }
-}
-
-// ---- LayerNorm and GELU --------------------------------------------------------------------
-
-// y = gain·x̂ + bias, x̂ = (x − mean)·rstd per row of x (T, D); keeps x̂ and rstd for backward.
-void layer_norm(const double* x, const double* gain, const double* bias, double* y, double* xhat,
-                double* rstd, std::size_t T, std::size_t D) {
+  n.y.resize(T * D);
+  n.xhat.resize(T * D);
+  n.rstd.resize(T);
   for (std::size_t t = 0; t < T; ++t) {
     const double* row = x + t * D;
     double mean = 0;
@@ -222,35 +244,160 @@ void layer_norm(const double* x, const double* gain, const double* bias, double*
       var += (row[i] - mean) * (row[i] - mean);
     }
     var /= static_cast<double>(D);
-    rstd[t] = 1.0 / std::sqrt(var + kLayerNormEps);
+    n.rstd[t] = 1.0 / std::sqrt(var + kLayerNormEps);
     for (std::size_t i = 0; i < D; ++i) {
-      xhat[t * D + i] = (row[i] - mean) * rstd[t];
-      y[t * D + i] = gain[i] * xhat[t * D + i] + bias[i];
+      n.xhat[t * D + i] = (row[i] - mean) * n.rstd[t];
+      n.y[t * D + i] = gain[i] * n.xhat[t * D + i] + bias[i];
     }
   }
 }
 
-// dx += rstd·(dx̂ − mean(dx̂) − x̂·mean(dx̂·x̂)) with dx̂ = dy·gain; dgain += Σ dy·x̂, dbias += Σ dy.
-void layer_norm_backward(const double* dy, const double* xhat, const double* rstd,
-                         const double* gain, double* dx, double* dgain, double* dbias,
-                         std::size_t T, std::size_t D) {
+// Its backward pass from dy (T, D), accumulating: dx += rstd·(dx̂ − mean(dx̂) − x̂·mean(dx̂·x̂))
+// with dx̂ = dy·gain, dgain += Σ dy·x̂, dbias += Σ dy; without LayerNorm dx += dy.
+void layer_norm_backward(bool on, const double* dy, const NormCache& n, const double* gain,
+                         std::size_t T, std::size_t D, double* dx, double* dgain, double* dbias) {
+  if (!on) {
+    add_to(dx, dy, T * D);
+    return;
+  }
   for (std::size_t t = 0; t < T; ++t) {
     double mean_d = 0, mean_dx = 0;
     for (std::size_t i = 0; i < D; ++i) {
       const double d = dy[t * D + i] * gain[i];
       mean_d += d;
-      mean_dx += d * xhat[t * D + i];
-      dgain[i] += dy[t * D + i] * xhat[t * D + i];
+      mean_dx += d * n.xhat[t * D + i];
+      dgain[i] += dy[t * D + i] * n.xhat[t * D + i];
       dbias[i] += dy[t * D + i];
     }
     mean_d /= static_cast<double>(D);
     mean_dx /= static_cast<double>(D);
     for (std::size_t i = 0; i < D; ++i) {
       const double d = dy[t * D + i] * gain[i];
-      dx[t * D + i] += rstd[t] * (d - mean_d - xhat[t * D + i] * mean_dx);
+      dx[t * D + i] += n.rstd[t] * (d - mean_d - n.xhat[t * D + i] * mean_dx);
     }
   }
 }
+
+// ---- causal multi-head self-attention -------------------------------------------------------
+
+struct AttentionCache {
+  std::vector<std::vector<double>> q, k, v, p; // per head: q, k, v (T, d_h), weights p (T, T)
+  std::vector<double> o;                       // (T, D) the heads' outputs side by side
+};
+
+// The attention block with its residual, on a (T, D) = LN₁(x) or x:
+//   q_h, k_h, v_h = a W_Q[h], a W_K[h], a W_V[h]                             (T, d_h) each
+//   p_h[i, j] = softmax_j(q_h[i]·k_h[j] / √d_h) over the keys j ≤ i (causal)  (T, T)
+//   o = [p_1 v_1 | … | p_H v_H], an ablated head's columns 0                  (T, D)
+//   x += o W_O                                                               (T, D)·(D, D)
+void attention_forward(const Model& model, std::size_t l, const LayerOffsets& lo, const double* a,
+                       std::size_t T, AttentionCache& ac, double* x) {
+  const ModelConfig& c = model.config;
+  const double* w = model.weights.data();
+  const std::size_t D = c.d_model, H = c.heads, dh = D / H;
+  const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
+  ac.q.resize(H);
+  ac.k.resize(H);
+  ac.v.resize(H);
+  ac.p.resize(H);
+  ac.o.assign(T * D, 0.0);
+  for (std::size_t h = 0; h < H; ++h) {
+    auto& q = ac.q[h];
+    auto& k = ac.k[h];
+    auto& v = ac.v[h];
+    auto& p = ac.p[h];
+    q.resize(T * dh);
+    k.resize(T * dh);
+    v.resize(T * dh);
+    p.assign(T * T, 0.0);
+    linear_forward(a, w + lo.W_Q[h], q.data(), T, D, dh);
+    linear_forward(a, w + lo.W_K[h], k.data(), T, D, dh);
+    linear_forward(a, w + lo.W_V[h], v.data(), T, D, dh);
+    for (std::size_t i = 0; i < T; ++i) {
+      // pass 1: scores q_i·k_j / √d_h for the allowed keys j ≤ i (causal), and the row max
+      double* row = p.data() + i * T;
+      double mx = -std::numeric_limits<double>::infinity();
+      for (std::size_t j = 0; j <= i; ++j) {
+        row[j] = dot(q.data() + i * dh, k.data() + j * dh, dh) * scale;
+        mx = std::max(mx, row[j]);
+      }
+      // pass 2: exp and sum; pass 3: normalise (masked keys j > i keep weight 0)
+      double sum = 0;
+      for (std::size_t j = 0; j <= i; ++j) {
+        row[j] = std::exp(row[j] - mx);
+        sum += row[j];
+      }
+      for (std::size_t j = 0; j <= i; ++j) {
+        row[j] /= sum;
+      }
+      // pass 4: o_h[i] = Σ_j p_ij v_j into the head's columns of o (left 0 when ablated)
+      if (model.head_on(l, h)) {
+        for (std::size_t j = 0; j <= i; ++j) {
+          axpy(row[j], v.data() + j * dh, ac.o.data() + i * D + h * dh, dh);
+        }
+      }
+    }
+  }
+  // pass 5: the residual, x += o W_O
+  std::vector<double> proj(T * D);
+  linear_forward(ac.o.data(), w + lo.W_O, proj.data(), T, D, D);
+  add_to(x, proj.data(), T * D);
+}
+
+// Its backward pass from dx (T, D), the gradient at the block's output (the residual carries dx
+// on to the input unchanged: the caller keeps it). Accumulates the weight gradients into grad and
+// writes da (T, D), the gradient at a:
+//   dW_O += oᵀ dx, do = dx W_Oᵀ                                          (T, D)
+//   dp_ij = do_h[i]·v_j, dv_j += p_ij do_h[i]                            (T, T), (T, d_h)
+//   ds_ij = p_ij (dp_ij − Σ_k p_ik dp_ik) / √d_h                          (T, T)
+//   dq_i += Σ_j ds_ij k_j, dk_j += Σ_i ds_ij q_i                          (T, d_h)
+//   dW_Q[h] += aᵀ dq_h, …; da = Σ_h dq_h W_Q[h]ᵀ + dk_h W_K[h]ᵀ + dv_h W_V[h]ᵀ (ablated heads: 0)
+void attention_backward(const Model& model, std::size_t l, const LayerOffsets& lo, const double* a,
+                        const AttentionCache& ac, std::size_t T, const double* dx, double* da,
+                        double* grad) {
+  const ModelConfig& c = model.config;
+  const double* w = model.weights.data();
+  const std::size_t D = c.d_model, H = c.heads, dh = D / H;
+  const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
+  std::vector<double> dout(T * D, 0.0), dq(T * dh), dk(T * dh), dv(T * dh), dp(T * T);
+  linear_backward(ac.o.data(), w + lo.W_O, dx, T, D, D, grad + lo.W_O, dout.data());
+  std::fill(da, da + T * D, 0.0);
+  for (std::size_t h = 0; h < H; ++h) {
+    if (!model.head_on(l, h)) {
+      continue; // o_h is the constant 0: nothing flows back through this head
+    }
+    const double* q = ac.q[h].data();
+    const double* k = ac.k[h].data();
+    const double* v = ac.v[h].data();
+    const double* p = ac.p[h].data();
+    std::fill(dq.begin(), dq.end(), 0.0);
+    std::fill(dk.begin(), dk.end(), 0.0);
+    std::fill(dv.begin(), dv.end(), 0.0);
+    for (std::size_t i = 0; i < T; ++i) {
+      const double* do_i = dout.data() + i * D + h * dh;
+      // pass 4: o_i = Σ_j p_ij v_j
+      double* dpi = dp.data() + i * T;
+      double sum = 0; // Σ_j p_ij dp_ij
+      for (std::size_t j = 0; j <= i; ++j) {
+        dpi[j] = dot(do_i, v + j * dh, dh);
+        axpy(p[i * T + j], do_i, dv.data() + j * dh, dh);
+        sum += p[i * T + j] * dpi[j];
+      }
+      // passes 3 … 1: the softmax and the scores s_ij = scale · q_i·k_j
+      for (std::size_t j = 0; j <= i; ++j) {
+        const double ds = p[i * T + j] * (dpi[j] - sum) * scale;
+        axpy(ds, k + j * dh, dq.data() + i * dh, dh);
+        axpy(ds, q + i * dh, dk.data() + j * dh, dh);
+      }
+    }
+    // the projections q = a W_Q, k = a W_K, v = a W_V
+    linear_backward(a, w + lo.W_Q[h], dq.data(), T, D, dh, grad + lo.W_Q[h], da);
+    linear_backward(a, w + lo.W_K[h], dk.data(), T, D, dh, grad + lo.W_K[h], da);
+    linear_backward(a, w + lo.W_V[h], dv.data(), T, D, dh, grad + lo.W_V[h], da);
+  }
+}
+
+// ---- the MLP ----------------------------------------------------------------------------------
 
 double gelu(double x) {
   return 0.5 * x * (1.0 + std::tanh(kGeluC * (x + kGeluA * x * x * x)));
@@ -261,157 +408,62 @@ double gelu_derivative(double x) {
   return 0.5 * (1.0 + th) + 0.5 * x * (1.0 - th * th) * kGeluC * (1.0 + 3.0 * kGeluA * x * x);
 }
 
-// ---- the forward pass of one sequence, keeping what backward needs -----------------------------
-
-struct LayerCache {
-  std::vector<double> x_in;                    // (T, D) residual entering the layer
-  std::vector<double> a, xhat1, rstd1;         // attention input (T, D) and its LN state
-  std::vector<std::vector<double>> q, k, v, p; // per head: (T, d_h) ×3 and weights (T, T)
-  std::vector<double> o;                       // (T, D) heads side by side
-  std::vector<double> x_mid;                   // (T, D) after the attention residual
-  std::vector<double> m, xhat2, rstd2;         // MLP input (T, D) and its LN state
-  std::vector<double> h, g;                    // (T, M) pre-activation and GELU
+struct MlpCache {
+  std::vector<double> h, g; // (T, M) pre-activation and GELU
 };
 
-struct Cache {
-  std::size_t T = 0;
-  std::vector<LayerCache> layers;
-  std::vector<double> x_final, f, xhatf, rstdf; // (T, D)
-  std::vector<double> logits;                   // (T, V)
-};
-
-void forward_sequence(const Model& model, const Offsets& off, const std::int32_t* tokens,
-                      std::size_t T, Cache& cache) {
-  const ModelConfig& c = model.config;
-  const double* w = model.weights.data();
-  const std::size_t D = c.d_model, H = c.heads, dh = D / H, M = mlp_width(c), V = c.vocab;
-  const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
-  cache.T = T;
-  cache.layers.resize(c.layers);
-
-  // embeddings: x₀[t] = E[token_t] + P[t]
-  std::vector<double> x(T * D);
-  for (std::size_t t = 0; t < T; ++t) {
-    const double* e = w + off.token + static_cast<std::size_t>(tokens[t]) * D;
-    const double* pos = w + off.position + t * D;
-    for (std::size_t i = 0; i < D; ++i) {
-      x[t * D + i] = e[i] + pos[i];
-    }
-  }
-
+// The MLP block with its residual, on m (T, D) = LN₂(x) or x:
+//   h = m W_in + b_in       (T, D)·(D, M)
+//   g = GELU(h)             (T, M)
+//   x += g W_out + b_out    (T, M)·(M, D)
+void mlp_forward(const double* w, const LayerOffsets& lo, const double* m, std::size_t T,
+                 std::size_t D, std::size_t M, MlpCache& mc, double* x) {
+  mc.h.resize(T * M);
+  mc.g.resize(T * M);
+  linear_forward(m, w + lo.W_in, mc.h.data(), T, D, M);
+  bias_forward(mc.h.data(), w + lo.b_in, T, M);
+  std::transform(mc.h.begin(), mc.h.end(), mc.g.begin(), gelu);
   std::vector<double> proj(T * D);
-  for (std::size_t l = 0; l < c.layers; ++l) {
-    const LayerOffsets& lo = off.layers[l];
-    LayerCache& lc = cache.layers[l];
-    lc.x_in = x;
-    if (c.layer_norm) {
-      lc.a.resize(T * D);
-      lc.xhat1.resize(T * D);
-      lc.rstd1.resize(T);
-      layer_norm(x.data(), w + lo.ln1_gain, w + lo.ln1_bias, lc.a.data(), lc.xhat1.data(),
-                 lc.rstd1.data(), T, D);
-    } else {
-      lc.a = x;
-    }
-    lc.q.resize(H);
-    lc.k.resize(H);
-    lc.v.resize(H);
-    lc.p.resize(H);
-    lc.o.assign(T * D, 0.0);
-    for (std::size_t h = 0; h < H; ++h) {
-      auto& q = lc.q[h];
-      auto& k = lc.k[h];
-      auto& v = lc.v[h];
-      auto& p = lc.p[h];
-      q.resize(T * dh);
-      k.resize(T * dh);
-      v.resize(T * dh);
-      p.assign(T * T, 0.0);
-      matmul(lc.a.data(), w + lo.W_Q[h], q.data(), T, D, dh);
-      matmul(lc.a.data(), w + lo.W_K[h], k.data(), T, D, dh);
-      matmul(lc.a.data(), w + lo.W_V[h], v.data(), T, D, dh);
-      for (std::size_t i = 0; i < T; ++i) {
-        // pass 1: scores q_i·k_j / √d_h for the allowed keys j ≤ i (causal), and the row max
-        double* row = p.data() + i * T;
-        double mx = -std::numeric_limits<double>::infinity();
-        for (std::size_t j = 0; j <= i; ++j) {
-          double s = 0;
-          for (std::size_t d = 0; d < dh; ++d) {
-            s += q[i * dh + d] * k[j * dh + d];
-          }
-          row[j] = s * scale;
-          mx = std::max(mx, row[j]);
-        }
-        // pass 2: exp and sum; pass 3: normalise (masked keys j > i keep weight 0)
-        double sum = 0;
-        for (std::size_t j = 0; j <= i; ++j) {
-          row[j] = std::exp(row[j] - mx);
-          sum += row[j];
-        }
-        for (std::size_t j = 0; j <= i; ++j) {
-          row[j] /= sum;
-        }
-        // pass 4: o_h[i] = Σ_j p_ij v_j into the head's columns of o (left 0 when ablated)
-        if (!model.head_on(l, h)) {
-          continue;
-        }
-        double* out = lc.o.data() + i * D + h * dh;
-        for (std::size_t j = 0; j <= i; ++j) {
-          for (std::size_t d = 0; d < dh; ++d) {
-            out[d] += row[j] * v[j * dh + d];
-          }
-        }
-      }
-    }
-    // attention residual: x = x + o W_O
-    matmul(lc.o.data(), w + lo.W_O, proj.data(), T, D, D);
-    for (std::size_t i = 0; i < T * D; ++i) {
-      x[i] += proj[i];
-    }
-    lc.x_mid = x;
-    if (c.mlp) {
-      if (c.layer_norm) {
-        lc.m.resize(T * D);
-        lc.xhat2.resize(T * D);
-        lc.rstd2.resize(T);
-        layer_norm(x.data(), w + lo.ln2_gain, w + lo.ln2_bias, lc.m.data(), lc.xhat2.data(),
-                   lc.rstd2.data(), T, D);
-      } else {
-        lc.m = x;
-      }
-      // x = x + GELU(m W_in + b_in) W_out + b_out
-      lc.h.resize(T * M);
-      lc.g.resize(T * M);
-      matmul(lc.m.data(), w + lo.W_in, lc.h.data(), T, D, M);
-      for (std::size_t t = 0; t < T; ++t) {
-        for (std::size_t j = 0; j < M; ++j) {
-          lc.h[t * M + j] += w[lo.b_in + j];
-          lc.g[t * M + j] = gelu(lc.h[t * M + j]);
-        }
-      }
-      matmul(lc.g.data(), w + lo.W_out, proj.data(), T, M, D);
-      for (std::size_t t = 0; t < T; ++t) {
-        for (std::size_t i = 0; i < D; ++i) {
-          x[t * D + i] += proj[t * D + i] + w[lo.b_out + i];
-        }
-      }
-    }
-  }
-  cache.x_final = x;
-  if (c.layer_norm) {
-    cache.f.resize(T * D);
-    cache.xhatf.resize(T * D);
-    cache.rstdf.resize(T);
-    layer_norm(x.data(), w + off.final_gain, w + off.final_bias, cache.f.data(), cache.xhatf.data(),
-               cache.rstdf.data(), T, D);
-  } else {
-    cache.f = x;
-  }
-  cache.logits.resize(T * V);
-  matmul(cache.f.data(), w + off.unembed, cache.logits.data(), T, D, V);
+  linear_forward(mc.g.data(), w + lo.W_out, proj.data(), T, M, D);
+  bias_forward(proj.data(), w + lo.b_out, T, D);
+  add_to(x, proj.data(), T * D);
 }
 
-// Cross-entropy at position t: log Σ exp(z) − z_target, and (when dlogits is given)
+// Its backward pass from dx (T, D), the gradient at the block's output. Accumulates the weight
+// gradients into grad and writes dm (T, D), the gradient at m:
+//   dW_out += gᵀ dx, db_out += Σ_t dx[t], dg = dx W_outᵀ        (T, M)
+//   dh = dg · GELU'(h), db_in += Σ_t dh[t]                      (T, M)
+//   dW_in += mᵀ dh, dm = dh W_inᵀ                               (T, D)
+void mlp_backward(const double* w, const LayerOffsets& lo, const double* m, const MlpCache& mc,
+                  std::size_t T, std::size_t D, std::size_t M, const double* dx, double* dm,
+                  double* grad) {
+  std::vector<double> dh(T * M, 0.0);
+  linear_backward(mc.g.data(), w + lo.W_out, dx, T, M, D, grad + lo.W_out, dh.data());
+  bias_backward(dx, T, D, grad + lo.b_out);
+  for (std::size_t i = 0; i < T * M; ++i) {
+    dh[i] *= gelu_derivative(mc.h[i]);
+  }
+  bias_backward(dh.data(), T, M, grad + lo.b_in);
+  std::fill(dm, dm + T * D, 0.0);
+  linear_backward(m, w + lo.W_in, dh.data(), T, D, M, grad + lo.W_in, dm);
+}
+
+// ---- the unembedding and the loss -------------------------------------------------------------
+
+// logits = f U: logits (T, V) from f (T, D) = LN_f(x) or x and U (D, V).
+void unembedding_forward(const double* f, const double* U, std::size_t T, std::size_t D,
+                         std::size_t V, double* logits) {
+  linear_forward(f, U, logits, T, D, V);
+}
+
+// Its backward pass from dlogits (T, V): dU += fᵀ dlogits; writes df = dlogits Uᵀ (T, D).
+void unembedding_backward(const double* f, const double* U, const double* dlogits, std::size_t T,
+                          std::size_t D, std::size_t V, double* dU, double* df) {
+  std::fill(df, df + T * D, 0.0);
+  linear_backward(f, U, dlogits, T, D, V, dU, df);
+}
+
+// Cross-entropy at position t: log Σ exp(z) − z_target, and (when dlogits is given) its gradient
 // dlogits = (softmax(z) − onehot(target)) · weight.
 double cross_entropy(const double* z, std::size_t V, std::int32_t target, double weight,
                      double* dlogits) {
@@ -433,126 +485,78 @@ double cross_entropy(const double* z, std::size_t V, std::int32_t target, double
   return log_sum - z[target];
 }
 
-// ---- the backward pass of one sequence: accumulates into grad ---------------------------------
+// ---- the whole model on one sequence: the blocks in order, then in reverse -------------------
 
+struct LayerCache {
+  NormCache ln1; // a = LN₁(x) or x, the attention input (T, D)
+  AttentionCache attention;
+  NormCache ln2; // m = LN₂(x) or x, the MLP input (T, D)
+  MlpCache mlp;
+};
+
+struct Cache {
+  std::size_t T = 0;
+  std::vector<LayerCache> layers;
+  NormCache lnf;              // f = LN_f(x) or x (T, D)
+  std::vector<double> logits; // (T, V)
+};
+
+// The forward pass of one sequence of T tokens, keeping what backward needs:
+//   x = E[tokens] + P                                           (T, D)
+//   per layer: x += attention(LN₁(x)), then x += MLP(LN₂(x))    (T, D)
+//   logits = LN_f(x) U                                          (T, V)
+void forward_sequence(const Model& model, const Offsets& off, const std::int32_t* tokens,
+                      std::size_t T, Cache& cache) {
+  const ModelConfig& c = model.config;
+  const double* w = model.weights.data();
+  const std::size_t D = c.d_model, M = mlp_width(c), V = c.vocab;
+  const bool ln = c.layer_norm;
+  cache.T = T;
+  cache.layers.resize(c.layers);
+  std::vector<double> x(T * D); // the residual stream
+  embedding_forward(w + off.token, w + off.position, tokens, T, T, D, x.data());
+  for (std::size_t l = 0; l < c.layers; ++l) {
+    const LayerOffsets& lo = off.layers[l];
+    LayerCache& lc = cache.layers[l];
+    layer_norm_forward(ln, x.data(), w + lo.ln1_gain, w + lo.ln1_bias, T, D, lc.ln1);
+    attention_forward(model, l, lo, lc.ln1.y.data(), T, lc.attention, x.data());
+    if (c.mlp) {
+      layer_norm_forward(ln, x.data(), w + lo.ln2_gain, w + lo.ln2_bias, T, D, lc.ln2);
+      mlp_forward(w, lo, lc.ln2.y.data(), T, D, M, lc.mlp, x.data());
+    }
+  }
+  layer_norm_forward(ln, x.data(), w + off.final_gain, w + off.final_bias, T, D, cache.lnf);
+  cache.logits.resize(T * V);
+  unembedding_forward(cache.lnf.y.data(), w + off.unembed, T, D, V, cache.logits.data());
+}
+
+// The backward pass of one sequence from dlogits (T, V): the blocks' backward passes in reverse,
+// dx (T, D) the gradient at the residual stream, accumulating into grad (layout order).
 void backward_sequence(const Model& model, const Offsets& off, const std::int32_t* tokens,
                        const Cache& cache, const std::vector<double>& dlogits, double* grad) {
   const ModelConfig& c = model.config;
   const double* w = model.weights.data();
-  const std::size_t T = cache.T, D = c.d_model, H = c.heads, dh = D / H, M = mlp_width(c),
-                    V = c.vocab;
-  const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
-
-  // logits = f U
-  matmul_tn_acc(cache.f.data(), dlogits.data(), grad + off.unembed, T, D, V);
-  std::vector<double> df(T * D, 0.0);
-  matmul_nt_acc(dlogits.data(), w + off.unembed, df.data(), T, D, V);
-  std::vector<double> dx(T * D, 0.0);
-  if (c.layer_norm) {
-    layer_norm_backward(df.data(), cache.xhatf.data(), cache.rstdf.data(), w + off.final_gain,
-                        dx.data(), grad + off.final_gain, grad + off.final_bias, T, D);
-  } else {
-    dx = df;
-  }
-
-  std::vector<double> dm(T * D), dg(T * M), da(T * D), dout(T * D);
-  std::vector<double> dq(T * dh), dk(T * dh), dv(T * dh), dp(T * T);
+  const std::size_t T = cache.T, D = c.d_model, M = mlp_width(c), V = c.vocab;
+  const bool ln = c.layer_norm;
+  std::vector<double> dx(T * D, 0.0), dblock(T * D); // dblock: the gradient at a block's input
+  unembedding_backward(cache.lnf.y.data(), w + off.unembed, dlogits.data(), T, D, V,
+                       grad + off.unembed, dblock.data());
+  layer_norm_backward(ln, dblock.data(), cache.lnf, w + off.final_gain, T, D, dx.data(),
+                      grad + off.final_gain, grad + off.final_bias);
   for (std::size_t l = c.layers; l-- > 0;) {
     const LayerOffsets& lo = off.layers[l];
     const LayerCache& lc = cache.layers[l];
     if (c.mlp) {
-      // x_out = x_mid + GELU(h) W_out + b_out, h = m W_in + b_in
-      matmul_tn_acc(lc.g.data(), dx.data(), grad + lo.W_out, T, M, D);
-      for (std::size_t t = 0; t < T; ++t) {
-        for (std::size_t i = 0; i < D; ++i) {
-          grad[lo.b_out + i] += dx[t * D + i];
-        }
-      }
-      std::fill(dg.begin(), dg.end(), 0.0);
-      matmul_nt_acc(dx.data(), w + lo.W_out, dg.data(), T, M, D);
-      for (std::size_t t = 0; t < T; ++t) {
-        for (std::size_t j = 0; j < M; ++j) {
-          dg[t * M + j] *= gelu_derivative(lc.h[t * M + j]); // now dh
-          grad[lo.b_in + j] += dg[t * M + j];
-        }
-      }
-      matmul_tn_acc(lc.m.data(), dg.data(), grad + lo.W_in, T, D, M);
-      std::fill(dm.begin(), dm.end(), 0.0);
-      matmul_nt_acc(dg.data(), w + lo.W_in, dm.data(), T, D, M);
-      if (c.layer_norm) {
-        layer_norm_backward(dm.data(), lc.xhat2.data(), lc.rstd2.data(), w + lo.ln2_gain, dx.data(),
-                            grad + lo.ln2_gain, grad + lo.ln2_bias, T, D);
-      } else {
-        for (std::size_t i = 0; i < T * D; ++i) {
-          dx[i] += dm[i];
-        }
-      }
+      mlp_backward(w, lo, lc.ln2.y.data(), lc.mlp, T, D, M, dx.data(), dblock.data(), grad);
+      layer_norm_backward(ln, dblock.data(), lc.ln2, w + lo.ln2_gain, T, D, dx.data(),
+                          grad + lo.ln2_gain, grad + lo.ln2_bias);
     }
-    // x_mid = x_in + o W_O
-    matmul_tn_acc(lc.o.data(), dx.data(), grad + lo.W_O, T, D, D);
-    std::fill(dout.begin(), dout.end(), 0.0);
-    matmul_nt_acc(dx.data(), w + lo.W_O, dout.data(), T, D, D);
-    std::fill(da.begin(), da.end(), 0.0);
-    for (std::size_t h = 0; h < H; ++h) {
-      if (!model.head_on(l, h)) {
-        continue; // o_h is the constant 0: nothing flows back through this head
-      }
-      const auto& q = lc.q[h];
-      const auto& k = lc.k[h];
-      const auto& v = lc.v[h];
-      const auto& p = lc.p[h];
-      std::fill(dq.begin(), dq.end(), 0.0);
-      std::fill(dk.begin(), dk.end(), 0.0);
-      std::fill(dv.begin(), dv.end(), 0.0);
-      for (std::size_t i = 0; i < T; ++i) {
-        const double* dout_i = dout.data() + i * D + h * dh;
-        // o_i = Σ_j p_ij v_j: dp_ij = do_i · v_j, dv_j += p_ij do_i
-        double* dpi = dp.data() + i * T;
-        double dot = 0; // Σ_j p_ij dp_ij
-        for (std::size_t j = 0; j <= i; ++j) {
-          double s = 0;
-          for (std::size_t d = 0; d < dh; ++d) {
-            s += dout_i[d] * v[j * dh + d];
-            dv[j * dh + d] += p[i * T + j] * dout_i[d];
-          }
-          dpi[j] = s;
-          dot += p[i * T + j] * s;
-        }
-        // softmax: ds_ij = p_ij (dp_ij − Σ_k p_ik dp_ik); s_ij = scale · q_i·k_j
-        for (std::size_t j = 0; j <= i; ++j) {
-          const double ds = p[i * T + j] * (dpi[j] - dot) * scale;
-          for (std::size_t d = 0; d < dh; ++d) {
-            dq[i * dh + d] += ds * k[j * dh + d];
-            dk[j * dh + d] += ds * q[i * dh + d];
-          }
-        }
-      }
-      // q = a W_Q, k = a W_K, v = a W_V
-      matmul_tn_acc(lc.a.data(), dq.data(), grad + lo.W_Q[h], T, D, dh);
-      matmul_tn_acc(lc.a.data(), dk.data(), grad + lo.W_K[h], T, D, dh);
-      matmul_tn_acc(lc.a.data(), dv.data(), grad + lo.W_V[h], T, D, dh);
-      matmul_nt_acc(dq.data(), w + lo.W_Q[h], da.data(), T, D, dh);
-      matmul_nt_acc(dk.data(), w + lo.W_K[h], da.data(), T, D, dh);
-      matmul_nt_acc(dv.data(), w + lo.W_V[h], da.data(), T, D, dh);
-    }
-    if (c.layer_norm) {
-      layer_norm_backward(da.data(), lc.xhat1.data(), lc.rstd1.data(), w + lo.ln1_gain, dx.data(),
-                          grad + lo.ln1_gain, grad + lo.ln1_bias, T, D);
-    } else {
-      for (std::size_t i = 0; i < T * D; ++i) {
-        dx[i] += da[i];
-      }
-    }
+    attention_backward(model, l, lo, lc.ln1.y.data(), lc.attention, T, dx.data(), dblock.data(),
+                       grad);
+    layer_norm_backward(ln, dblock.data(), lc.ln1, w + lo.ln1_gain, T, D, dx.data(),
+                        grad + lo.ln1_gain, grad + lo.ln1_bias);
   }
-  // x₀[t] = E[token_t] + P[t]
-  for (std::size_t t = 0; t < T; ++t) {
-    double* de = grad + off.token + static_cast<std::size_t>(tokens[t]) * D;
-    double* dpos = grad + off.position + t * D;
-    for (std::size_t i = 0; i < D; ++i) {
-      de[i] += dx[t * D + i];
-      dpos[i] += dx[t * D + i];
-    }
-  }
+  embedding_backward(dx.data(), tokens, T, T, D, grad + off.token, grad + off.position);
 }
 
 double run_batch(const Model& model, const Batch& batch, std::vector<double>* gradient,
@@ -716,7 +720,7 @@ Tensor64 forward_reference(const Model& model, const std::vector<std::int32_t>& 
     *attention = Tensor64::from_shape({c.layers, c.heads, T, T});
     double* out = attention->data();
     for (const LayerCache& lc : cache.layers) {
-      for (const auto& p : lc.p) {
+      for (const auto& p : lc.attention.p) {
         out = std::copy(p.begin(), p.end(), out);
       }
     }

@@ -7,6 +7,12 @@
 // Every activation holds N = count·T rows (row r = b·T + t of sequence b), so the projections,
 // W_O, the MLP and the unembedding are one product each over the batch; only the attention inside
 // a head runs per sequence, on (T, T) blocks.
+//
+// As in the reference, each block is a forward/backward pair with its shapes and equation:
+// embedding (model_internal.hpp), layer_norm, attention, mlp and unembedding (+ cross_entropy_f32);
+// forward_batch_f32 calls the forward passes in order (passes 1 … 7), backward_batch_f32 the
+// backward passes in reverse. The blocks read their weights and activations from the workspace
+// and grow their own buffers.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -27,114 +33,6 @@ constexpr float kEps = static_cast<float>(kLayerNormEps);
 template <class T> void grow(std::vector<T>& v, std::size_t n) {
   if (v.size() < n) {
     v.resize(n);
-  }
-}
-
-// ---- LayerNorm over rows of D (float32, population variance)
-// -------------------------------------
-
-// y = gain·x̂ + bias, x̂ = (x − mean)·rstd per row of x (N, D); keeps x̂ and rstd for backward.
-void layer_norm(const float* x, const float* gain, const float* bias, float* y, float* xhat,
-                float* rstd, std::size_t N, std::size_t D) {
-  const float inv_d = 1.0f / static_cast<float>(D);
-  for (std::size_t r = 0; r < N; ++r) {
-    const float* row = x + r * D;
-    float mean = 0;
-    for (std::size_t i = 0; i < D; ++i) {
-      mean += row[i];
-    }
-    mean *= inv_d;
-    float var = 0;
-    for (std::size_t i = 0; i < D; ++i) {
-      var += (row[i] - mean) * (row[i] - mean);
-    }
-    var *= inv_d;
-    const float s = 1.0f / std::sqrt(var + kEps);
-    rstd[r] = s;
-    for (std::size_t i = 0; i < D; ++i) {
-      const float xh = (row[i] - mean) * s;
-      xhat[r * D + i] = xh;
-      y[r * D + i] = gain[i] * xh + bias[i];
-    }
-  }
-}
-
-// dx += rstd·(dx̂ − mean(dx̂) − x̂·mean(dx̂·x̂)) with dx̂ = dy·gain; dgain += Σ dy·x̂, dbias += Σ dy.
-void layer_norm_backward(const float* dy, const float* xhat, const float* rstd, const float* gain,
-                         float* dx, float* dgain, float* dbias, std::size_t N, std::size_t D) {
-  const float inv_d = 1.0f / static_cast<float>(D);
-  for (std::size_t r = 0; r < N; ++r) {
-    const float* dyr = dy + r * D;
-    const float* xr = xhat + r * D;
-    float mean_d = 0, mean_dx = 0;
-    for (std::size_t i = 0; i < D; ++i) {
-      const float d = dyr[i] * gain[i];
-      mean_d += d;
-      mean_dx += d * xr[i];
-      dgain[i] += dyr[i] * xr[i];
-      dbias[i] += dyr[i];
-    }
-    mean_d *= inv_d;
-    mean_dx *= inv_d;
-    for (std::size_t i = 0; i < D; ++i) {
-      dx[r * D + i] += rstd[r] * (dyr[i] * gain[i] - mean_d - xr[i] * mean_dx);
-    }
-  }
-}
-
-// out[j] += Σ_r in[r, j] over N rows of width W: a bias gradient.
-void add_column_sums(const float* in, std::size_t N, std::size_t W, float* out) {
-  for (std::size_t r = 0; r < N; ++r) {
-    for (std::size_t j = 0; j < W; ++j) {
-      out[j] += in[r * W + j];
-    }
-  }
-}
-
-void size_forward(const Model& model, std::size_t count, std::size_t T, F32Workspace& ws) {
-  const ModelConfig& c = model.config;
-  const std::size_t N = count * T, D = c.d_model, H = c.heads, M = mlp_width(c);
-  ws.count = count;
-  ws.T = T;
-  ws.layers.resize(c.layers);
-  for (LayerBuffers& lb : ws.layers) {
-    grow(lb.a, N * D);
-    if (c.layer_norm) {
-      grow(lb.xhat1, N * D);
-      grow(lb.rstd1, N);
-    }
-    grow(lb.qkv, N * 3 * D);
-    grow(lb.p, count * H * T * T);
-    grow(lb.o, N * D);
-    if (c.mlp) {
-      grow(lb.m, N * D);
-      if (c.layer_norm) {
-        grow(lb.xhat2, N * D);
-        grow(lb.rstd2, N);
-      }
-      grow(lb.h, N * M);
-      grow(lb.g, N * M);
-      grow(lb.th, N * M);
-    }
-  }
-  grow(ws.x, N * D);
-  if (c.layer_norm) {
-    grow(ws.f, N * D);
-    grow(ws.xhatf, N * D);
-    grow(ws.rstdf, N);
-  }
-  grow(ws.logits, N * c.vocab);
-}
-
-// The causal softmax of one head of one sequence, in place on its scores (T, T): passes 2–3 of
-// the attention (exp((s − max)·scale), normalise) over the keys j ≤ i of row i, 0 for j > i.
-void causal_softmax(const kernels::KernelSet& ks, float* p, std::size_t T, float scale) {
-  for (std::size_t i = 0; i < T; ++i) {
-    float* row = p + i * T;
-    const float mx = ks.rmax(row, i + 1);
-    const float sum = ks.raddstoreexpminusmax(row, i + 1, mx, scale, row);
-    ks.vscale(row, i + 1, 1.0f / sum);
-    std::fill(row + i + 1, row + T, 0.0f);
   }
 }
 
@@ -206,219 +104,348 @@ void load_weights_f32(const Model& model, F32Workspace& ws) {
   }
 }
 
+namespace {
+
+// ---- LayerNorm over rows of D (float32, population variance) ---------------------------------
+
+// y = gain·x̂ + bias, x̂ = (x − mean)·rstd, rstd = 1/√(var + ε) per row of x (N, D), keeping x̂
+// and rstd for backward; without LayerNorm (`on` false) y is a copy of x (the block's input must
+// outlive the residual update of x that follows).
+void layer_norm_forward(bool on, const float* x, const float* gain, const float* bias,
+                        std::size_t N, std::size_t D, NormBuffers& n) {
+  grow(n.y, N * D);
+  if (!on) {
+    std::copy_n(x, N * D, n.y.data());
+    return;
+  }
+  grow(n.xhat, N * D);
+  grow(n.rstd, N);
+  const float inv_d = 1.0f / static_cast<float>(D);
+  for (std::size_t r = 0; r < N; ++r) {
+    const float* row = x + r * D;
+    float mean = 0;
+    for (std::size_t i = 0; i < D; ++i) {
+      mean += row[i];
+    }
+    mean *= inv_d;
+    float var = 0;
+    for (std::size_t i = 0; i < D; ++i) {
+      var += (row[i] - mean) * (row[i] - mean);
+    }
+    var *= inv_d;
+    const float s = 1.0f / std::sqrt(var + kEps);
+    n.rstd[r] = s;
+    for (std::size_t i = 0; i < D; ++i) {
+      const float xh = (row[i] - mean) * s;
+      n.xhat[r * D + i] = xh;
+      n.y[r * D + i] = gain[i] * xh + bias[i];
+    }
+  }
+}
+
+// Its backward pass from dy (N, D), accumulating: dx += rstd·(dx̂ − mean(dx̂) − x̂·mean(dx̂·x̂))
+// with dx̂ = dy·gain, dgain += Σ dy·x̂, dbias += Σ dy. (Without LayerNorm there is nothing to
+// run: the block's last product adds its input gradient into dx itself.)
+void layer_norm_backward(const float* dy, const NormBuffers& n, const float* gain, std::size_t N,
+                         std::size_t D, float* dx, float* dgain, float* dbias) {
+  const float inv_d = 1.0f / static_cast<float>(D);
+  for (std::size_t r = 0; r < N; ++r) {
+    const float* dyr = dy + r * D;
+    const float* xr = n.xhat.data() + r * D;
+    float mean_d = 0, mean_dx = 0;
+    for (std::size_t i = 0; i < D; ++i) {
+      const float d = dyr[i] * gain[i];
+      mean_d += d;
+      mean_dx += d * xr[i];
+      dgain[i] += dyr[i] * xr[i];
+      dbias[i] += dyr[i];
+    }
+    mean_d *= inv_d;
+    mean_dx *= inv_d;
+    for (std::size_t i = 0; i < D; ++i) {
+      dx[r * D + i] += n.rstd[r] * (dyr[i] * gain[i] - mean_d - xr[i] * mean_dx);
+    }
+  }
+}
+
+// ---- causal multi-head self-attention --------------------------------------------------------
+
+// The causal softmax of one head of one sequence, in place on its scores (T, T): passes 2–3 of
+// the attention (exp((s − max)·scale), normalise) over the keys j ≤ i of row i, 0 for j > i.
+void causal_softmax(const kernels::KernelSet& ks, float* p, std::size_t T, float scale) {
+  for (std::size_t i = 0; i < T; ++i) {
+    float* row = p + i * T;
+    const float mx = ks.rmax(row, i + 1);
+    const float sum = ks.raddstoreexpminusmax(row, i + 1, mx, scale, row);
+    ks.vscale(row, i + 1, 1.0f / sum);
+    std::fill(row + i + 1, row + T, 0.0f);
+  }
+}
+
+// Its backward pass, in place on dp (T, T) from the weights p:
+//   ds_ij = p_ij (dp_ij − Σ_k p_ik dp_ik) · scale for j ≤ i, 0 for j > i.
+void causal_softmax_backward(const float* p, float* dp, std::size_t T, float scale) {
+  for (std::size_t i = 0; i < T; ++i) {
+    const float* pi = p + i * T;
+    float* dpi = dp + i * T;
+    float dot = 0;
+    for (std::size_t j = 0; j <= i; ++j) {
+      dot += pi[j] * dpi[j];
+    }
+    for (std::size_t j = 0; j <= i; ++j) {
+      dpi[j] = pi[j] * (dpi[j] - dot) * scale;
+    }
+    std::fill(dpi + i + 1, dpi + T, 0.0f);
+  }
+}
+
+// m[r, 0 .. width) = 0 for the `rows` rows of m (row stride ld): an ablated head's columns.
+void zero_columns(float* m, std::size_t rows, std::size_t ld, std::size_t width) {
+  for (std::size_t r = 0; r < rows; ++r) {
+    std::fill_n(m + r * ld, width, 0.0f);
+  }
+}
+
+// The attention block of layer l with its residual, on a (N, D) = LN₁(x) or x (ws.layers[l].ln1):
+//   pass 3: [q | k | v] = a W_QKV, every head at once                      (N, D)·(D, 3D)
+//   pass 4, per sequence b and head h: p = softmax(q kᵀ · scale, causal)    (T, T)
+//                                      o_h = p v (0 for an ablated head)   (T, d_h)
+//   pass 5: x += o W_O                                                     (N, D)·(D, D)
+void attention_forward(const kernels::KernelSet& ks, const Model& model, std::size_t l,
+                       F32Workspace& ws, float* x) {
+  const ModelConfig& c = model.config;
+  const std::size_t count = ws.count, T = ws.T, N = count * T, D = c.d_model, H = c.heads,
+                    dh = D / H, D3 = 3 * D;
+  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(dh)));
+  LayerBuffers& lb = ws.layers[l];
+  grow(lb.qkv, N * D3);
+  grow(lb.p, count * H * T * T);
+  grow(lb.o, N * D);
+  ks.gemm_nn(N, D, D3, lb.ln1.y.data(), D, ws.wqkv[l].data(), D3, lb.qkv.data(), D3, false);
+  for (std::size_t b = 0; b < count; ++b) {
+    const float* qkv = lb.qkv.data() + b * T * D3;
+    float* o = lb.o.data() + b * T * D;
+    for (std::size_t h = 0; h < H; ++h) {
+      const float* q = qkv + h * dh;
+      const float* k = qkv + D + h * dh;
+      const float* v = qkv + 2 * D + h * dh;
+      float* p = lb.p.data() + (b * H + h) * T * T;
+      ks.gemm_nt(T, dh, T, q, D3, k, D3, p, T, false); // scores q kᵀ        (T, T)
+      causal_softmax(ks, p, T, scale);
+      if (model.head_on(l, h)) {
+        ks.gemm_nn(T, T, dh, p, T, v, D3, o + h * dh, D, false); // p v     (T, d_h)
+      } else {
+        zero_columns(o + h * dh, T, D, dh);
+      }
+    }
+  }
+  ks.gemm_nn(N, D, D, lb.o.data(), D, ws.w.data() + ws.off.layers[l].W_O, D, x, D, true);
+}
+
+// Its backward pass from dx (N, D), the gradient at the block's output (the residual carries dx
+// on to the input unchanged). Writes dW_O to g and dW_QKV to ws.gqkv[l], and the gradient at a
+// to da (N, D), adding it when `accumulate` (da = dx without LayerNorm). da may be ws.dy, the
+// scratch of do: it is written last.
+//   pass 5: dW_O = oᵀ dx, do = dx W_Oᵀ                                     (N, D)
+//   pass 4, per sequence and head: dp = do vᵀ, dv = pᵀ do                   (T, T), (T, d_h)
+//           ds = causal_softmax_backward(p, dp); dq = ds k, dk = dsᵀ q     (T, d_h)
+//   pass 3: dW_QKV = aᵀ [dq | dk | dv], da = [dq | dk | dv] W_QKVᵀ          (N, D)
+void attention_backward(const kernels::KernelSet& ks, const Model& model, std::size_t l,
+                        F32Workspace& ws, const float* dx, float* da, bool accumulate, float* g) {
+  const ModelConfig& c = model.config;
+  const std::size_t count = ws.count, T = ws.T, N = count * T, D = c.d_model, H = c.heads,
+                    dh = D / H, D3 = 3 * D;
+  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(dh)));
+  const LayerBuffers& lb = ws.layers[l];
+  const std::size_t W_O = ws.off.layers[l].W_O;
+  grow(ws.dqkv, N * D3);
+  grow(ws.dp, T * T);
+  float* dout = ws.dy.data();
+  ks.gemm_tn(D, N, D, lb.o.data(), D, dx, D, g + W_O, D, false);     // dW_O = oᵀ dx
+  ks.gemm_nn(N, D, D, dx, D, ws.wt.data() + W_O, D, dout, D, false); // do = dx W_Oᵀ
+  float* dp = ws.dp.data();
+  for (std::size_t b = 0; b < count; ++b) {
+    const float* qkv = lb.qkv.data() + b * T * D3;
+    float* dqkv = ws.dqkv.data() + b * T * D3;
+    for (std::size_t h = 0; h < H; ++h) {
+      float* dq = dqkv + h * dh;
+      float* dk = dqkv + D + h * dh;
+      float* dv = dqkv + 2 * D + h * dh;
+      if (!model.head_on(l, h)) { // o_h is the constant 0: nothing flows back
+        zero_columns(dq, T, D3, dh);
+        zero_columns(dk, T, D3, dh);
+        zero_columns(dv, T, D3, dh);
+        continue;
+      }
+      const float* q = qkv + h * dh;
+      const float* k = qkv + D + h * dh;
+      const float* v = qkv + 2 * D + h * dh;
+      const float* p = lb.p.data() + (b * H + h) * T * T;
+      const float* do_h = dout + b * T * D + h * dh;
+      ks.gemm_nt(T, dh, T, do_h, D, v, D3, dp, T, false); // dp = do vᵀ          (T, T)
+      ks.gemm_tn(T, T, dh, p, T, do_h, D, dv, D3, false); // dv = pᵀ do          (T, d_h)
+      causal_softmax_backward(p, dp, T, scale);           // ds                  (T, T)
+      ks.gemm_nn(T, T, dh, dp, T, k, D3, dq, D3, false);  // dq = ds k           (T, d_h)
+      ks.gemm_tn(T, T, dh, dp, T, q, D3, dk, D3, false);  // dk = dsᵀ q          (T, d_h)
+    }
+  }
+  std::vector<float>& gqkv = ws.gqkv[l];
+  gqkv.resize(D * D3);
+  ks.gemm_tn(D, N, D3, lb.ln1.y.data(), D, ws.dqkv.data(), D3, gqkv.data(), D3, false); // dW_QKV
+  ks.gemm_nn(N, D3, D, ws.dqkv.data(), D3, ws.wqkvT[l].data(), D, da, D, accumulate);   // da
+}
+
+// ---- the MLP ----------------------------------------------------------------------------------
+
+// The MLP block of layer l with its residual, pass 6, on m (N, D) = LN₂(x) or x (ws.layers[l].ln2):
+//   h = m W_in + b_in       (N, D)·(D, M)
+//   g = GELU(h)             (N, M), keeping tanh u in th for backward
+//   x += g W_out + b_out    (N, M)·(M, D)
+void mlp_forward(const kernels::KernelSet& ks, const Model& model, std::size_t l, F32Workspace& ws,
+                 float* x) {
+  const std::size_t N = ws.count * ws.T, D = model.config.d_model, M = mlp_width(model.config);
+  const float* w = ws.w.data();
+  const LayerOffsets& lo = ws.off.layers[l];
+  LayerBuffers& lb = ws.layers[l];
+  grow(lb.h, N * M);
+  grow(lb.g, N * M);
+  grow(lb.th, N * M);
+  ks.gemm_nn(N, D, M, lb.ln2.y.data(), D, w + lo.W_in, M, lb.h.data(), M, false);
+  bias_forward(lb.h.data(), w + lo.b_in, N, M);
+  ks.gelu(lb.h.data(), N * M, lb.g.data(), lb.th.data());
+  ks.gemm_nn(N, M, D, lb.g.data(), M, w + lo.W_out, D, x, D, true);
+  bias_forward(x, w + lo.b_out, N, D);
+}
+
+// Its backward pass from dx (N, D), the gradient at the block's output. Writes the weight
+// gradients to g and the gradient at m to dm (N, D), adding it when `accumulate`:
+//   dW_out = gᵀ dx, db_out = Σ_r dx[r], dg = dx W_outᵀ        (N, M)
+//   dh = dg · GELU'(h), db_in = Σ_r dh[r]                     (N, M)
+//   dW_in = mᵀ dh, dm = dh W_inᵀ                              (N, D)
+void mlp_backward(const kernels::KernelSet& ks, const Model& model, std::size_t l, F32Workspace& ws,
+                  const float* dx, float* dm, bool accumulate, float* g) {
+  const std::size_t N = ws.count * ws.T, D = model.config.d_model, M = mlp_width(model.config);
+  const LayerOffsets& lo = ws.off.layers[l];
+  const LayerBuffers& lb = ws.layers[l];
+  const float* wt = ws.wt.data();
+  grow(ws.dh, N * M);
+  float* dh = ws.dh.data();
+  ks.gemm_tn(M, N, D, lb.g.data(), M, dx, D, g + lo.W_out, D, false); // dW_out = gᵀ dx
+  bias_backward(dx, N, D, g + lo.b_out);
+  ks.gemm_nn(N, D, M, dx, D, wt + lo.W_out, M, dh, M, false); // dg = dx W_outᵀ
+  ks.gelu_backward(lb.h.data(), lb.th.data(), N * M, dh);     // dh = dg · GELU'(h)
+  bias_backward(dh, N, M, g + lo.b_in);
+  ks.gemm_tn(D, N, M, lb.ln2.y.data(), D, dh, M, g + lo.W_in, M, false); // dW_in = mᵀ dh
+  ks.gemm_nn(N, M, D, dh, M, wt + lo.W_in, D, dm, D, accumulate);        // dm = dh W_inᵀ
+}
+
+// ---- the unembedding ----------------------------------------------------------------------------
+
+// Pass 7: logits = f U, logits (N, V) from f (N, D) = LN_f(x) or x and U (D, V).
+void unembedding_forward(const kernels::KernelSet& ks, const float* f, const float* U,
+                         std::size_t N, std::size_t D, std::size_t V, float* logits) {
+  ks.gemm_nn(N, D, V, f, D, U, V, logits, V, false);
+}
+
+// Its backward pass from dlogits (N, V): writes dU = fᵀ dlogits (D, V) and df = dlogits Uᵀ
+// (N, D), from Uᵀ (V, D).
+void unembedding_backward(const kernels::KernelSet& ks, const float* f, const float* dlogits,
+                          const float* Ut, std::size_t N, std::size_t D, std::size_t V, float* dU,
+                          float* df) {
+  ks.gemm_tn(D, N, V, f, D, dlogits, V, dU, V, false);
+  ks.gemm_nn(N, V, D, dlogits, V, Ut, D, df, D, false);
+}
+
+} // namespace
+
+// The forward pass (N = count·T rows): the blocks in order, numbered as passes 1 … 7.
 void forward_batch_f32(const kernels::KernelSet& ks, const Model& model, const std::int32_t* tokens,
                        std::size_t count, std::size_t T, F32Workspace& ws) {
   const ModelConfig& c = model.config;
-  const std::size_t N = count * T, D = c.d_model, H = c.heads, dh = D / H, M = mlp_width(c),
-                    V = c.vocab, D3 = 3 * D;
-  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(dh)));
+  const std::size_t N = count * T, D = c.d_model, V = c.vocab;
+  const bool ln = c.layer_norm;
   const Offsets& off = ws.off;
   const float* w = ws.w.data();
-  size_forward(model, count, T, ws);
-  float* x = ws.x.data();
-
-  // pass 1, embeddings: x₀[b·T + t] = E[token] + P[t]                         (N, D)
-  for (std::size_t r = 0; r < N; ++r) {
-    const float* e = w + off.token + static_cast<std::size_t>(tokens[r]) * D;
-    const float* pos = w + off.position + (r % T) * D;
-    for (std::size_t i = 0; i < D; ++i) {
-      x[r * D + i] = e[i] + pos[i];
-    }
-  }
-
+  ws.count = count;
+  ws.T = T;
+  ws.layers.resize(c.layers);
+  grow(ws.x, N * D);
+  float* x = ws.x.data(); // the residual stream (N, D)
+  // pass 1: x = E[tokens] + P
+  embedding_forward(w + off.token, w + off.position, tokens, N, T, D, x);
   for (std::size_t l = 0; l < c.layers; ++l) {
     const LayerOffsets& lo = off.layers[l];
     LayerBuffers& lb = ws.layers[l];
-    // pass 2, attention input: a = LN₁(x) or x                                  (N, D)
-    if (c.layer_norm) {
-      layer_norm(x, w + lo.ln1_gain, w + lo.ln1_bias, lb.a.data(), lb.xhat1.data(), lb.rstd1.data(),
-                 N, D);
-    } else {
-      std::copy_n(x, N * D, lb.a.data());
-    }
-    // pass 3, projections of every head at once: [q | k | v] = a · W_QKV       (N, D)·(D, 3D)
-    ks.gemm_nn(N, D, D3, lb.a.data(), D, ws.wqkv[l].data(), D3, lb.qkv.data(), D3, false);
-    // pass 4, per sequence b and head h: p = softmax(q kᵀ · scale, causal), o_h = p v
-    for (std::size_t b = 0; b < count; ++b) {
-      const float* qkv = lb.qkv.data() + b * T * D3;
-      float* o = lb.o.data() + b * T * D;
-      for (std::size_t h = 0; h < H; ++h) {
-        const float* q = qkv + h * dh;
-        const float* k = qkv + D + h * dh;
-        const float* v = qkv + 2 * D + h * dh;
-        float* p = lb.p.data() + (b * H + h) * T * T;
-        ks.gemm_nt(T, dh, T, q, D3, k, D3, p, T, false); // scores q kᵀ        (T, T)
-        causal_softmax(ks, p, T, scale);
-        if (model.head_on(l, h)) {
-          ks.gemm_nn(T, T, dh, p, T, v, D3, o + h * dh, D, false); // p v     (T, d_h)
-        } else {
-          for (std::size_t t = 0; t < T; ++t) {
-            std::fill_n(o + t * D + h * dh, dh, 0.0f);
-          }
-        }
-      }
-    }
-    // pass 5, attention residual: x += o W_O                                     (N, D)·(D, D)
-    ks.gemm_nn(N, D, D, lb.o.data(), D, w + lo.W_O, D, x, D, true);
+    // pass 2: a = LN₁(x) or x; passes 3–5: x += attention(a)
+    layer_norm_forward(ln, x, w + lo.ln1_gain, w + lo.ln1_bias, N, D, lb.ln1);
+    attention_forward(ks, model, l, ws, x);
     if (c.mlp) {
-      // pass 6, MLP: m = LN₂(x) or x; h = m W_in + b_in; g = GELU(h); x += g W_out + b_out
-      if (c.layer_norm) {
-        layer_norm(x, w + lo.ln2_gain, w + lo.ln2_bias, lb.m.data(), lb.xhat2.data(),
-                   lb.rstd2.data(), N, D);
-      } else {
-        std::copy_n(x, N * D, lb.m.data());
-      }
-      ks.gemm_nn(N, D, M, lb.m.data(), D, w + lo.W_in, M, lb.h.data(), M, false);
-      for (std::size_t r = 0; r < N; ++r) {
-        float* hr = lb.h.data() + r * M;
-        for (std::size_t j = 0; j < M; ++j) {
-          hr[j] += w[lo.b_in + j];
-        }
-      }
-      ks.gelu(lb.h.data(), N * M, lb.g.data(), lb.th.data());
-      ks.gemm_nn(N, M, D, lb.g.data(), M, w + lo.W_out, D, x, D, true);
-      for (std::size_t r = 0; r < N; ++r) {
-        for (std::size_t i = 0; i < D; ++i) {
-          x[r * D + i] += w[lo.b_out + i];
-        }
-      }
+      // pass 6: m = LN₂(x) or x; x += MLP(m)
+      layer_norm_forward(ln, x, w + lo.ln2_gain, w + lo.ln2_bias, N, D, lb.ln2);
+      mlp_forward(ks, model, l, ws, x);
     }
   }
-  // pass 7, f = LN_f(x) or x; logits = f U                                       (N, D)·(D, V)
+  // pass 7: f = LN_f(x), or x itself (read in place: nothing changes x after); logits = f U
   const float* f = x;
-  if (c.layer_norm) {
-    layer_norm(x, w + off.final_gain, w + off.final_bias, ws.f.data(), ws.xhatf.data(),
-               ws.rstdf.data(), N, D);
-    f = ws.f.data();
+  if (ln) {
+    layer_norm_forward(ln, x, w + off.final_gain, w + off.final_bias, N, D, ws.lnf);
+    f = ws.lnf.y.data();
   }
-  ks.gemm_nn(N, D, V, f, D, w + off.unembed, V, ws.logits.data(), V, false);
+  grow(ws.logits, N * V);
+  unembedding_forward(ks, f, w + off.unembed, N, D, V, ws.logits.data());
 }
 
 namespace {
 
-// The backward pass of forward_batch_f32 (passes 7 … 1 in reverse) from ws.dlogits (N, V):
-// the float32 gradient in ws.grad (layout order) and ws.gqkv.
+// The backward pass of forward_batch_f32 (passes 7 … 1 in reverse) from ws.dlogits (N, V): the
+// float32 gradient in ws.grad (layout order) and ws.gqkv; dx (N, D) is the gradient at the
+// residual stream. A block writes the gradient at its input a = LN(x) to da: with LayerNorm the
+// scratch dy, which layer_norm_backward then carries into dx; without (a = x) dx itself, the
+// block's last product adding into it.
 void backward_batch_f32(const kernels::KernelSet& ks, const Model& model,
                         const std::int32_t* tokens, F32Workspace& ws) {
   const ModelConfig& c = model.config;
-  const std::size_t count = ws.count, T = ws.T, N = count * T, D = c.d_model, H = c.heads,
-                    dh = D / H, M = mlp_width(c), V = c.vocab, D3 = 3 * D;
-  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(dh)));
+  const std::size_t T = ws.T, N = ws.count * T, D = c.d_model, V = c.vocab;
+  const bool ln = c.layer_norm;
   const Offsets& off = ws.off;
   const float* w = ws.w.data();
-  const float* wt = ws.wt.data();
   ws.grad.assign(ws.w.size(), 0.0f);
   float* g = ws.grad.data();
   ws.gqkv.resize(c.layers);
   grow(ws.dx, N * D);
   grow(ws.dy, N * D);
-  grow(ws.dqkv, N * D3);
-  grow(ws.dp, T * T);
-  if (c.mlp) {
-    grow(ws.dh, N * M);
-  }
   float* dx = ws.dx.data();
   float* dy = ws.dy.data();
+  float* da = ln ? dy : dx;
 
   // pass 7: logits = f U, f = LN_f(x) or x
-  const float* f = c.layer_norm ? ws.f.data() : ws.x.data();
-  ks.gemm_tn(D, N, V, f, D, ws.dlogits.data(), V, g + off.unembed, V, false); // dU = fᵀ dlogits
-  if (c.layer_norm) {
-    ks.gemm_nn(N, V, D, ws.dlogits.data(), V, wt + off.unembed, D, dy, D, false); // df = dz Uᵀ
+  const float* f = ln ? ws.lnf.y.data() : ws.x.data();
+  unembedding_backward(ks, f, ws.dlogits.data(), ws.wt.data() + off.unembed, N, D, V,
+                       g + off.unembed, da);
+  if (ln) {
     std::fill_n(dx, N * D, 0.0f);
-    layer_norm_backward(dy, ws.xhatf.data(), ws.rstdf.data(), w + off.final_gain, dx,
-                        g + off.final_gain, g + off.final_bias, N, D);
-  } else {
-    ks.gemm_nn(N, V, D, ws.dlogits.data(), V, wt + off.unembed, D, dx, D, false); // dx = df
+    layer_norm_backward(dy, ws.lnf, w + off.final_gain, N, D, dx, g + off.final_gain,
+                        g + off.final_bias);
   }
-
   for (std::size_t l = c.layers; l-- > 0;) {
     const LayerOffsets& lo = off.layers[l];
-    LayerBuffers& lb = ws.layers[l];
+    const LayerBuffers& lb = ws.layers[l];
     if (c.mlp) {
-      // pass 6: x_out = x_mid + GELU(h) W_out + b_out, h = m W_in + b_in
-      ks.gemm_tn(M, N, D, lb.g.data(), M, dx, D, g + lo.W_out, D, false); // dW_out = gᵀ dx
-      add_column_sums(dx, N, D, g + lo.b_out);
-      float* dhb = ws.dh.data();
-      ks.gemm_nn(N, D, M, dx, D, wt + lo.W_out, M, dhb, M, false); // dg = dx W_outᵀ
-      ks.gelu_backward(lb.h.data(), lb.th.data(), N * M, dhb);     // dh = dg · GELU'(h)
-      add_column_sums(dhb, N, M, g + lo.b_in);
-      ks.gemm_tn(D, N, M, lb.m.data(), D, dhb, M, g + lo.W_in, M, false); // dW_in = mᵀ dh
-      if (c.layer_norm) {
-        ks.gemm_nn(N, M, D, dhb, M, wt + lo.W_in, D, dy, D, false); // dm = dh W_inᵀ
-        layer_norm_backward(dy, lb.xhat2.data(), lb.rstd2.data(), w + lo.ln2_gain, dx,
-                            g + lo.ln2_gain, g + lo.ln2_bias, N, D);
-      } else {
-        ks.gemm_nn(N, M, D, dhb, M, wt + lo.W_in, D, dx, D, true); // dx += dm
+      // pass 6: x_out = x_mid + MLP(m), m = LN₂(x_mid) or x_mid
+      mlp_backward(ks, model, l, ws, dx, da, !ln, g);
+      if (ln) {
+        layer_norm_backward(dy, lb.ln2, w + lo.ln2_gain, N, D, dx, g + lo.ln2_gain,
+                            g + lo.ln2_bias);
       }
     }
-    // pass 5: x_mid = x_in + o W_O
-    ks.gemm_tn(D, N, D, lb.o.data(), D, dx, D, g + lo.W_O, D, false); // dW_O = oᵀ dx
-    ks.gemm_nn(N, D, D, dx, D, wt + lo.W_O, D, dy, D, false);         // do = dx W_Oᵀ
-    // pass 4, per sequence and head: o = p v, p = softmax(s), s = scale · q kᵀ
-    float* dp = ws.dp.data();
-    for (std::size_t b = 0; b < count; ++b) {
-      const float* qkv = lb.qkv.data() + b * T * D3;
-      float* dqkv = ws.dqkv.data() + b * T * D3;
-      const float* dout = dy + b * T * D;
-      for (std::size_t h = 0; h < H; ++h) {
-        float* dq = dqkv + h * dh;
-        float* dk = dqkv + D + h * dh;
-        float* dv = dqkv + 2 * D + h * dh;
-        if (!model.head_on(l, h)) { // o_h is the constant 0: nothing flows back
-          for (std::size_t t = 0; t < T; ++t) {
-            std::fill_n(dq + t * D3, dh, 0.0f);
-            std::fill_n(dk + t * D3, dh, 0.0f);
-            std::fill_n(dv + t * D3, dh, 0.0f);
-          }
-          continue;
-        }
-        const float* q = qkv + h * dh;
-        const float* k = qkv + D + h * dh;
-        const float* v = qkv + 2 * D + h * dh;
-        const float* p = lb.p.data() + (b * H + h) * T * T;
-        const float* do_h = dout + h * dh;
-        ks.gemm_nt(T, dh, T, do_h, D, v, D3, dp, T, false); // dp = do vᵀ          (T, T)
-        ks.gemm_tn(T, T, dh, p, T, do_h, D, dv, D3, false); // dv = pᵀ do          (T, d_h)
-        // softmax: ds_ij = p_ij (dp_ij − Σ_k p_ik dp_ik) · scale (0 where j > i)
-        for (std::size_t i = 0; i < T; ++i) {
-          const float* pi = p + i * T;
-          float* dpi = dp + i * T;
-          float dot = 0;
-          for (std::size_t j = 0; j <= i; ++j) {
-            dot += pi[j] * dpi[j];
-          }
-          for (std::size_t j = 0; j <= i; ++j) {
-            dpi[j] = pi[j] * (dpi[j] - dot) * scale;
-          }
-          std::fill(dpi + i + 1, dpi + T, 0.0f);
-        }
-        ks.gemm_nn(T, T, dh, dp, T, k, D3, dq, D3, false); // dq = ds k           (T, d_h)
-        ks.gemm_tn(T, T, dh, dp, T, q, D3, dk, D3, false); // dk = dsᵀ q          (T, d_h)
-      }
-    }
-    // pass 3: [q | k | v] = a W_QKV
-    std::vector<float>& gqkv = ws.gqkv[l];
-    gqkv.resize(D * D3);
-    ks.gemm_tn(D, N, D3, lb.a.data(), D, ws.dqkv.data(), D3, gqkv.data(), D3, false); // dW_QKV
-    // pass 2: a = LN₁(x) or x
-    if (c.layer_norm) {
-      ks.gemm_nn(N, D3, D, ws.dqkv.data(), D3, ws.wqkvT[l].data(), D, dy, D, false); // da
-      layer_norm_backward(dy, lb.xhat1.data(), lb.rstd1.data(), w + lo.ln1_gain, dx,
-                          g + lo.ln1_gain, g + lo.ln1_bias, N, D);
-    } else {
-      ks.gemm_nn(N, D3, D, ws.dqkv.data(), D3, ws.wqkvT[l].data(), D, dx, D, true); // dx += da
+    // passes 5 … 3: x_mid = x_in + attention(a); pass 2: a = LN₁(x_in) or x_in
+    attention_backward(ks, model, l, ws, dx, da, !ln, g);
+    if (ln) {
+      layer_norm_backward(dy, lb.ln1, w + lo.ln1_gain, N, D, dx, g + lo.ln1_gain, g + lo.ln1_bias);
     }
   }
-  // pass 1: x₀[b·T + t] = E[token] + P[t]
-  for (std::size_t r = 0; r < N; ++r) {
-    float* de = g + off.token + static_cast<std::size_t>(tokens[r]) * D;
-    float* dpos = g + off.position + (r % T) * D;
-    for (std::size_t i = 0; i < D; ++i) {
-      de[i] += dx[r * D + i];
-      dpos[i] += dx[r * D + i];
-    }
-  }
+  // pass 1: x = E[tokens] + P
+  embedding_backward(dx, tokens, N, T, D, g + off.token, g + off.position);
 }
 
 // The float32 gradient (ws.grad, ws.gqkv) in float64 and layout order.

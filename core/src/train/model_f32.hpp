@@ -16,14 +16,20 @@
 
 namespace attn::train::detail {
 
+/// What a pre-LayerNorm keeps for N rows: y (N, D), the input of the block after it (a copy of x
+/// without LayerNorm), and with LayerNorm x̂ (N, D) and 1/σ (N) for the backward pass.
+struct NormBuffers {
+  std::vector<float> y, xhat, rstd;
+};
+
 /// The activations of one layer for N = count·T rows (row r = b·T + t).
 struct LayerBuffers {
-  std::vector<float> a, xhat1, rstd1; ///< attention input (N, D), its LN x̂ (N, D) and 1/σ (N)
-  std::vector<float> qkv;             ///< (N, 3D): [q heads | k heads | v heads], head h at h·d_h
-  std::vector<float> p;               ///< attention weights (count, H, T, T), 0 above the diagonal
-  std::vector<float> o;               ///< (N, D) heads side by side (0 for an ablated head)
-  std::vector<float> m, xhat2, rstd2; ///< MLP input (N, D), its LN x̂ and 1/σ
-  std::vector<float> h, g, th;        ///< (N, M) pre-activation, GELU, tanh u
+  NormBuffers ln1;             ///< a = LN₁(x) or x: the attention input
+  std::vector<float> qkv;      ///< (N, 3D): [q heads | k heads | v heads], head h at h·d_h
+  std::vector<float> p;        ///< attention weights (count, H, T, T), 0 above the diagonal
+  std::vector<float> o;        ///< (N, D) heads side by side (0 for an ablated head)
+  NormBuffers ln2;             ///< m = LN₂(x) or x: the MLP input
+  std::vector<float> h, g, th; ///< (N, M) pre-activation, GELU, tanh u
 };
 
 /// Everything the float32 passes write: the float32 copy of the weights, the activations, the
@@ -44,9 +50,9 @@ struct F32Workspace {
   // forward, for count sequences of T tokens
   std::size_t count = 0, T = 0;
   std::vector<LayerBuffers> layers;
-  std::vector<float> x;               ///< (N, D) the residual stream
-  std::vector<float> f, xhatf, rstdf; ///< (N, D) final LN output (x itself without LN)
-  std::vector<float> logits;          ///< (N, V)
+  std::vector<float> x;      ///< (N, D) the residual stream
+  NormBuffers lnf;           ///< f = LN_f(x) (unused without LN: f is x itself)
+  std::vector<float> logits; ///< (N, V)
   // backward
   std::vector<float> grad;              ///< layout order, float32
   std::vector<std::vector<float>> gqkv; ///< per layer (D, 3D)

@@ -1,9 +1,12 @@
 // Internal to the training core (not public API): what the float64 reference (model.cpp) and the
-// float32 path (model_f32.cpp) share, so both validate the same way and read the weights from the
-// same places.
+// float32 path (model_f32.cpp) share, so both validate the same way, read the weights from the
+// same places, and compute the blocks that are plain sums alike: the embedding's forward/backward
+// pair and the bias forward/backward pair, templates on the float type (double or float), the
+// same operations in the same order in either precision.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -42,5 +45,53 @@ struct Offsets {
 
 /// Walks parameter_layout in its order.
 Offsets offsets_of(const Model& model);
+
+// ---- blocks alike in both precisions: N = count·T rows, row r = b·T + t of sequence b ----------
+
+/// The embedding, x₀ = E[token] + P[t]: x (N, D) from the token embedding E (vocab, D) and the
+/// position embedding P (seq_len, D):  x[r] = E[tokens[r]] + P[r mod T].
+template <class F>
+void embedding_forward(const F* E, const F* P, const std::int32_t* tokens, std::size_t N,
+                       std::size_t T, std::size_t D, F* x) {
+  for (std::size_t r = 0; r < N; ++r) {
+    const F* e = E + static_cast<std::size_t>(tokens[r]) * D;
+    const F* pos = P + (r % T) * D;
+    for (std::size_t i = 0; i < D; ++i) {
+      x[r * D + i] = e[i] + pos[i];
+    }
+  }
+}
+
+/// Its backward pass from dx (N, D): dE[tokens[r]] += dx[r], dP[r mod T] += dx[r], rows in order.
+template <class F>
+void embedding_backward(const F* dx, const std::int32_t* tokens, std::size_t N, std::size_t T,
+                        std::size_t D, F* dE, F* dP) {
+  for (std::size_t r = 0; r < N; ++r) {
+    F* de = dE + static_cast<std::size_t>(tokens[r]) * D;
+    F* dpos = dP + (r % T) * D;
+    for (std::size_t i = 0; i < D; ++i) {
+      de[i] += dx[r * D + i];
+      dpos[i] += dx[r * D + i];
+    }
+  }
+}
+
+/// A bias, y += b on every row: y (N, W), b (W).
+template <class F> void bias_forward(F* y, const F* b, std::size_t N, std::size_t W) {
+  for (std::size_t r = 0; r < N; ++r) {
+    for (std::size_t j = 0; j < W; ++j) {
+      y[r * W + j] += b[j];
+    }
+  }
+}
+
+/// Its backward pass, db (W) += Σ_r dy[r] over the N rows of dy (N, W) in order.
+template <class F> void bias_backward(const F* dy, std::size_t N, std::size_t W, F* db) {
+  for (std::size_t r = 0; r < N; ++r) {
+    for (std::size_t j = 0; j < W; ++j) {
+      db[j] += dy[r * W + j];
+    }
+  }
+}
 
 } // namespace attn::train::detail
