@@ -504,13 +504,15 @@ export function report({ rows, converge, copying = null, tasks, simd, scalar, tf
       .map((t) => `SIMD/${t.versus} ≥ ${t.atLeast}×`)
       .join(', ');
   const textRows = rows.filter((r) => r.task === 'text');
-  lines.push(
-    `targets: ${targetText('reverse')}` +
-      (textRows.length
-        ? `; text: ${targetText('text')}${torchBlas ? '' : ', SIMD/torchBlas ≥ 1×'} ` +
-          '(torchBlas: PyTorch on OpenBLAS, one thread, the --torch-blas column)'
-        : ''),
-  );
+  const targetParts = [];
+  if (rows.length > textRows.length) targetParts.push(targetText('reverse'));
+  if (textRows.length) {
+    targetParts.push(
+      `text: ${targetText('text')}${torchBlas ? '' : ', SIMD/torchBlas ≥ 1×'} ` +
+        '(torchBlas: PyTorch on OpenBLAS, one thread, the --torch-blas column)',
+    );
+  }
+  lines.push(`targets: ${targetParts.join('; ')}`);
   if (textRows.length && !torchBlas) {
     lines.push('text: SIMD ÷ PyTorch on OpenBLAS not measured; run with --torch-blas <dir> (bench/README.md)');
   }
