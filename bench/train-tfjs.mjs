@@ -1,6 +1,7 @@
 // The TensorFlow.js peer of bench/train.bench.mjs: attnbook's training model
 // (core/include/attn/train/model.hpp) written in TensorFlow.js 4.22 for its wasm backend,
-// with the task data drawn in JS from the layouts in core/include/attn/train/tasks.hpp.
+// with the task data drawn in JS from the layouts in core/include/attn/train/tasks.hpp, and for
+// the text task from the rule of core/include/attn/train/text.hpp (textCorpus, textWindow).
 //
 //   x₀      = onehot(tokens) E + P[0..T)               E (V, D), P (T, D)
 //   per layer:
@@ -18,6 +19,9 @@
 // is written out (bias-corrected Adam moments, then decoupled decay lr·λ·w on the matrices, as
 // torch.optim.AdamW and attnbook's core order it). k is transposed explicitly before its matMul:
 // tfjs-backend-wasm sends a matMul with transposeB to a scalar loop (see attention.bench.mjs).
+//
+// Losses are reported in the task's unit, as attnbook reports them: bits per character for the
+// text task (nats / ln 2), nats for the others. The gradient is always that of the loss in nats.
 
 // Token ids of the task layouts (core/src/train/tasks.cpp).
 const DIGIT_SEPARATOR = 10;
@@ -71,6 +75,58 @@ export function sampleTask(id, rng) {
 }
 
 /**
+ * The text task's corpus as attnbook's TextCorpus makes it (core/src/train/text.cpp): `ids`, one
+ * per character (code point) of `text`, its index in `alphabet` or alphabet's length (the unknown
+ * id) for one outside it; `trainEnd`, where the held-out last tenth starts (nothing is held out
+ * from a text shorter than 10·(T + 1) characters); `probe`, the ids the repeated spans draw from
+ * (the alphabet's ASCII letters when it has two, else every id but whitespace).
+ */
+export function textCorpus(text, alphabet, T) {
+  const chars = [...alphabet];
+  const index = new Map(chars.map((c, i) => [c, i]));
+  const ids = Int32Array.from([...text], (c) => index.get(c) ?? chars.length);
+  const tenth = Math.floor(ids.length / 10);
+  const heldOut = tenth >= T + 1 ? tenth : 0;
+  const idsOf = (test) => chars.flatMap((c, i) => (test(c) ? [i] : []));
+  let probe = idsOf((c) => /^[A-Za-z]$/.test(c));
+  if (probe.length < 2) probe = idsOf((c) => !/^[ \t\n\r\u00a0]$/.test(c));
+  if (probe.length < 2) probe = [0, 1];
+  return { ids, trainEnd: ids.length - heldOut, heldOut, probe, vocab: chars.length + 1 };
+}
+
+/** T + 1 ids of ids[first, first + n) from a uniform start (wrapping round when n ≤ T). */
+function windowOf(ids, first, n, T, rng) {
+  const start = rng.below(n > T ? n - T : n);
+  return Array.from({ length: T + 1 }, (_, i) => ids[first + ((start + i) % n)]);
+}
+
+/**
+ * Training window `index` of a batch, as { input: [w₀], answer: [w₁ … w_T] } (every position is
+ * scored): even indices plain training text from a uniform start; odd ones a span of s random
+ * probe letters, s uniform in [min(8, ⌈(T+1)/2⌉), ⌈(T+1)/2⌉], written again and again.
+ */
+export function textWindow(corpus, index, T, rng) {
+  let w;
+  if (index % 2 === 0) {
+    w = windowOf(corpus.ids, 0, corpus.trainEnd, T, rng);
+  } else {
+    const most = (T + 2) >> 1;
+    const least = Math.min(8, most);
+    const span = least + rng.below(most - least + 1);
+    w = Array.from({ length: span }, () => corpus.probe[rng.below(corpus.probe.length)]);
+    for (let i = span; i <= T; i++) w.push(w[i - span]);
+  }
+  return { input: [w[0]], answer: w.slice(1) };
+}
+
+/** A held-out window (the training text when nothing is held out), as textWindow returns it. */
+export function heldOutWindow(corpus, T, rng) {
+  const first = corpus.heldOut > 0 ? corpus.trainEnd : 0;
+  const w = windowOf(corpus.ids, first, corpus.ids.length - first, T, rng);
+  return { input: [w[0]], answer: w.slice(1) };
+}
+
+/**
  * A batch as the model reads it: the one-hot tokens (count·T, V) of s = input ++ answer without
  * its last token, and the one-hot targets s[t + 1] at the answer positions t ≥ P − 1 (zero rows
  * elsewhere), with the number of scored positions.
@@ -100,11 +156,27 @@ export function batchOf(task, examples) {
  * A trainer for one task's default model, shaped like attnbook's: step(count) → { step, loss }
  * (the last step's), evaluate({ samples, seed }) → { loss, accuracy }, dispose(); and for the
  * same-model check weights(), setWeights(named) and loss(examples). Weights N(0, 1/fan_in) as
- * attnbook's init_model (fan_in = D for the embeddings, M for W_out); gains 1, biases 0.
+ * attnbook's init_model (fan_in = D for the embeddings, M for W_out); gains 1, biases 0. The text
+ * task needs `text`, the corpus (its alphabet is task.alphabet).
  */
-export function createTfTrainer(tf, task, { seed = 1 } = {}) {
+export function createTfTrainer(tf, task, { seed = 1, text = null } = {}) {
   const d = task.defaults;
   const { vocab: V, seqLen: T } = task;
+  let corpus = null;
+  if (task.id === 'text') {
+    if (typeof text !== 'string') throw new Error('createTfTrainer: the text task needs { text }');
+    corpus = textCorpus(text, task.alphabet, T);
+    if (corpus.vocab !== V || (task.heldOut !== undefined && corpus.heldOut !== task.heldOut)) {
+      throw new Error(
+        `createTfTrainer: the corpus gives vocab ${corpus.vocab} and ${corpus.heldOut} held-out characters, ` +
+          `the task ${V} and ${task.heldOut}`,
+      );
+    }
+  }
+  /** What a loss in nats is multiplied by to report it: 1 / ln 2 (bits) for text, as attnbook's. */
+  const unit = corpus ? 1 / Math.LN2 : 1;
+  /** Example `n` of a training batch. */
+  const draw = corpus ? (n, rng) => textWindow(corpus, n, T, rng) : (_, rng) => sampleTask(task.id, rng);
   const D = d.dModel;
   const H = d.heads;
   const dh = D / H;
@@ -193,7 +265,7 @@ export function createTfTrainer(tf, task, { seed = 1 } = {}) {
   function stepOnce() {
     const batch = batchOf(
       task,
-      Array.from({ length: B }, () => sampleTask(task.id, rng)),
+      Array.from({ length: B }, (_, n) => draw(n, rng)),
     );
     return tf.tidy(() => {
       const onehot = tf.tensor2d(batch.tokens, [B * T, V]);
@@ -228,17 +300,20 @@ export function createTfTrainer(tf, task, { seed = 1 } = {}) {
         tf.tidy(() => p.w.assign(tf.tensor(given.data, p.w.shape, 'float32')));
       }
     },
-    /** The loss of a batch of examples, no step (to compare the model with another implementation). */
+    /** The loss of a batch of examples (bits for text), no step: to compare the model with another implementation. */
     loss(examples) {
       const b = batchOf(task, examples);
       const n = examples.length;
-      return tf.tidy(
-        () =>
-          lossOf(
-            forward(tf.tensor2d(b.tokens, [n * T, V]), n, T),
-            tf.tensor2d(b.targets, [n * T, V]),
-            b.scored,
-          ).dataSync()[0],
+      return (
+        unit *
+        tf.tidy(
+          () =>
+            lossOf(
+              forward(tf.tensor2d(b.tokens, [n * T, V]), n, T),
+              tf.tensor2d(b.targets, [n * T, V]),
+              b.scored,
+            ).dataSync()[0],
+        )
       );
     },
     /** count steps; the loss of the last one (read once, as attnbook's step(count) returns it) */
@@ -250,11 +325,26 @@ export function createTfTrainer(tf, task, { seed = 1 } = {}) {
       }
       const value = loss.dataSync()[0];
       loss.dispose();
-      return { step: steps, loss: value };
+      return { step: steps, loss: unit * value };
     },
-    /** teacher-forced loss and greedy answer-token accuracy on `samples` fresh examples */
+    /**
+     * Teacher-forced loss and greedy answer-token accuracy on `samples` fresh examples; for text,
+     * the loss (bits) and next-character accuracy at every position of held-out windows.
+     */
     evaluate({ samples = 256, seed: evalSeed = 12345 } = {}) {
       const erng = makeRng(evalSeed);
+      if (corpus) {
+        const examples = Array.from({ length: samples }, () => heldOutWindow(corpus, T, erng));
+        const batch = batchOf(task, examples);
+        const [loss, predicted] = tf.tidy(() => {
+          const logits = forward(tf.tensor2d(batch.tokens, [samples * T, V]), samples, T);
+          const l = lossOf(logits, tf.tensor2d(batch.targets, [samples * T, V]), batch.scored);
+          return [l.dataSync()[0], tf.argMax(logits, -1).dataSync()];
+        });
+        let right = 0;
+        examples.forEach((e, n) => e.answer.forEach((tok, t) => (right += predicted[n * T + t] === tok ? 1 : 0)));
+        return { loss: unit * loss, accuracy: right / (samples * T) };
+      }
       const examples = Array.from({ length: samples }, () => sampleTask(task.id, erng));
       const batch = batchOf(task, examples);
       const loss = tf.tidy(

@@ -15,9 +15,14 @@ the timing plan, so the sizes and hyper-parameters never drift from attnbook's:
      "timing": {"warmupSteps": 100, "samples": 9, "stepsPerSample": 40},
      "seed": 1, "evalSamples": 256}
 
+The text task (its entry carries "alphabet" and "heldOut") also needs the corpus, the request's
+"corpus": the text as one string, which is encoded and split here by attnbook's rule.
+
 It prints one JSON document on stdout: per task the median steps/s of the timed samples, every
 sample's steps/s, the loss of the first and the last step, and the teacher-forced loss and greedy
-answer-token accuracy on fresh examples after training (to show that it learns).
+answer-token accuracy on fresh examples after training (to show that it learns); for the text
+task the loss and the next-character accuracy at every position of held-out windows. Losses are in
+the task's unit, as attnbook reports them: bits per character for text (nats / ln 2), else nats.
 
 A request {"check": {"task": ..., "weights": {name: {"shape", "data"}}, "examples": [{"input",
 "answer"}]}} instead prints {"loss": ...}: the loss of those weights on those examples, to check
@@ -29,8 +34,9 @@ W_K, W_V side by side as the column blocks of one (D, D) matrix each: the same w
 arithmetic as per-head (D, D/H) matrices), W_O, residual; [an MLP x + GELU_tanh(x W_in + b_in)
 W_out + b_out]; [final LN]; logits = f U. The loss is the mean cross-entropy over the answer
 positions. AdamW (torch.optim.AdamW: bias-corrected, decoupled decay) decays the matrices only.
-The task data is drawn here with torch's generator from the layouts in attn/train/tasks.hpp: the
-same shapes and work as attnbook's batches, not the same numbers.
+The task data is drawn here with torch's generator from the layouts in attn/train/tasks.hpp and,
+for text, the rule of attn/train/text.hpp (text_corpus, sample_text): the same shapes and work as
+attnbook's batches, not the same numbers.
 """
 
 import json
@@ -78,6 +84,61 @@ def sample_task(task_id, count, generator):
         inputs = torch.stack([first, second, RETRIEVAL_QUERY0 + group], 1)
         return inputs, torch.where(group == 0, a, b).unsqueeze(1)
     raise ValueError(f"unknown task '{task_id}'")
+
+
+def text_corpus(text, alphabet, T):
+    """The text task's corpus as attnbook's TextCorpus makes it (core/src/train/text.cpp): ids of
+    the characters (code points; the alphabet's index, or len(alphabet) for one outside it), the
+    end of the training part (the last tenth is held out when the text has >= 10 (T + 1)
+    characters) and the ids the repeated spans draw from (the ASCII letters when there are two)."""
+    index = {c: i for i, c in enumerate(alphabet)}
+    ids = torch.tensor([index.get(c, len(alphabet)) for c in text], dtype=torch.int64)
+    tenth = len(ids) // 10
+    held_out = tenth if tenth >= T + 1 else 0
+    probe = [i for i, c in enumerate(alphabet) if c.isascii() and c.isalpha()]
+    if len(probe) < 2:
+        probe = [i for i, c in enumerate(alphabet) if c not in " \t\n\r\u00a0"]
+    if len(probe) < 2:
+        probe = [0, 1]
+    return {"ids": ids, "train_end": len(ids) - held_out, "held_out": held_out,
+            "probe": torch.tensor(probe), "vocab": len(alphabet) + 1}
+
+
+def windows_of(ids, first, n, T, count, generator):
+    """count windows of T + 1 ids of ids[first, first + n) from uniform starts (wrapping when
+    n <= T)."""
+    starts = torch.randint(0, n - T if n > T else n, (count, 1), generator=generator)
+    return ids[first + (starts + torch.arange(T + 1)) % n]
+
+
+def sample_text(corpus, count, T, generator):
+    """count training windows of the text task, (input (count, 1), answer (count, T)): the even
+    rows plain training text, the odd ones a span of s random probe letters (s uniform in
+    [min(8, ceil((T+1)/2)), ceil((T+1)/2)]) written again and again."""
+    windows = torch.empty(count, T + 1, dtype=torch.int64)
+    windows[0::2] = windows_of(corpus["ids"], 0, corpus["train_end"], T, (count + 1) // 2,
+                               generator)
+    repeats = count // 2
+    most = (T + 2) // 2
+    least = min(8, most)
+    spans = torch.randint(least, most + 1, (repeats, 1), generator=generator)
+    probe = corpus["probe"]
+    letters = probe[torch.randint(0, len(probe), (repeats, most), generator=generator)]
+    windows[1::2] = letters.gather(1, torch.arange(T + 1) % spans)
+    return windows[:, :1], windows[:, 1:]
+
+
+def held_out_text(corpus, count, T, generator):
+    """count held-out windows (the training text when nothing is held out), as sample_text."""
+    first = corpus["train_end"] if corpus["held_out"] > 0 else 0
+    windows = windows_of(corpus["ids"], first, len(corpus["ids"]) - first, T, count, generator)
+    return windows[:, :1], windows[:, 1:]
+
+
+def loss_unit(task):
+    """What a loss in nats is multiplied by to report it: 1 / ln 2 (bits) for text, as attnbook's
+    step() and evaluate() report it; 1 (nats) for the other tasks."""
+    return 1 / math.log(2) if task["id"] == "text" else 1.0
 
 
 def batch_of(task, inputs, answer):
@@ -160,7 +221,8 @@ def loss_of(model, tokens, targets):
                            ignore_index=-1)
 
 
-def make_trainer(task, seed):
+def make_trainer(task, seed, corpus=None):
+    """The model and its step(); the text task's step draws its windows from `corpus`."""
     d = task["defaults"]
     torch.manual_seed(seed)
     model = Transformer(
@@ -176,9 +238,15 @@ def make_trainer(task, seed):
         groups, lr=d["learningRate"], betas=(0.9, 0.999), eps=1e-8, foreach=True
     )
     generator = torch.Generator().manual_seed(seed + 1)
+    if task["id"] == "text":
+        def draw():
+            return sample_text(corpus, d["batchSize"], task["seqLen"], generator)
+    else:
+        def draw():
+            return sample_task(task["id"], d["batchSize"], generator)
 
     def step():
-        tokens, targets = batch_of(task, *sample_task(task["id"], d["batchSize"], generator))
+        tokens, targets = batch_of(task, *draw())
         loss = loss_of(model, tokens, targets)
         optimiser.zero_grad(set_to_none=True)
         loss.backward()
@@ -189,9 +257,16 @@ def make_trainer(task, seed):
 
 
 @torch.no_grad()
-def evaluate(model, task, samples, seed):
-    """Teacher-forced loss and greedy answer-token accuracy on fresh examples."""
+def evaluate(model, task, samples, seed, corpus=None):
+    """Teacher-forced loss and greedy answer-token accuracy on fresh examples; for text, the loss
+    (bits) and the next-character accuracy at every position of held-out windows."""
     generator = torch.Generator().manual_seed(seed)
+    if task["id"] == "text":
+        tokens, targets = batch_of(task, *held_out_text(corpus, samples, task["seqLen"], generator))
+        logits = model(tokens)
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
+        right = (logits.argmax(-1) == targets).double().mean().item()
+        return {"loss": loss.item() * loss_unit(task), "accuracy": right}
     inputs, answer = sample_task(task["id"], samples, generator)
     tokens, targets = batch_of(task, inputs, answer)
     loss = loss_of(model, tokens, targets)
@@ -202,8 +277,19 @@ def evaluate(model, task, samples, seed):
     return {"loss": loss.item(), "accuracy": (predicted == answer).double().mean().item()}
 
 
-def bench_task(task, timing, seed, eval_samples):
-    model, step = make_trainer(task, seed)
+def bench_task(task, timing, seed, eval_samples, text=None):
+    corpus = None
+    if task["id"] == "text":
+        if text is None:
+            raise ValueError("the text task needs the request's \"corpus\"")
+        corpus = text_corpus(text, task["alphabet"], task["seqLen"])
+        held_out = task.get("heldOut", corpus["held_out"])
+        if corpus["vocab"] != task["vocab"] or corpus["held_out"] != held_out:
+            raise ValueError(f"the corpus gives vocab {corpus['vocab']} and {corpus['held_out']} "
+                             f"held-out characters, the task {task['vocab']} and "
+                             f"{task.get('heldOut')}")
+    model, step = make_trainer(task, seed, corpus)
+    unit = loss_unit(task)
     first_loss = step().item()
     for _ in range(timing["warmupSteps"] - 1):
         step()
@@ -221,15 +307,17 @@ def bench_task(task, timing, seed, eval_samples):
         "samples": rates,
         "steps": steps,
         "parameters": sum(p.numel() for p in model.parameters()),
-        "firstLoss": first_loss,
-        "lastLoss": last_loss,
-        "evaluation": evaluate(model, task, eval_samples, 12345),
+        "lossUnit": "bits" if task["id"] == "text" else "nats",
+        "firstLoss": first_loss * unit,
+        "lastLoss": last_loss * unit,
+        "evaluation": evaluate(model, task, eval_samples, 12345, corpus),
     }
 
 
 def check_loss(check):
     """The loss of given weights (attnbook's tensor names, the heads side by side in W_Q, W_K,
-    W_V) on given examples: to compare this model with another implementation's."""
+    W_V) on given examples, in the task's unit: to compare this model with another
+    implementation's."""
     task = check["task"]
     model, _ = make_trainer(task, 1)
     names = {"embed.token": "token", "embed.position": "position", "unembed": "unembed",
@@ -247,7 +335,7 @@ def check_loss(check):
     answer = torch.tensor([e["answer"] for e in check["examples"]])
     tokens, targets = batch_of(task, inputs, answer)
     with torch.no_grad():
-        return loss_of(model, tokens, targets).item()
+        return loss_of(model, tokens, targets).item() * loss_unit(task)
 
 
 def blas_libraries():
@@ -272,7 +360,8 @@ def main():
         print()
         return
     results = [
-        bench_task(task, request["timing"], request.get("seed", 1), request.get("evalSamples", 256))
+        bench_task(task, request["timing"], request.get("seed", 1), request.get("evalSamples", 256),
+                   request.get("corpus"))
         for task in request["tasks"]
     ]
     json.dump({

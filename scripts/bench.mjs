@@ -10,9 +10,14 @@
 //                          single-thread call and two concurrent calls (the machine's ceiling)
 //   train.json             training: optimiser steps/s of each task's default model, attnbook
 //                          wasm SIMD and scalar, TensorFlow.js wasm and PyTorch (one thread),
-//                          side by side; time to 97 % accuracy (bench/train.bench.mjs)
+//                          side by side (the text task also in characters/s); time to 97 %
+//                          accuracy on the toy tasks, time to copying in context on text
+//                          (bench/train.bench.mjs)
 //   browser.json           browser budgets in headless Chromium (bench/browser.bench.mjs): first
 //                          lesson interactive, input to updated figure, sizes of dist/
+//
+//   npm run bench -- --torch-blas <dir>   hands --torch-blas <dir> to train.bench.mjs: its
+//                          PyTorch+BLAS column (e.g. OpenBLAS, the text task's ≥ 1× target)
 import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -21,6 +26,13 @@ import { build } from './build.mjs';
 import { mustRun, root, run, step } from './lib.mjs';
 
 const results = path.join(root, 'bench', 'results');
+/** --torch-blas <dir>, passed on to train.bench.mjs (see bench/README.md). */
+const torchBlasAt = process.argv.indexOf('--torch-blas');
+if (torchBlasAt >= 0 && !process.argv[torchBlasAt + 1]) {
+  console.error('npm run bench: --torch-blas needs a folder holding another libblas.so.3');
+  process.exit(1);
+}
+const trainArgs = torchBlasAt >= 0 ? ['--torch-blas', path.resolve(process.argv[torchBlasAt + 1])] : [];
 const nativeBench = path.join(root, 'build', 'native', 'bench', 'attn_bench');
 const nativeAttentionJson = path.join(results, 'native-attention.json');
 
@@ -71,7 +83,7 @@ try {
   step('benchmark: attention across cores, the worker pool against the single-thread call');
   await mustRun(process.execPath, [path.join('bench', 'pool.bench.mjs')]);
   step('benchmark: training, wasm builds, TensorFlow.js wasm and PyTorch (one thread)');
-  await mustRun(process.execPath, [path.join('bench', 'train.bench.mjs')]);
+  await mustRun(process.execPath, [path.join('bench', 'train.bench.mjs'), ...trainArgs]);
   step('benchmark: browser budgets in headless Chromium (first lesson interactive, input to frame, sizes)');
   await mustRun(process.execPath, [path.join('bench', 'browser.bench.mjs')]);
   console.log(`\nnpm run bench: ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
