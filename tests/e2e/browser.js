@@ -259,28 +259,71 @@ export const everyFigureShown = (page) =>
     return figures.every((el) => el.hasAttribute('data-shown') || !el.checkVisibility());
   });
 
-/** Scrolls down through the whole page (figures draw only when visible), then back to the top. */
+/**
+ * Scrolls down through the whole page (figures draw only when visible), then back to the top.
+ * Each step waits for two animation frames, bounded by FRAME_TIMEOUT_MS. A page that stops drawing
+ * fails here, and the error says what the page was doing meanwhile, to tell the causes apart:
+ * whether it was visible and focused (a hidden page gets no frames), the longest time its own
+ * timers did not run (a main-thread task that long: the page was busy; short: it was idle and
+ * simply drew nothing) and whether it draws once the browser is asked for a screenshot.
+ */
 export async function scrollThrough(page) {
-  await page.evaluate(async (limit) => {
-    // bounded as nextFrames() is: a page that stops drawing fails here, named
-    const frame = () =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`scrollThrough: no animation frame for ${limit / 1000} s`)),
-          limit,
-        );
-        requestAnimationFrame(() => {
-          clearTimeout(timer);
-          resolve();
+  try {
+    await page.evaluate(async (limit) => {
+      const frame = () =>
+        new Promise((resolve, reject) => {
+          // a tick every 250 ms: the longest gap between two is the longest the main thread was busy
+          let last = performance.now();
+          let longest = 0;
+          const changes = [];
+          const onVisibility = () => changes.push(document.visibilityState);
+          document.addEventListener('visibilitychange', onVisibility);
+          const ticks = setInterval(() => {
+            const now = performance.now();
+            longest = Math.max(longest, now - last);
+            last = now;
+          }, 250);
+          const end = () => {
+            clearTimeout(timer);
+            clearInterval(ticks);
+            document.removeEventListener('visibilitychange', onVisibility);
+          };
+          const timer = setTimeout(() => {
+            longest = Math.max(longest, performance.now() - last);
+            end();
+            const state =
+              `${document.visibilityState}${changes.length ? ` (changed: ${changes.join(', ')})` : ''}, ` +
+              `${document.hasFocus() ? 'focused' : 'not focused'}, longest gap between its 250 ms ticks ` +
+              `${(longest / 1000).toFixed(1)} s, at y = ${Math.round(scrollY)} of ${document.documentElement.scrollHeight}`;
+            reject(new Error(`scrollThrough: no animation frame for ${limit / 1000} s (page ${state})`));
+          }, limit);
+          requestAnimationFrame(() => {
+            end();
+            resolve();
+          });
         });
-      });
-    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
-      scrollTo({ top: y, behavior: 'instant' });
-      await frame();
-      await frame();
-    }
-    scrollTo({ top: 0, behavior: 'instant' });
-  }, FRAME_TIMEOUT_MS);
+      for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+        scrollTo({ top: y, behavior: 'instant' });
+        await frame();
+        await frame();
+      }
+      scrollTo({ top: 0, behavior: 'instant' });
+    }, FRAME_TIMEOUT_MS);
+  } catch (error) {
+    if (!error.message.includes('scrollThrough: no animation frame')) throw error;
+    // the test fails either way; whether the browser can still draw this page says where the frames stopped
+    const shot = await page.screenshot({ timeout: 10000 }).then(
+      () => 'a screenshot was taken',
+      (e) => `no screenshot (${e.message.split('\n')[0]})`,
+    );
+    const again = await nextFrames(page, 1).then(
+      () => 'then frames came',
+      () => 'then still no frame',
+    );
+    const [first, ...rest] = error.message.split('\n');
+    error.message = [`${first}; afterwards ${shot}, ${again}`, ...rest].join('\n');
+    throw error;
+  }
 }
 
 /** Every lesson (web/lessons/*.md) in course order: [{ id, title }]. */
