@@ -1605,7 +1605,7 @@ for (const fn of ['entropy', 'effectivePositions']) {
     'an unknown task',
     { task: 'copy' },
     'ValueError',
-    /createTrainer: unknown task 'copy'; tasks are reverse, sort, lookup, retrieval2d/,
+    /createTrainer: unknown task 'copy'; tasks are reverse, sort, lookup, retrieval2d, text/,
   );
   c(
     'wrong argument type',
@@ -1641,6 +1641,45 @@ for (const fn of ['entropy', 'effectivePositions']) {
     'reverse',
     'TypeError',
     /createTrainer: options must be an object .*got the string "reverse"/,
+  );
+  // the text task's text (the engine checks its type, surrogates and bytes; the core the rest)
+  const t = (cls, what, text, kind, message) => c(cls, what, { task: 'text', text }, kind, message);
+  t('empty', 'an empty text', '', 'ValueError', /createTrainer: the text is empty; give at least two different/);
+  t('empty', 'one character', 'q', 'ValueError', /createTrainer: the text has only the character 'q'/);
+  t(
+    'enormous size',
+    'a text over 1 MiB',
+    'ab'.repeat(300000) + 'é'.repeat(300000),
+    'ValueError',
+    /createTrainer: text has 1200000 bytes of UTF-8; at most 1048576 \(1 MiB\)/,
+  );
+  t(
+    'out of range',
+    'an alphabet of 200 characters',
+    Array.from({ length: 200 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join(''),
+    'ValueError',
+    /createTrainer: the text has 200 different characters; at most 128 are supported/,
+  );
+  t(
+    'non-numeric',
+    'a lone surrogate',
+    'a\uDC00b',
+    'ValueError',
+    /createTrainer: text has a lone surrogate \(U\+DC00\)/,
+  );
+  t(
+    'wrong argument type',
+    'a text as a number',
+    42,
+    'TypeError',
+    /createTrainer: text must be a string, got number 42/,
+  );
+  c(
+    'wrong argument type',
+    'a text for another task',
+    { text: 'abc' },
+    'ValueError',
+    /createTrainer: text is only for the text task; this trainer's task is retrieval2d/,
   );
 }
 
@@ -2032,7 +2071,7 @@ export const VALID_CALLS = {
   trainingTasks: {
     args: () => [],
     result: (r) => [r.length, r[0].vocab, r[0].inputLength, r[0].answerLength, r[0].seqLen],
-    expected: [4, 11, 7, 6, 12],
+    expected: [5, 11, 7, 6, 12],
   },
   // a trainer that trains, then is freed (the heap check after the rows would see one that was not)
   createTrainer: {
