@@ -14,6 +14,7 @@
 #include <emscripten/bind.h>
 
 #include "attn/error.hpp"
+#include "attn/train/circuits.hpp"
 #include "attn/train/model.hpp"
 #include "attn/train/tasks.hpp"
 #include "attn/train/text.hpp"
@@ -283,6 +284,23 @@ val TrainerHandle::copying_probe(double length, double count, double seed) const
   });
 }
 
+val TrainerHandle::ov_circuit(double layer, double head) const {
+  return guarded([&] {
+    const Tensor64 c = train::ov_circuit(trainer_.model(), whole_size(layer, "ovCircuit: layer"),
+                                         whole_size(head, "ovCircuit: head"));
+    return float32_tensor(c.data(), Shape(c.shape().begin(), c.shape().end()));
+  });
+}
+
+val TrainerHandle::qk_circuit(double layer, double head, double source) const {
+  return guarded([&] {
+    const Tensor64 c = train::qk_circuit(trainer_.model(), whole_size(layer, "qkCircuit: layer"),
+                                         whole_size(head, "qkCircuit: head"),
+                                         whole_size(source, "qkCircuit: source"));
+    return float32_tensor(c.data(), Shape(c.shape().begin(), c.shape().end()));
+  });
+}
+
 val TrainerHandle::set_head_enabled(double layer, double head, bool enabled) {
   return guarded([&] {
     trainer_.set_head_enabled(whole_size(layer, "setHeadEnabled: layer"),
@@ -449,7 +467,9 @@ EMSCRIPTEN_BINDINGS(attnbook_trainer) {
       .function("encode", &TrainerHandle::encode)
       .function("decode", &TrainerHandle::decode)
       .function("unknownCharacters", &TrainerHandle::unknown_characters)
-      .function("copyingProbe", &TrainerHandle::copying_probe);
+      .function("copyingProbe", &TrainerHandle::copying_probe)
+      .function("ovCircuit", &TrainerHandle::ov_circuit)
+      .function("qkCircuit", &TrainerHandle::qk_circuit);
   emscripten::function("trainingTasks", &training_tasks);
   emscripten::function("createTrainer", &create_trainer);
   emscripten::function("loadTrainer", &load_trainer);

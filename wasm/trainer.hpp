@@ -61,6 +61,10 @@ public:
   /// number[], prefixMatching: number[] (layers · heads, layer-major), previousTokenHeads,
   /// inductionHeads, knockedOutAccuracy, copiesInContext}
   val copying_probe(double length, double count, double seed) const;
+  /// ovCircuit(layer, head), qkCircuit(layer, head, source) -> {data: Float32Array, shape (V, V)}
+  /// (attn/train/circuits.hpp)
+  val ov_circuit(double layer, double head) const;
+  val qk_circuit(double layer, double head, double source) const;
 
 private:
   train::Trainer trainer_;

@@ -207,3 +207,34 @@ describe('the text task in a pool', () => {
     }
   });
 });
+
+describe('circuits', () => {
+  test("the committed model's induction heads copy (OV) and look for the letter after the one they read (QK through the previous-token head)", async () => {
+    const { readFileSync } = await import('node:fs');
+    const { TRAINED_TEXT_FILE } = await import('../../scripts/train-text.mjs');
+    const t = attn.loadTrainer(JSON.parse(readFileSync(TRAINED_TEXT_FILE, 'utf8')));
+    made.push(t);
+    const letters = [...'abcdefghijklmnopqrstuvwxyz'].map((c) => ALPHABET.indexOf(c));
+    const V = t.task.vocab;
+    // share of letters whose row is largest, among the letters, on the diagonal (chance 1/26)
+    const diagonal = ({ data, shape }) => {
+      assert.deepEqual(shape, [V, V]);
+      const best = (a) => letters.reduce((m, b) => (data[a * V + b] > data[a * V + m] ? b : m), letters[0]);
+      return letters.filter((a) => best(a) === a).length / letters.length;
+    };
+    const { previousToken, prefixMatching } = t.copyingProbe();
+    const previous = previousToken[0] > previousToken[1] ? 0 : 1;
+    const induction = prefixMatching[2] > prefixMatching[3] ? 0 : 1;
+    assert.ok(diagonal(t.ovCircuit(1, induction)) >= 0.7, 'OV copies');
+    assert.ok(diagonal(t.qkCircuit(1, induction, previous)) >= 0.9, 'QK matches the letter');
+    assert.ok(diagonal(t.ovCircuit(0, previous)) < 0.2, 'the previous-token head does not copy to the output');
+    refuses(() => t.qkCircuit(0, 0, 0), 'ShapeError', /^qkCircuit: layer 0 has no earlier head/);
+    refuses(() => t.ovCircuit(2, 0), 'ShapeError', /^ovCircuit: layer 2 is out of range; the model has layers 0\.\.1$/);
+    const mlp = trainer({ task: 'text', mlp: true, batchSize: 2 });
+    refuses(
+      () => mlp.ovCircuit(0, 0),
+      'ValueError',
+      /^ovCircuit: circuits are read off attention-only models; this one has an MLP$/,
+    );
+  });
+});

@@ -313,6 +313,10 @@ export class Trainer {
   unknownCharacters(text: string): string[];
   /** text: copying a random string written twice, and each head's previous-token and prefix-matching scores. */
   copyingProbe(options?: CopyingProbeOptions): CopyingProbe;
+  /** A head's OV circuit (vocab, vocab): E W_V W_O^h U (attention-only models). */
+  ovCircuit(layer: number, head: number): Tensor;
+  /** A head's QK circuit (vocab, vocab) through head `source` of layer 0 (layer >= 1; attention-only models). */
+  qkCircuit(layer: number, head: number, source: number): Tensor;
   /** Ablates (false) or restores (true) one head: its output is zeroed, its weights still reported. */
   setHeadEnabled(layer: number, head: number, enabled: boolean): void;
   /** Every weight tensor by name ('embed.token', 'layer0.head1.W_Q', 'unembed', ...), float32 copies. */

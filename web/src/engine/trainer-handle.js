@@ -31,6 +31,8 @@ export const TRAINER_HANDLE_MEMBERS = Object.freeze([
   'decode',
   'unknownCharacters',
   'copyingProbe',
+  'ovCircuit',
+  'qkCircuit',
   'dispose',
   'cancel',
 ]);
@@ -92,6 +94,8 @@ export function trainerHandle({ config, task }, { request, cancel }) {
     decode: call('decode'),
     unknownCharacters: call('unknownCharacters'),
     copyingProbe: call('copyingProbe'),
+    ovCircuit: call('ovCircuit'),
+    qkCircuit: call('qkCircuit'),
     /** Cancels this trainer's steps, then frees it; later calls reject ("…: this trainer was disposed"). */
     dispose() {
       stopSteps();

@@ -89,6 +89,8 @@ const OPS = new Set([
   'decode',
   'unknownCharacters',
   'copyingProbe',
+  'ovCircuit',
+  'qkCircuit',
 ]);
 
 /** The trainers of one engine, by id, each with its queue of calls. */

@@ -200,6 +200,39 @@ export class Trainer {
   }
 
   /**
+   * The OV circuit of a head (core/include/attn/train/circuits.hpp): (vocab, vocab), row a what
+   * attending to token a adds to the logits, E W_V W_O^h U. Attention-only models (no mlp, no
+   * layerNorm).
+   * @param {number} layer @param {number} head
+   * @returns {import('./tensor.js').Tensor}
+   */
+  ovCircuit(layer, head) {
+    return named('ovCircuit', () => {
+      const handle = this.#live('ovCircuit');
+      checkWhole(layer, 'layer');
+      checkWhole(head, 'head');
+      return unwrap(handle.ovCircuit(layer, head));
+    });
+  }
+
+  /**
+   * The QK circuit of head `head` of layer `layer` (≥ 1) through head `source` of layer 0
+   * (K-composition): (vocab, vocab), entry [a, b] how much a query token a looks for a key where
+   * the source head wrote what it read at a b. Attention-only models.
+   * @param {number} layer @param {number} head @param {number} source
+   * @returns {import('./tensor.js').Tensor}
+   */
+  qkCircuit(layer, head, source) {
+    return named('qkCircuit', () => {
+      const handle = this.#live('qkCircuit');
+      checkWhole(layer, 'layer');
+      checkWhole(head, 'head');
+      checkWhole(source, 'source');
+      return unwrap(handle.qkCircuit(layer, head, source));
+    });
+  }
+
+  /**
    * Ablates head `head` of layer `layer` (enabled false: its output is zeroed, exactly as a zero W_V
    * would; its attention weights are still computed and reported by predict, and its W_Q, W_K, W_V
    * get no gradient) or restores it (true). Training, evaluate and predict all use the mask.

@@ -56,6 +56,8 @@ export interface WorkerTrainer {
   decode(ids: ArrayLike<number>): Promise<string>;
   unknownCharacters(text: string): Promise<string[]>;
   copyingProbe(options?: CopyingProbeOptions): Promise<CopyingProbe>;
+  ovCircuit(layer: number, head: number): Promise<Tensor>;
+  qkCircuit(layer: number, head: number, source: number): Promise<Tensor>;
   /** Cancels its steps, then frees it; later calls reject. */
   dispose(): Promise<void>;
   /** Cancels its running and queued steps: each rejects with kind 'Cancelled'. */
