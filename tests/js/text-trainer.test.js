@@ -4,30 +4,15 @@
 // training it bit for bit as one thread does, the copying probe, and every bad text refused with
 // an AttentionError naming what is wrong, the module usable afterwards.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { AttentionError, DEFAULT_TEXT, loadAttention } from 'attnbook';
+import { describe, test } from 'node:test';
+import { DEFAULT_TEXT } from 'attnbook';
+import { refuses, trainerSuite } from './trainer-helpers.js';
 
 let attn;
-const made = [];
-const trainer = (options) => {
-  const t = attn.createTrainer(options);
-  made.push(t);
-  return t;
-};
-
-before(async () => {
-  attn = await loadAttention();
+const suite = trainerSuite((loaded) => {
+  attn = loaded;
 });
-after(() => made.forEach((t) => t.dispose()));
-
-function refuses(call, kind, message) {
-  assert.throws(call, (error) => {
-    assert.ok(error instanceof AttentionError, `expected an AttentionError, got ${error?.stack ?? error}`);
-    assert.equal(error.kind, kind, `kind of "${error.message}"`);
-    assert.match(error.message, message);
-    return true;
-  });
-}
+const { trainer } = suite;
 
 const ALPHABET = " !'(),-.0123456789:;?abcdefghijklmnopqrstuvwxyz";
 
@@ -116,7 +101,7 @@ describe('the text task', () => {
     const saved = JSON.parse(JSON.stringify(t.exportState()));
     assert.equal(saved.config.text, t.config.text);
     const u = attn.loadTrainer(saved);
-    made.push(u);
+    suite.keep(u);
     t.step(4);
     u.step(4);
     assert.deepEqual(u.exportState(), t.exportState());
@@ -213,7 +198,7 @@ describe('circuits', () => {
     const { readFileSync } = await import('node:fs');
     const { TRAINED_TEXT_FILE } = await import('../../scripts/train-text.mjs');
     const t = attn.loadTrainer(JSON.parse(readFileSync(TRAINED_TEXT_FILE, 'utf8')));
-    made.push(t);
+    suite.keep(t);
     const letters = [...'abcdefghijklmnopqrstuvwxyz'].map((c) => ALPHABET.indexOf(c));
     const V = t.task.vocab;
     // share of letters whose row is largest, among the letters, on the diagonal (chance 1/26)

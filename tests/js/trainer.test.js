@@ -4,31 +4,15 @@
 // parameters against the layout, predict's attention, head ablation, the two builds agreeing, and
 // every bad input an AttentionError naming the problem, the module usable afterwards.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { AttentionError, Trainer, loadAttention } from 'attnbook';
+import { before, describe, test } from 'node:test';
+import { Trainer, loadAttention } from 'attnbook';
+import { refuses, trainerSuite } from './trainer-helpers.js';
 
 let attn;
-const made = []; // trainers to dispose of after the tests
-const trainer = (options) => {
-  const t = attn.createTrainer(options);
-  made.push(t);
-  return t;
-};
-
-before(async () => {
-  attn = await loadAttention();
-});
-after(() => made.forEach((t) => t.dispose()));
-
-/** Asserts that `call` throws an AttentionError of `kind` whose message matches `message`. */
-function refuses(call, kind, message) {
-  assert.throws(call, (error) => {
-    assert.ok(error instanceof AttentionError, `expected an AttentionError, got ${error?.stack ?? error}`);
-    assert.equal(error.kind, kind, `kind of "${error.message}"`);
-    assert.match(error.message, message);
-    return true;
-  });
-}
+const suite = trainerSuite((loaded) => {
+  attn = loaded;
+}); // trainers made by trainer() are disposed of after the tests
+const { trainer } = suite;
 
 const sameBits = (a, b, what) => {
   assert.equal(a.length, b.length, `${what}: length`);
@@ -201,7 +185,7 @@ describe('exportState and loadTrainer', () => {
     assert.deepEqual(JSON.parse(text), state, 'JSON keeps every number exactly');
 
     const restored = attn.loadTrainer(JSON.parse(text));
-    made.push(restored);
+    suite.keep(restored);
     assert.deepEqual(restored.config, original.config);
     assert.equal(restored.step(0).loss, original.step(0).loss);
     const a = original.step(4);
@@ -251,7 +235,7 @@ describe('exportState and loadTrainer', () => {
     assert.equal(state.lastLoss, null);
     assert.deepEqual(state.headEnabled, [true]);
     const u = attn.loadTrainer(JSON.parse(JSON.stringify(state)));
-    made.push(u);
+    suite.keep(u);
     assert.ok(Number.isNaN(u.step(0).loss));
     assert.deepEqual(u.step(2), t.step(2));
   });

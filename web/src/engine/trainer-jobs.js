@@ -17,7 +17,7 @@
  */
 import { AttentionError } from './errors.js';
 import { checkStepCount } from './trainer-checks.js';
-import { trainerHandle } from './trainer-handle.js';
+import { TRAINER_HANDLE_MEMBERS, trainerHandle } from './trainer-handle.js';
 
 /** The work one chunk of steps aims at, in milliseconds. */
 export const CHUNK_MS = 50;
@@ -77,21 +77,8 @@ export async function runSteps(trainer, count, { progress, cancelled }, stepMany
   return result;
 }
 
-/** The trainer methods a host answers (besides step, which runSteps runs, and dispose). */
-const OPS = new Set([
-  'evaluate',
-  'sample',
-  'predict',
-  'setHeadEnabled',
-  'parameters',
-  'exportState',
-  'encode',
-  'decode',
-  'unknownCharacters',
-  'copyingProbe',
-  'ovCircuit',
-  'qkCircuit',
-]);
+/** The trainer methods a host answers: a handle's, but step (runSteps runs it), dispose and the fields. */
+const OPS = new Set(TRAINER_HANDLE_MEMBERS.filter((m) => !['config', 'task', 'step', 'dispose', 'cancel'].includes(m)));
 
 /** The trainers of one engine, by id, each with its queue of calls. */
 export class TrainerHost {
