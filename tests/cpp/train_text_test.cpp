@@ -1,6 +1,7 @@
 // The text task: a text's alphabet, ids and split, its training windows, the refusals of bad text,
 // and a text trainer (config, predict at every position, evaluate in bits, save and restore).
 // The copying probe after training with the defaults is in train_text_probe_test.cpp.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -83,7 +84,7 @@ TEST(text_corpus, even_windows_are_plain_text_and_odd_ones_repeat_a_span_of_lett
   Rng rng(3, 1);
   std::vector<std::int32_t> w;
   for (int n = 0; n < 40; ++n) {
-    c.training_window(static_cast<std::size_t>(n), 16, rng, w);
+    c.training_window(static_cast<std::size_t>(n), 16, 0, rng, w);
     ASSERT_EQ(w.size(), 17u);
     if (n % 2 == 0) { // a substring of the (training) text
       const auto at = std::search(ids.begin(), ids.end(), w.begin(), w.end());
@@ -101,6 +102,45 @@ TEST(text_corpus, even_windows_are_plain_text_and_odd_ones_repeat_a_span_of_lett
       EXPECT_NE(std::find(c.probe_symbols().begin(), c.probe_symbols().end(), id),
                 c.probe_symbols().end());
     }
+  }
+}
+
+TEST(text_corpus, from_step_1500_every_other_repeat_window_repeats_prose) {
+  const std::string text = "one two three four five six seven eight nine ten eleven twelve";
+  const TextCorpus c = corpus(text, 16);
+  const std::vector<std::int32_t> ids = c.encode(text + text, "encode"); // spans may wrap round
+  const auto letters_only = [&](const std::vector<std::int32_t>& w) {
+    return std::all_of(w.begin(), w.end(), [&](std::int32_t id) {
+      return std::find(c.probe_symbols().begin(), c.probe_symbols().end(), id) !=
+             c.probe_symbols().end();
+    });
+  };
+  Rng rng(5, 1);
+  std::vector<std::int32_t> w;
+  std::size_t with_spaces = 0;
+  for (int n = 1; n < 80; n += 2) {
+    c.training_window(static_cast<std::size_t>(n), 16, attn::train::kProseRepeatsFrom, rng, w);
+    ASSERT_EQ(w.size(), 17u);
+    std::size_t period = 8; // at least 8, and the window repeats it
+    while (!std::equal(w.begin() + static_cast<std::ptrdiff_t>(period), w.end(), w.begin())) {
+      ++period;
+    }
+    ASSERT_LE(period, 9u) << "window " << n;
+    const std::vector<std::int32_t> span(w.begin(),
+                                         w.begin() + static_cast<std::ptrdiff_t>(period));
+    if (n % 4 == 1) {
+      EXPECT_TRUE(letters_only(span)) << "window " << n << " repeats random letters";
+      continue;
+    }
+    EXPECT_NE(std::search(ids.begin(), ids.end(), span.begin(), span.end()), ids.end())
+        << "window " << n << " repeats a span of the text";
+    with_spaces += !letters_only(span);
+  }
+  EXPECT_GT(with_spaces, 10u) << "prose spans hold spaces";
+  // one step earlier, every repeat window is random letters
+  for (int n = 1; n < 80; n += 2) {
+    c.training_window(static_cast<std::size_t>(n), 16, attn::train::kProseRepeatsFrom - 1, rng, w);
+    EXPECT_TRUE(letters_only(w)) << "window " << n;
   }
 }
 

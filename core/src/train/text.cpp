@@ -214,19 +214,24 @@ std::string TextCorpus::unknown_characters(const std::string& utf8, const std::s
   return out;
 }
 
-void TextCorpus::training_window(std::size_t index, std::size_t T, Rng& rng,
+void TextCorpus::training_window(std::size_t index, std::size_t T, std::uint64_t step, Rng& rng,
                                  std::vector<std::int32_t>& out) const {
   if (index % 2 == 0) { // plain text
     window_of(ids_, 0, train_end_, T, rng, out);
     return;
   }
-  out.resize(T + 1);
-  // a random span written again and again
+  // a span written again and again: random letters, or (later, every other one) prose
   const std::size_t most = (T + 2) / 2, least = std::min<std::size_t>(8, most);
   const std::size_t span = least + static_cast<std::size_t>(draw(rng, most - least + 1));
-  for (std::size_t i = 0; i < span; ++i) {
-    out[i] = probe_symbols_[static_cast<std::size_t>(draw(rng, probe_symbols_.size()))];
+  if (step >= kProseRepeatsFrom && index % 4 == 3) {
+    window_of(ids_, 0, train_end_, span - 1, rng, out); // span characters of the text
+  } else {
+    out.resize(span);
+    for (std::size_t i = 0; i < span; ++i) {
+      out[i] = probe_symbols_[static_cast<std::size_t>(draw(rng, probe_symbols_.size()))];
+    }
   }
+  out.resize(T + 1);
   for (std::size_t i = span; i <= T; ++i) {
     out[i] = out[i - span];
   }

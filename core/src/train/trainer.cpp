@@ -337,7 +337,7 @@ Batch Trainer::draw_batch(Rng& rng) const {
       examples[n] = sample_task(*task_, rng);
       continue;
     }
-    corpus_->training_window(n, config_.model.seq_len, rng, window);
+    corpus_->training_window(n, config_.model.seq_len, optimiser_.steps(), rng, window);
     examples[n].input.assign(window.begin(), window.begin() + 1);
     examples[n].answer.assign(window.begin() + 1, window.end());
   }
@@ -515,7 +515,7 @@ Example Trainer::sample(std::uint64_t seed) const {
     return sample_task(*task_, rng);
   }
   std::vector<std::int32_t> window;
-  corpus_->training_window(0, config_.model.seq_len, rng, window);
+  corpus_->training_window(0, config_.model.seq_len, 0, rng, window);
   return {{window.front()}, {window.begin() + 1, window.end()}};
 }
 

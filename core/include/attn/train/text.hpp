@@ -15,12 +15,17 @@
 // Training windows (T + 1 characters: the model reads the first T and predicts the last T). In a
 // batch, the even-numbered windows are plain text and the odd-numbered ones repeat a random span:
 //   plain    the training text from a uniform start, wrapping round at its end;
-//   repeat   s random letters (probe_symbols, uniform), s uniform in [min(8, ⌈(T+1)/2⌉),
-//   ⌈(T+1)/2⌉],
-//            written again and again until the window is full: after the first s characters,
-//            every character can be read off one period back, so copying pays at once.
+//   repeat   a span of s characters, s uniform in [min(8, ⌈(T+1)/2⌉), ⌈(T+1)/2⌉], written again
+//            and again until the window is full: after the first s characters, every character
+//            can be read off one period back, so copying pays at once. The span is s random
+//            letters (probe_symbols, uniform); from step kProseRepeatsFrom on (a curriculum), in
+//            every other repeat window (index % 4 == 3) it is s characters of the training text.
 // Half the windows are plain text, so the model learns to read as well as to copy; the repeats
-// are the standard way to make in-context copying worth learning quickly.
+// are the standard way to make in-context copying worth learning quickly. Random letters teach
+// the induction heads fastest (prose has a shortcut: the next character is often guessable from
+// the last); but a model that has seen copying pay only in strings of letters learns to copy only
+// there, and reads repeated prose as prose. Repeated prose, once the heads have formed, teaches it
+// to copy words and names too.
 //
 // The probe (copying_probe): `count` strings of `length` random probe symbols, each written twice
 // (2·length tokens). For query i of the second copy (position length + i, token r[i], i = 0 ..
@@ -55,6 +60,9 @@ constexpr double kInductionHead = 0.4;
 constexpr double kCopyingAccuracy = 0.8;  ///< second copy at least
 constexpr double kGuessingAccuracy = 0.5; ///< first copy below
 constexpr double kKnockOutCost = 0.3; ///< second-copy accuracy lost without previous-token heads
+/// Steps taken after which every other repeat window repeats prose (top of this file): seeds 1–5
+/// of the defaults copy in context by then (900–1,500 steps) on random letters alone.
+constexpr std::uint64_t kProseRepeatsFrom = 1500;
 
 /// Code points (a plain vector: std::u32string would add its own string code to the wasm).
 using Chars = std::vector<char32_t>;
@@ -103,8 +111,9 @@ public:
   /// The distinct characters of `utf8` outside the alphabet, in the order they first appear.
   std::string unknown_characters(const std::string& utf8, const std::string& fn) const;
 
-  /// Training window `index` of a batch (top of this file): T + 1 ids into `out`, drawn from `rng`.
-  void training_window(std::size_t index, std::size_t T, Rng& rng,
+  /// Training window `index` of the batch of the step after `step` steps taken (top of this file):
+  /// T + 1 ids into `out`, drawn from `rng`.
+  void training_window(std::size_t index, std::size_t T, std::uint64_t step, Rng& rng,
                        std::vector<std::int32_t>& out) const;
   /// A held-out window (the training text when nothing is held out) from a uniform start.
   void evaluation_window(std::size_t T, Rng& rng, std::vector<std::int32_t>& out) const;
