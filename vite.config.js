@@ -15,6 +15,7 @@ import { inlinesJsCore } from './scripts/js-core.mjs';
 import lessonsPlugin from './scripts/vite-lessons-plugin.mjs';
 import serviceWorkerPlugin from './scripts/vite-sw-plugin.mjs';
 import templateWhitespace from './scripts/vite-template-whitespace.mjs';
+import trainedWeights from './scripts/vite-trained-plugin.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -144,7 +145,7 @@ const embedConfig = {
   base: './',
   publicDir: false,
   logLevel: 'warn',
-  plugins: [projectWasm, inlineJsCore(), lessonsPlugin(), templateWhitespace()], // lessons: for any .md import (the widgets leave out attn-app, their user)
+  plugins: [projectWasm, inlineJsCore(), lessonsPlugin(), templateWhitespace(), trainedWeights()], // lessons: for any .md import (the widgets leave out attn-app, their user)
   resolve: { alias: [gzippedWasm, inlineWorker] },
   worker: classicWorker,
   build: {
@@ -202,6 +203,7 @@ export default defineConfig(({ mode }) => {
     plugins: [
       projectWasm,
       templateWhitespace(),
+      trainedWeights(),
       lessonsPlugin({ compress: single }),
       ...(single ? [inlineJsCore(), viteSingleFile({ removeViteModuleLoader: true }), inlineIcon, asciiOnly] : []),
       ...offline,

@@ -108,6 +108,7 @@ const LONGEST_BROWSER_FILES = [
   'course-render.test.js',
   'lesson-causal-masking.test.js',
   'lesson-learning-to-attend.test.js',
+  'lesson-heads-that-copy.test.js',
 ];
 await timed(() =>
   nodeTests('tests/e2e', 'browser (Chromium)', {

@@ -4,16 +4,17 @@
  *
  * A chart part (ChartElement): one or more series against a shared x, laid out for the width it
  * is given (line-layout.js), with a legend, axis titles, optional log axes (x-log: base 2, y-log:
- * base 10) and an optional vertical marker (.marker: the current x of a slider). Series are told
+ * base 10), an optional vertical marker (.marker: the current x of a slider) and event lines
+ * (.events: [{ x, name }], e.g. the step at which a score crossed its line). Series are told
  * apart by dash pattern (`dashed`) and point shape (circles, squares) as well as colour
  * (className, coloured by the cell's CSS: lineChartStyles).
  * Properties: series ([{ name, className?, dashed?, points? }]; points: false draws the line only,
  * for a dense curve), data (a list of [x, y] pairs per series; non-finite points, and y ≤ 0 on a
  * log axis, are left out), xDomain, yDomain ([0, 1]), xLog, yLog, xTicks, format (y tick and point
- * text: 3 decimals), marker, xLabel, yLabel, height, label (accessible name).
+ * text: 3 decimals), marker, events, xLabel, yLabel, height, label (accessible name).
  * Drawn: <svg class="line-chart"> with g.series[data-series] > path.line and .point
  * [data-series][data-x][data-y] (each with a <title>), g.legend > text.legend-text, text.tick,
- * text.axis-title, line.grid, line.axis, line.marker.
+ * text.axis-title, line.grid, line.axis, line.marker, line.event[data-x] (with a <title>: its name).
  */
 import { svg } from 'lit';
 import { ChartElement } from './chart-element.js';
@@ -36,6 +37,7 @@ export class AttnLineChart extends ChartElement {
     xTicks: { attribute: false },
     format: { attribute: false },
     marker: { attribute: false },
+    events: { attribute: false },
     xLabel: { attribute: 'x-label' },
     yLabel: { attribute: 'y-label' },
     height: { type: Number },
@@ -52,6 +54,7 @@ export class AttnLineChart extends ChartElement {
     this.xTicks = null;
     this.format = three;
     this.marker = null;
+    this.events = [];
     this.xLabel = 'x';
     this.yLabel = 'y';
     this.height = null;
@@ -94,6 +97,12 @@ export class AttnLineChart extends ChartElement {
         transform="rotate(-90 ${l.yLabel.x} ${l.yLabel.y})">${l.yLabel.text}</text>
       <line x1=${markerOn ? l.x(this.marker) : 0} x2=${markerOn ? l.x(this.marker) : 0} y1=${top} y2=${bottom}
         class="marker" visibility=${markerOn ? 'visible' : 'hidden'}></line>
+      ${(this.events ?? [])
+        .filter((e) => Number.isFinite(e.x) && e.x >= this.xDomain[0] && e.x <= this.xDomain[1])
+        .map(
+          (e) => svg`<line x1=${l.x(e.x)} x2=${l.x(e.x)} y1=${top} y2=${bottom} class="event" data-x=${e.x}
+            stroke-dasharray="2 3"><title>${e.name}</title></line>`,
+        )}
       ${series.map((s, i) => this.#series(l, s, i))}
       ${l.legend.map((e) => {
         const s = series[e.i];

@@ -244,6 +244,10 @@ export const lineChartStyles = css`
     stroke: var(--muted, #555d6b);
     stroke-dasharray: 3 3;
   }
+  .line-chart .event {
+    stroke: var(--text, #1b1e24);
+    stroke-width: 1.5;
+  }
   .line-chart .axis-title,
   .line-chart .legend-text {
     fill: var(--text, #1b1e24);
