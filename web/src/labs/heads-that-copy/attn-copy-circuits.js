@@ -16,7 +16,7 @@ import { html } from 'lit';
 import { AttnLab } from '../../cells/base/lab.js';
 import { copyStyles } from './copy-styles.js';
 import { HEAD_LIST, strongestHead } from './copy-model.js';
-import { diagonalPeaks, letterRows } from './copy-circuits-model.js';
+import { diagonalPeaks, letterRows, placeholderCircuits } from './copy-circuits-model.js';
 import { LabSatellite } from './lab-satellite.js';
 
 export class AttnCopyCircuits extends AttnLab {
@@ -81,7 +81,11 @@ export class AttnCopyCircuits extends AttnLab {
   }
 
   renderFigure() {
-    const r = this.lab.value;
+    // until the circuits arrive, the maps are drawn empty (a-z, zeros), so they are on the page
+    // from the start and draw when they come into view
+    const r = this.lab.value ?? placeholderCircuits();
+    const ready = Boolean(this.lab.value);
+    const peaks = (rows) => (ready ? diagonalPeaks(rows) : '—');
     const map = (name, values, caption, label) =>
       html`<attn-heatmap
         class=${`circuit-${name}`}
@@ -93,53 +97,51 @@ export class AttnCopyCircuits extends AttnLab {
         label=${label}
         caption=${caption}
       ></attn-heatmap>`;
-    const figure = r
-      ? html`<div class="circuits">
-          <div>
-            <h3>OV: what attending to a letter writes</h3>
-            <p class="note ov-peaks">
-              ${diagonalPeaks(r.ov)} of ${r.letters.length} letters raise their own logit most (by chance, about 1
-              would).
-            </p>
-            ${map(
-              'ov',
-              r.ov,
-              'Row: the letter attended to. Column: the letter whose logit it raises. A bright diagonal copies.',
-              `OV circuit of layer 1, head ${r.head}`,
-            )}
-          </div>
-          <div>
-            <h3>QK: which earlier letter a letter looks for</h3>
-            <p class="note qk-peaks">
-              ${diagonalPeaks(r.qk)} of ${r.letters.length} letters look most for a position right after the same letter
-              (by chance, about 1 would).
-            </p>
-            ${map(
-              'qk',
-              r.qk,
-              `Row: the letter read now. Column: the letter before the position looked at, moved there by layer 0, head ${r.source}.`,
-              `QK circuit of layer 1, head ${r.head}, through layer 0, head ${r.source}`,
-            )}
-          </div>
-        </div>`
-      : html`<p class="note">${this.lab.status}</p>`;
-    const controls = r
-      ? html`<div class="settings">
-            ${this._select(
-              'head',
-              'Second-layer head',
-              HEAD_LIST.filter((h) => h.layer === 1),
-              r.head,
-            )}
-            ${this._select(
-              'source',
-              'Through first-layer head',
-              HEAD_LIST.filter((h) => h.layer === 0),
-              r.source,
-            )}
-          </div>
-          <p class="note">Computed from the weights at step ${r.step.toLocaleString('en')}, over the letters a–z.</p>`
-      : '';
+    const figure = html`${ready ? '' : html`<p class="note">${this.lab.status}</p>`}
+      <div class="circuits">
+        <div>
+          <h3>OV: what attending to a letter writes</h3>
+          <p class="note ov-peaks">
+            ${peaks(r.ov)} of ${r.letters.length} letters raise their own logit most (by chance, about 1 would).
+          </p>
+          ${map(
+            'ov',
+            r.ov,
+            'Row: the letter attended to. Column: the letter whose logit it raises. A bright diagonal copies.',
+            `OV circuit of layer 1, head ${r.head}`,
+          )}
+        </div>
+        <div>
+          <h3>QK: which earlier letter a letter looks for</h3>
+          <p class="note qk-peaks">
+            ${peaks(r.qk)} of ${r.letters.length} letters look most for a position right after the same letter (by
+            chance, about 1 would).
+          </p>
+          ${map(
+            'qk',
+            r.qk,
+            `Row: the letter read now. Column: the letter before the position looked at, moved there by layer 0, head ${r.source}.`,
+            `QK circuit of layer 1, head ${r.head}, through layer 0, head ${r.source}`,
+          )}
+        </div>
+      </div>`;
+    const controls = html`<div class="settings">
+        ${this._select(
+          'head',
+          'Second-layer head',
+          HEAD_LIST.filter((h) => h.layer === 1),
+          r.head,
+        )}
+        ${this._select(
+          'source',
+          'Through first-layer head',
+          HEAD_LIST.filter((h) => h.layer === 0),
+          r.source,
+        )}
+      </div>
+      <p class="note">
+        ${ready ? `Computed from the weights at step ${r.step.toLocaleString('en')}, over the letters a–z.` : ''}
+      </p>`;
     return this.renderLab({ figure, controls, error: this.lab.errorLine() });
   }
 }

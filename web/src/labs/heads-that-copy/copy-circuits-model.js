@@ -20,3 +20,10 @@ export function letterRows(alphabet, ov, qk) {
 export function diagonalPeaks(rows) {
   return rows.filter((row, i) => row.indexOf(Math.max(...row)) === i).length;
 }
+
+/** What the figure draws before the circuits arrive: the letters a-z, every entry 0. */
+export function placeholderCircuits() {
+  const letters = [...'abcdefghijklmnopqrstuvwxyz'];
+  const zeros = () => letters.map(() => letters.map(() => 0));
+  return { head: 0, source: 0, step: 0, letters, ov: zeros(), qk: zeros() };
+}

@@ -3,7 +3,7 @@
  * the figure (Train from scratch, Continue, Pause, the readout and the time still to go; the loss
  * curve with the steps at which each second-layer head crossed the induction line, the copy
  * accuracy, and each head's two scores over training), beside it the seed and the training text,
- * the PyTorch cell and the notes under the hood.
+ * and the notes under the hood. (The PyTorch cell is a cell of its own: attn-copy-torch.js.)
  */
 import { html } from 'lit';
 import { live } from 'lit/directives/live.js';
@@ -23,7 +23,6 @@ import {
   textProblem,
   timeToGo,
 } from './copy-model.js';
-import { COPY_TORCH, copyTorchParams } from './copy-torch.js';
 
 const two = (v) => String(Number(v.toFixed(2)));
 const line = (name, className, dashed = false) => ({ name, className, dashed, points: false, format: two });
@@ -247,11 +246,7 @@ export function copierLab(lab) {
           ${lab.run.error} <button type="button" class="retry" @click=${() => lab.job.retry()}>Retry</button>
         </p>`
       : lab.job.errorLine(),
-    code: html`<attn-code
-      label="PyTorch: the same model and training loop"
-      .template=${COPY_TORCH}
-      .params=${copyTorchParams({ seed: lab.seed })}
-    ></attn-code>`,
+
     hood: html`<p>
         The committed model is seed 1 trained on the course’s prose by the project’s own trainer (<code
           >npm run train:text</code

@@ -59,9 +59,22 @@ export class LabSatellite {
     return 'Waiting for the model…';
   }
 
-  /** Runs again if the lab's model or the arguments changed since the last run asked for. */
+  /**
+   * Runs again if the lab's model or the arguments changed since the last run asked for. A lab that
+   * failed (no engine) fails this figure too, with its reason; one that recovers brings it back.
+   */
   refresh() {
     const lab = this.target;
+    const failed = lab?._cellError;
+    if (failed && !this.host._cellError) {
+      this.host.fail(new Error(`the copying lab above could not start: ${failed.message}`));
+      this.host.requestUpdate();
+    }
+    if (failed) return;
+    if (this.host._cellError) {
+      this.host.retry(); // reconnects, and refreshes again
+      return;
+    }
     if (!lab?.session.trainer) return;
     const key = JSON.stringify([lab.session.key, lab.session.at, ...this.args(lab)]);
     if (key === this._asked) return;
