@@ -52,8 +52,13 @@ export function trainText(attn, onProgress = () => {}) {
   }
 }
 
-/** The history file's text: one block per line. */
-export const historyFileText = (history) => `[\n${history.map((h) => `  ${JSON.stringify(h)}`).join(',\n')}\n]\n`;
+/** A number to 4 decimals, as the history keeps it (the lab draws 2): a third of the bytes. */
+const fourDecimals = (value) =>
+  typeof value === 'number' && !Number.isInteger(value) ? Number(value.toFixed(4)) : value;
+
+/** The history file's text: one block per line, numbers to 4 decimals. */
+export const historyFileText = (history) =>
+  `[\n${history.map((h) => `  ${JSON.stringify(h, (_, value) => fourDecimals(value))}`).join(',\n')}\n]\n`;
 
 /** The file's text: the state as JSON, one field per line (the arrays on one line each). */
 export const stateFileText = (state) =>

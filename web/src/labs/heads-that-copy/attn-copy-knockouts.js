@@ -85,7 +85,7 @@ export class AttnCopyKnockouts extends AttnLab {
               ?disabled=${waiting}
               @click=${() => this._toggle(h.key)}
             >
-              ${h.name}${roles[i] ? html`<br /><small>${ROLE_NAMES[roles[i]]}</small>` : ''}
+              ${h.name}${roles[i] ? html`<br /><span class="role">${ROLE_NAMES[roles[i]]}</span>` : ''}
             </button>`,
         )}
       </div>

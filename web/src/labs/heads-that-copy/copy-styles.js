@@ -71,10 +71,16 @@ export const copyStyles = css`
     padding: 0;
     list-style: none;
   }
-  .chars .char,
+  /* a key is 2rem wide (44 px tall), a strip's character 1.5rem: 11 keys and 15 characters a row on
+     a phone */
+  .chars .char {
+    box-sizing: border-box;
+    width: 2rem;
+    min-width: 2rem;
+  }
   .strip .chars span {
     box-sizing: border-box;
-    width: 1.75rem;
+    width: 1.5rem;
   }
   .chars .char {
     position: relative;
@@ -136,6 +142,9 @@ export const copyStyles = css`
     display: flex;
     flex-wrap: wrap;
     gap: 0.4rem;
+  }
+  .heads-off .role {
+    font-size: 0.8rem;
   }
   .heads-off button[aria-pressed='true'] {
     text-decoration: line-through;
