@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 import { asciiHtml } from './scripts/ascii-html.mjs';
@@ -91,6 +92,25 @@ const asciiOnly = {
 // it in before a createTrainer reaches a worker (worker-client.js, pool.js), so the builds hold
 // one copy.
 const workerStandIns = { '#pool-workers': 'pool-workers-none.js', '#text-corpus': 'text-corpus-none.js' };
+// The builds that inline everything (the single file, the widgets) carry that one copy gzipped, as
+// base64 (32 KB for its 77 KB): the page's engine takes engine/text-default-gzip.js for
+// ./text-default.js, which inflates the virtual module made here of engine/text-corpus.js. Only
+// their page's bundle: a plugin, not an alias, so their worker bundles keep text-corpus-none.js.
+const textCorpusGzip = {
+  name: 'attnbook-text-corpus-gzip',
+  enforce: 'pre',
+  resolveId(id) {
+    if (id === 'virtual:attnbook-text-corpus-gzip') return '\0text-corpus-gzip';
+    return /(^|\/)text-default\.js$/.test(id)
+      ? new URL('./web/src/engine/text-default-gzip.js', import.meta.url).pathname
+      : null;
+  },
+  async load(id) {
+    if (id !== '\0text-corpus-gzip') return null;
+    const { DEFAULT_TEXT } = await import('./web/src/engine/text-corpus.js');
+    return `export default ${JSON.stringify(gzipSync(DEFAULT_TEXT, { level: 9 }).toString('base64'))};`;
+  },
+};
 const noPoolInWorker = {
   name: 'attnbook-no-pool-in-worker',
   enforce: 'pre',
@@ -145,7 +165,7 @@ const embedConfig = {
   base: './',
   publicDir: false,
   logLevel: 'warn',
-  plugins: [projectWasm, inlineJsCore(), lessonsPlugin(), templateWhitespace(), trainedWeights()], // lessons: for any .md import (the widgets leave out attn-app, their user)
+  plugins: [projectWasm, inlineJsCore(), textCorpusGzip, lessonsPlugin(), templateWhitespace(), trainedWeights()], // lessons: for any .md import (the widgets leave out attn-app, their user)
   resolve: { alias: [gzippedWasm, inlineWorker] },
   worker: classicWorker,
   build: {
@@ -205,7 +225,9 @@ export default defineConfig(({ mode }) => {
       templateWhitespace(),
       trainedWeights(),
       lessonsPlugin({ compress: single }),
-      ...(single ? [inlineJsCore(), viteSingleFile({ removeViteModuleLoader: true }), inlineIcon, asciiOnly] : []),
+      ...(single
+        ? [inlineJsCore(), textCorpusGzip, viteSingleFile({ removeViteModuleLoader: true }), inlineIcon, asciiOnly]
+        : []),
       ...offline,
       devWidgets,
     ],

@@ -62,6 +62,16 @@ template <class T> std::vector<T> vector_from_js(const val& data) {
   return out;
 }
 
+// Token ids from a JS array of numbers; one outside int32 becomes -1, outside every vocabulary
+// (the core names it).
+std::vector<std::int32_t> ids_from_js(const val& ids) {
+  std::vector<std::int32_t> out;
+  for (double x : emscripten::vecFromJSArray<double>(ids)) {
+    out.push_back(x >= -2147483648.0 && x <= 2147483647.0 ? static_cast<std::int32_t>(x) : -1);
+  }
+  return out;
+}
+
 // A 64-bit generator word: decimal digits (the engine checked them) -> uint64.
 std::uint64_t u64_from_js(const val& text, const std::string& name) {
   const std::string s = text.as<std::string>();
@@ -220,13 +230,8 @@ val TrainerHandle::sample(double seed) const {
 
 val TrainerHandle::predict(const val& input) const {
   return guarded([&] {
-    std::vector<std::int32_t> tokens;
-    for (double x : emscripten::vecFromJSArray<double>(input)) {
-      // out of int32 range: any such id is outside every vocabulary; the core names it
-      tokens.push_back(x >= -2147483648.0 && x <= 2147483647.0 ? static_cast<std::int32_t>(x) : -1);
-    }
     Tensor64 attention;
-    const std::vector<std::int32_t> output = trainer_.predict(tokens, &attention);
+    const std::vector<std::int32_t> output = trainer_.predict(ids_from_js(input), &attention);
     val out = val::object();
     out.set("output", array_of(output));
     out.set("attention", float32_tensor(attention.data(),
@@ -240,13 +245,7 @@ val TrainerHandle::encode(const std::string& text) const {
 }
 
 val TrainerHandle::decode(const val& ids) const {
-  return guarded([&] {
-    std::vector<std::int32_t> tokens;
-    for (double x : emscripten::vecFromJSArray<double>(ids)) {
-      tokens.push_back(x >= -2147483648.0 && x <= 2147483647.0 ? static_cast<std::int32_t>(x) : -1);
-    }
-    return val(trainer_.corpus("decode").decode(tokens, "decode"));
-  });
+  return guarded([&] { return val(trainer_.corpus("decode").decode(ids_from_js(ids), "decode")); });
 }
 
 val TrainerHandle::unknown_characters(const std::string& text) const {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../message.hpp"
 #include "attn/error.hpp"
 #include "model_internal.hpp"
 
@@ -26,19 +27,19 @@ std::vector<double> product(const double* A, const double* B, std::size_t n, std
   return C;
 }
 
-void check(const Model& model, std::size_t layer, std::size_t head, const std::string& fn) {
+void check(const Model& model, std::size_t layer, std::size_t head, const char* fn) {
   const ModelConfig& c = model.config;
   if (c.mlp || c.layer_norm) {
-    throw ValueError(fn + ": circuits are read off attention-only models; this one has " +
-                     (c.mlp ? "an MLP" : "LayerNorm"));
+    fail<ValueError>({fn, ": circuits are read off attention-only models; this one has ",
+                      c.mlp ? "an MLP" : "LayerNorm"});
   }
   if (layer >= c.layers) {
-    throw ShapeError(fn + ": layer " + std::to_string(layer) + " is out of range; the model has " +
-                     "layers 0.." + std::to_string(c.layers - 1));
+    fail<ShapeError>(
+        {fn, ": layer ", layer, " is out of range; the model has layers 0..", c.layers - 1});
   }
   if (head >= c.heads) {
-    throw ShapeError(fn + ": head " + std::to_string(head) + " is out of range; each layer has " +
-                     "heads 0.." + std::to_string(c.heads - 1));
+    fail<ShapeError>(
+        {fn, ": head ", head, " is out of range; each layer has heads 0..", c.heads - 1});
   }
 }
 

@@ -535,12 +535,8 @@ void greedy_decode_f32(const kernels::KernelSet& ks, const Model& model, const s
     forward_batch_f32(ks, model, tokens, count, len, ws);
     for (std::size_t b = 0; b < count; ++b) {
       // argmax over the first `choices` logits of the last position, lowest id on ties
-      const float* z = ws.logits.data() + (b * len + len - 1) * model.config.vocab;
-      std::size_t best = 0;
-      for (std::size_t v = 1; v < choices; ++v) {
-        best = z[v] > z[best] ? v : best;
-      }
-      answers[b * A + a] = static_cast<std::int32_t>(best);
+      answers[b * A + a] =
+          argmax_row(ws.logits.data() + (b * len + len - 1) * model.config.vocab, choices);
     }
   }
 }

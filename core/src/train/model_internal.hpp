@@ -94,4 +94,15 @@ template <class F> void bias_backward(const F* dy, std::size_t N, std::size_t W,
   }
 }
 
+// ---- reading the logits ------------------------------------------------------------------------
+
+/// The id of the largest of the n logits z[0 .. n − 1], the lowest id on ties: the greedy token.
+template <class F> std::int32_t argmax_row(const F* z, std::size_t n) {
+  std::size_t best = 0;
+  for (std::size_t v = 1; v < n; ++v) {
+    best = z[v] > z[best] ? v : best;
+  }
+  return static_cast<std::int32_t>(best);
+}
+
 } // namespace attn::train::detail

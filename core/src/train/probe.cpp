@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "../message.hpp"
 #include "attn/error.hpp"
 #include "attn/train/text.hpp"
 #include "model_f32.hpp"
@@ -28,12 +29,7 @@ ProbeRun run_probe(const Model& model, const std::vector<std::int32_t>& tokens, 
   run.previous.assign(heads, 0.0);
   run.prefix.assign(heads, 0.0);
   const auto argmax = [&](std::size_t row) {
-    const float* z = ws.logits.data() + row * V;
-    std::size_t best = 0;
-    for (std::size_t v = 1; v < V; ++v) {
-      best = z[v] > z[best] ? v : best;
-    }
-    return static_cast<std::int32_t>(best);
+    return detail::argmax_row(ws.logits.data() + row * V, V);
   };
   std::size_t right1 = 0, right2 = 0;
   for (std::size_t b = 0; b < count; ++b) {
@@ -68,18 +64,16 @@ CopyingProbe copying_probe(const Model& model, const std::vector<std::int32_t>& 
   const ModelConfig& c = model.config;
   const std::string fn = "copyingProbe";
   if (length < 2 || 2 * length > c.seq_len) {
-    throw ShapeError(fn + ": strings of " + std::to_string(length) +
-                     " symbols written twice need 4.." + std::to_string(c.seq_len) +
-                     " positions; the model reads " + std::to_string(c.seq_len));
+    fail<ShapeError>({fn, ": strings of ", length, " symbols written twice need 4..", c.seq_len,
+                      " positions; the model reads ", c.seq_len});
   }
   if (count == 0 || symbols.empty()) {
-    throw ShapeError(fn + ": no strings to probe (count " + std::to_string(count) + ", " +
-                     std::to_string(symbols.size()) + " symbols)");
+    fail<ShapeError>(
+        {fn, ": no strings to probe (count ", count, ", ", symbols.size(), " symbols)"});
   }
   for (std::size_t i = 0; i < symbols.size(); ++i) {
     if (symbols[i] < 0 || static_cast<std::size_t>(symbols[i]) >= c.vocab) {
-      throw ValueError(fn + ": symbols[" + std::to_string(i) + "] is " +
-                       std::to_string(symbols[i]) + "; ids are 0.." + std::to_string(c.vocab - 1));
+      fail<ValueError>({fn, ": symbols[", i, "] is ", symbols[i], "; ids are 0..", c.vocab - 1});
     }
   }
   detail::validate_head_mask(model, fn);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../message.hpp"
 #include "attn/error.hpp"
 
 namespace attn::train {
@@ -27,8 +28,8 @@ constexpr std::size_t kHeldOutShare = 10; // the last 1/10 is held out
 // UTF-8 -> code points; ValueError (starting with fn) naming the byte offset of a malformed one.
 Chars decode_utf8(const std::string& s, const std::string& fn) {
   if (s.size() > kMaxTextBytes) {
-    throw ValueError(fn + ": the text has " + std::to_string(s.size()) + " bytes; at most " +
-                     std::to_string(kMaxTextBytes) + " (1 MiB) is supported");
+    fail<ValueError>({fn, ": the text has ", s.size(), " bytes; at most ", kMaxTextBytes,
+                      " (1 MiB) is supported"});
   }
   Chars out;
   out.reserve(s.size());
@@ -49,7 +50,7 @@ Chars decode_utf8(const std::string& s, const std::string& fn) {
     const char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
     ok = ok && c >= least[n] && c <= 0x10FFFF && (c < 0xD800 || c > 0xDFFF);
     if (!ok) {
-      throw ValueError(fn + ": the text is not valid UTF-8 (byte " + std::to_string(i) + ")");
+      fail<ValueError>({fn, ": the text is not valid UTF-8 (byte ", i, ")"});
     }
     out.push_back(c);
     i += n;
@@ -87,8 +88,42 @@ std::string shown(char32_t c) {
   return "U+" + hex;
 }
 
-bool is_space(char32_t c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0xA0;
+// The distinct characters of `chars` in code-point order: one bit per code point, read in order
+// (std::sort and std::unique on code points added 3 KB to the wasm).
+Chars distinct_of(const Chars& chars) {
+  std::vector<std::uint32_t> seen(0x110000 / 32, 0);
+  for (char32_t c : chars) {
+    seen[c / 32] |= std::uint32_t(1) << (c % 32);
+  }
+  Chars out;
+  for (std::size_t word = 0; word < seen.size(); ++word) {
+    std::uint32_t bits = seen[word];
+    for (std::size_t bit = 0; bits != 0; ++bit, bits >>= 1) {
+      if (bits & 1) {
+        out.push_back(static_cast<char32_t>(word * 32 + bit));
+      }
+    }
+  }
+  return out;
+}
+
+bool is_letter(char32_t c) { // ASCII
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+bool is_not_space(char32_t c) {
+  return c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != 0xA0;
+}
+
+// The ids of the alphabet's characters that `keep` accepts, in id order.
+std::vector<std::int32_t> ids_where(const Chars& alphabet, bool (*keep)(char32_t)) {
+  std::vector<std::int32_t> out;
+  for (std::size_t i = 0; i < alphabet.size(); ++i) {
+    if (keep(alphabet[i])) {
+      out.push_back(static_cast<std::int32_t>(i));
+    }
+  }
+  return out;
 }
 
 std::int32_t draw(Rng& rng, std::size_t bound) {
@@ -112,30 +147,27 @@ TextCorpus::TextCorpus(const std::string& utf8, std::size_t context, const std::
     : text_(utf8) {
   const Chars chars = decode_utf8(utf8, fn);
   if (chars.empty()) {
-    throw ValueError(fn + ": the text is empty; give at least two different characters");
+    fail<ValueError>({fn, ": the text is empty; give at least two different characters"});
   }
-  Chars distinct = chars;
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  const Chars distinct = distinct_of(chars);
   if (distinct.size() < 2) {
-    throw ValueError(fn + ": the text has only the character " + shown(distinct[0]) +
-                     "; it needs at least two different characters to predict anything");
+    fail<ValueError>({fn, ": the text has only the character ", shown(distinct[0]),
+                      "; it needs at least two different characters to predict anything"});
   }
   if (distinct.size() > kMaxAlphabet) {
-    throw ValueError(fn + ": the text has " + std::to_string(distinct.size()) +
-                     " different characters; at most " + std::to_string(kMaxAlphabet) +
-                     " are supported (its alphabet is too large)");
+    fail<ValueError>({fn, ": the text has ", distinct.size(), " different characters; at most ",
+                      kMaxAlphabet, " are supported (its alphabet is too large)"});
   }
-  Chars fallback;
-  for (const char* p = kDefaultAlphabet; *p; ++p) {
-    fallback.push_back(static_cast<char32_t>(*p));
+  const Chars fallback(kDefaultAlphabet,
+                       kDefaultAlphabet + std::char_traits<char>::length(kDefaultAlphabet));
+  bool fits = true;
+  for (char32_t c : distinct) {
+    fits = fits && index_of(fallback, c) != kNone;
   }
-  const bool fits = std::all_of(distinct.begin(), distinct.end(),
-                                [&](char32_t c) { return index_of(fallback, c) != kNone; });
   alphabet_ = fits ? fallback : distinct;
-  ids_.reserve(chars.size());
-  for (char32_t c : chars) {
-    ids_.push_back(static_cast<std::int32_t>(index_of(alphabet_, c)));
+  ids_.resize(chars.size());
+  for (std::size_t i = 0; i < chars.size(); ++i) {
+    ids_[i] = static_cast<std::int32_t>(index_of(alphabet_, chars[i]));
   }
   const std::size_t held =
       ids_.size() / kHeldOutShare >= context + 1 ? ids_.size() / kHeldOutShare : 0;
@@ -151,19 +183,9 @@ TextCorpus::TextCorpus(const std::string& utf8, std::size_t context, const std::
       unigram_bits_ -= p * std::log2(p);
     }
   }
-  for (std::size_t i = 0; i < alphabet_.size(); ++i) {
-    const char32_t c = alphabet_[i];
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
-      probe_symbols_.push_back(static_cast<std::int32_t>(i));
-    }
-  }
+  probe_symbols_ = ids_where(alphabet_, is_letter);
   if (probe_symbols_.size() < 2) {
-    probe_symbols_.clear();
-    for (std::size_t i = 0; i < alphabet_.size(); ++i) {
-      if (!is_space(alphabet_[i])) {
-        probe_symbols_.push_back(static_cast<std::int32_t>(i));
-      }
-    }
+    probe_symbols_ = ids_where(alphabet_, is_not_space);
   }
   if (probe_symbols_.size() < 2) { // two characters, one of them a space: use both
     probe_symbols_ = {0, 1};
@@ -192,8 +214,7 @@ std::string TextCorpus::decode(const std::vector<std::int32_t>& ids, const std::
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const std::int32_t id = ids[i];
     if (id < 0 || static_cast<std::size_t>(id) >= vocab()) {
-      throw ValueError(fn + ": ids[" + std::to_string(i) + "] is " + std::to_string(id) +
-                       "; ids are 0.." + std::to_string(vocab() - 1));
+      fail<ValueError>({fn, ": ids[", i, "] is ", id, "; ids are 0..", vocab() - 1});
     }
     append_utf8(id == unknown_id() ? kReplacement : alphabet_[static_cast<std::size_t>(id)], out);
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../kernels/kernels.hpp"
+#include "../message.hpp"
 #include "attn/error.hpp"
 #include "model_f32.hpp"
 #include "model_internal.hpp"
@@ -20,7 +21,7 @@ namespace {
 std::shared_ptr<const TextCorpus> corpus_for(const TrainerConfig& c, const std::string& fn) {
   if (c.task != "text") {
     if (!c.text.empty()) {
-      throw ValueError(fn + ": text is only for the text task; this trainer's task is " + c.task);
+      fail<ValueError>({fn, ": text is only for the text task; this trainer's task is ", c.task});
     }
     return nullptr;
   }
@@ -351,8 +352,8 @@ double Trainer::loss_unit() const {
 
 const TextCorpus& Trainer::corpus(const std::string& fn) const {
   if (!corpus_) {
-    throw ValueError(fn + ": only a text trainer has an alphabet; this trainer's task is " +
-                     task_->id);
+    fail<ValueError>(
+        {fn, ": only a text trainer has an alphabet; this trainer's task is ", task_->id});
   }
   return *corpus_;
 }
@@ -419,12 +420,8 @@ Evaluation Trainer::evaluate(std::size_t samples, std::uint64_t seed) const {
       for (std::size_t b = 0; b < count; ++b) {
         bool all_right = true;
         for (std::size_t a = 0; a < A && all_right; ++a) {
-          const float* z = ws.logits.data() + (b * T + P - 1 + a) * V;
-          std::size_t best = 0;
-          for (std::size_t v = 1; v < task_->vocab; ++v) {
-            best = z[v] > z[best] ? v : best;
-          }
-          all_right = static_cast<std::int32_t>(best) == chunk[b].answer[a];
+          all_right = detail::argmax_row(ws.logits.data() + (b * T + P - 1 + a) * V,
+                                         task_->vocab) == chunk[b].answer[a];
         }
         if (all_right) {
           right += A;
@@ -467,13 +464,6 @@ Evaluation Trainer::evaluate_text(std::size_t samples, std::uint64_t seed) const
     batch.tokens.insert(batch.tokens.end(), window.begin(), window.end() - 1);
     batch.targets.insert(batch.targets.end(), window.begin() + 1, window.end());
   }
-  const auto argmax = [V](const auto* z) {
-    std::size_t best = 0;
-    for (std::size_t v = 1; v < V; ++v) {
-      best = z[v] > z[best] ? v : best;
-    }
-    return static_cast<std::int32_t>(best);
-  };
   std::size_t right = 0;
   Evaluation out;
   if (config_.precision == Precision::kFloat64) {
@@ -484,7 +474,7 @@ Evaluation Trainer::evaluate_text(std::size_t samples, std::uint64_t seed) const
           batch.tokens.begin() + static_cast<std::ptrdiff_t>((b + 1) * T));
       const Tensor64 logits = forward_reference(model_, tokens);
       for (std::size_t t = 0; t < T; ++t) {
-        right += argmax(logits.data() + t * V) == batch.targets[b * T + t];
+        right += detail::argmax_row(logits.data() + t * V, V) == batch.targets[b * T + t];
       }
     }
   } else {
@@ -499,7 +489,7 @@ Evaluation Trainer::evaluate_text(std::size_t samples, std::uint64_t seed) const
       sum_ce +=
           detail::cross_entropy_f32(ks, ws.logits.data(), V, targets, count * T, 1.0, nullptr, ws);
       for (std::size_t r = 0; r < count * T; ++r) {
-        right += argmax(ws.logits.data() + r * V) == targets[r];
+        right += detail::argmax_row(ws.logits.data() + r * V, V) == targets[r];
       }
     }
     out.loss = sum_ce / static_cast<double>(samples * T);
@@ -530,11 +520,7 @@ std::vector<std::int32_t> Trainer::predict(const std::vector<std::int32_t>& inpu
             : forward_reference(model_, input, attention);
     std::vector<std::int32_t> out(T);
     for (std::size_t t = 0; t < T; ++t) {
-      std::size_t best = 0;
-      for (std::size_t v = 1; v < V; ++v) {
-        best = logits(t, v) > logits(t, best) ? v : best;
-      }
-      out[t] = static_cast<std::int32_t>(best);
+      out[t] = detail::argmax_row(logits.data() + t * V, V);
     }
     return out;
   }
@@ -572,12 +558,10 @@ std::vector<std::int32_t> Trainer::predict(const std::vector<std::int32_t>& inpu
     const bool last = a + 1 == A;
     const Tensor64 logits = forward_reference(model_, tokens, last ? attention : nullptr);
     const std::size_t t = tokens.size() - 1;
-    std::size_t best = 0;
-    for (std::size_t v = 1; v < task_->vocab; ++v) {
-      best = logits(t, v) > logits(t, best) ? v : best;
-    }
-    answer.push_back(static_cast<std::int32_t>(best));
-    tokens.push_back(static_cast<std::int32_t>(best));
+    const std::int32_t best =
+        detail::argmax_row(logits.data() + t * logits.shape()[1], task_->vocab);
+    answer.push_back(best);
+    tokens.push_back(best);
   }
   return answer;
 }

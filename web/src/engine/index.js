@@ -28,6 +28,7 @@ import {
   checkBoolean,
 } from './options.js';
 import { toTensor } from './tensor.js';
+import { loadDefaultText } from './text-default.js';
 import { DEFAULT_TEXT, Trainer, createTrainer, loadTrainer, trainingTasks } from './trainer.js';
 
 export { AttentionError, DEFAULT_TEXT, METHODS, Trainer, simdSupported, wasmCompiles };
@@ -43,8 +44,9 @@ export { AttentionError, DEFAULT_TEXT, METHODS, Trainer, simdSupported, wasmComp
  */
 export async function loadAttention(options) {
   const build = buildToLoad(options);
-  const factory = await loadBuild(build);
-  return new Attention(await factory(), build);
+  // meanwhile the text task's default corpus, where a build inflates it (text-default-gzip.js)
+  const [module] = await Promise.all([loadBuild(build).then((factory) => factory()), loadDefaultText()]);
+  return new Attention(module, build);
 }
 
 /** The engine: one loaded core module (wasm, or the JS core). Create it with loadAttention(). */
