@@ -43,16 +43,16 @@ export class CopySession {
 
   /**
    * The model of `settings` ({ seed, steps, text }): the committed model when the settings name it
-   * (`committed`: { packed, history, text }: its packed state, the curves of its training and the
+   * (`committed`: { packed, history, text() }: its packed state, the curves of its training and the
    * default text), else a fresh one at step 0 (the lab trains it to `steps`).
    */
   async open(engine, settings, committed) {
-    const { packed, history, text: defaultText } = committed;
+    const { packed, history } = committed;
     const host = await this._host(engine);
     await this.dispose();
     this.committed = isCommitted(settings, packed);
     this.trainer = this.committed
-      ? await host.loadTrainer(stateFromPacked(packed, defaultText))
+      ? await host.loadTrainer(stateFromPacked(packed, committed.text()))
       : await host.createTrainer(trainerOptions(settings));
     this.key = modelKey(settings);
     this.at = this.committed ? packed.step : 0;
