@@ -16,6 +16,7 @@
 //   npm run train:text -- --check exits 1 when the committed file differs from a fresh run
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { historyRow } from '../web/src/labs/heads-that-copy/copy-model.js';
 import { root } from './lib.mjs';
 
 const LAB = path.join(root, 'web', 'src', 'labs', 'heads-that-copy');
@@ -52,13 +53,9 @@ export function trainText(attn, onProgress = () => {}) {
   }
 }
 
-/** A number to 4 decimals, as the history keeps it (the lab draws 2): a third of the bytes. */
-const fourDecimals = (value) =>
-  typeof value === 'number' && !Number.isInteger(value) ? Number(value.toFixed(4)) : value;
-
-/** The history file's text: one block per line, numbers to 4 decimals. */
+/** The history file's text: one block per line, as the lab reads it (copy-model.js historyRow). */
 export const historyFileText = (history) =>
-  `[\n${history.map((h) => `  ${JSON.stringify(h, (_, value) => fourDecimals(value))}`).join(',\n')}\n]\n`;
+  `[\n${history.map((h) => `  ${JSON.stringify(historyRow(h))}`).join(',\n')}\n]\n`;
 
 /** The file's text: the state as JSON, one field per line (the arrays on one line each). */
 export const stateFileText = (state) =>

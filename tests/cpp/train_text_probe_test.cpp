@@ -57,7 +57,8 @@ TEST(train_text_probe, defaults_learn_to_copy_in_context_and_to_read_prose_for_s
   // the circuits say how (Elhage et al. 2021): the induction head's OV circuit copies, and its QK
   // circuit through the previous-token head looks for the letter it reads: the share of letters
   // on the diagonal, chance 1/26. Measured for seed 1 natively when it first copies (900 steps):
-  // OV 0.65, QK 1.0; the committed model of npm run train:text (2,500 steps): OV 0.96 and 1.0, QK 1.0.
+  // OV 0.65, QK 1.0; the committed model of npm run train:text (2,500 steps): OV 0.96 and 1.0,
+  // QK 1.0.
   const std::size_t H = t.model().config.heads;
   std::size_t previous = 0, induction = 0;
   for (std::size_t h = 1; h < H; ++h) {

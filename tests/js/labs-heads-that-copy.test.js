@@ -17,6 +17,8 @@ import {
   curveSeries,
   HEAD_LIST,
   headRoles,
+  historyFromRows,
+  historyRow,
   isCommitted,
   mostWeight,
   PROSE_REPEATS_FROM,
@@ -109,7 +111,7 @@ test('curves and crossings from a history; the committed history crosses before 
     ],
     copied: 150,
   });
-  const committed = JSON.parse(readFileSync(HISTORY_FILE, 'utf8'));
+  const committed = historyFromRows(JSON.parse(readFileSync(HISTORY_FILE, 'utf8')));
   const { heads, copied } = crossings(committed);
   assert.ok(heads.length >= 1 && copied !== null && heads[0].step <= copied);
   assert.equal(committed.at(-1).step, RUN_TO);
@@ -160,4 +162,22 @@ test('attention rows, the reader input and the circuits cut to the letters', () 
     ]),
     1,
   );
+});
+
+test('a history row keeps what the curves draw, to 4 decimals', () => {
+  const h = {
+    step: 50,
+    loss: 4.27851234,
+    probe: {
+      firstCopyAccuracy: 0.03291,
+      secondCopyAccuracy: 0.9449013,
+      previousToken: [0.1, 0.94210573, 0, 0],
+      prefixMatching: [0, 0, 0.80166604, 0.8363264],
+      copiesInContext: true,
+      inductionHeads: 2,
+    },
+  };
+  assert.deepEqual(historyRow(h), [50, 4.2785, 0.0329, 0.9449, [0.1, 0.9421, 0, 0], [0, 0, 0.8017, 0.8363], 1]);
+  assert.deepEqual(historyFromRows([historyRow(h)])[0].probe.prefixMatching, [0, 0, 0.8017, 0.8363]);
+  assert.equal(historyFromRows([historyRow(h)])[0].probe.copiesInContext, true);
 });

@@ -30,16 +30,16 @@ import { cancelledError } from '../../engine/errors.js';
 import { withDefaultText } from '../../engine/text-default.js';
 import { copyStyles } from './copy-styles.js';
 import { copierLab } from './copy-trainer-parts.js';
-import { BLOCK, COPY_FIELDS, crossings, describeCopier, MAX_STEPS, RUN_TO } from './copy-model.js';
+import { BLOCK, COPY_FIELDS, crossings, describeCopier, historyFromRows, MAX_STEPS, RUN_TO } from './copy-model.js';
 import { CopySession, modelKey } from './copy-session.js';
-import history from './trained-text-history.json';
+import rows from './trained-text-history.json';
 import packed from './trained-text.json?weights';
 
 /**
  * The committed model (npm run train:text): its packed state, the curves of its training and the
  * default corpus it was trained on (asked for when needed: the single file inflates it then).
  */
-const COMMITTED = { packed, history, text: () => withDefaultText({ task: 'text' }).text };
+const COMMITTED = { packed, history: historyFromRows(rows), text: () => withDefaultText({ task: 'text' }).text };
 
 export class AttnCopyTrainer extends AttnLab {
   static stateFields = COPY_FIELDS;

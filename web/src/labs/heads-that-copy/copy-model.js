@@ -7,6 +7,8 @@
  * Unit-tested in Node (tests/js/labs-heads-that-copy.test.js).
  */
 import { FieldError } from '../../cells/base/state-fields.js';
+import { fromBase64 } from '../../engine/base64.js';
+import { gunzip } from '../../engine/gzip.js';
 
 /** The model every lab here shows: the text task's defaults (core/src/train/tasks.cpp). */
 export const LAYERS = 2;
@@ -74,6 +76,14 @@ export function textProblem(text) {
 /** The engine's options for the lab's settings (the text task's defaults otherwise). */
 export const trainerOptions = ({ seed, text }) => ({ task: 'text', seed, ...(text ? { text } : {}) });
 
+/** Float32 bytes regrouped by scripts/vite-trained-plugin.mjs byteShuffle, put back in order. */
+export function unshuffle(bytes) {
+  const n = bytes.length / 4;
+  const out = new Uint8Array(bytes.length);
+  for (let i = 0; i < n; i++) for (let k = 0; k < 4; k++) out[i * 4 + k] = bytes[k * n + i];
+  return out;
+}
+
 /** Whether the settings name the committed model (seed and step of `packed`, the default text). */
 export const isCommitted = (settings, packed) =>
   settings.text === '' && settings.seed === packed.config.seed && settings.steps === packed.step;
@@ -84,8 +94,7 @@ export const isCommitted = (settings, packed) =>
  * (left out of the page; the lab never continues this model's training).
  */
 export function stateFromPacked(packed, defaultText) {
-  const bytes = Uint8Array.from(atob(packed.weights), (c) => c.charCodeAt(0));
-  const weights = Array.from(new Float32Array(bytes.buffer));
+  const weights = Array.from(new Float32Array(unshuffle(gunzip(fromBase64(packed.weights))).buffer));
   const zeros = weights.map(() => 0);
   const config = packed.config.text === undefined ? { ...packed.config, text: defaultText } : packed.config;
   return { ...packed, config, weights, m: zeros, v: [...zeros] };
@@ -135,6 +144,38 @@ export function curveSeries(history) {
     ),
   };
 }
+
+/**
+ * One block of a training history as the committed curves keep it (trained-text-history.json,
+ * written by npm run train:text): [step, loss, first copy, second copy, [previous-token scores],
+ * [prefix-matching scores], copies in context (1 or 0)], numbers to 4 decimals (the lab draws 2).
+ */
+export function historyRow({ step, loss, probe: p }) {
+  const r = (x) => Number(x.toFixed(4));
+  return [
+    step,
+    r(loss),
+    r(p.firstCopyAccuracy),
+    r(p.secondCopyAccuracy),
+    p.previousToken.map(r),
+    p.prefixMatching.map(r),
+    p.copiesInContext ? 1 : 0,
+  ];
+}
+
+/** The history ([{ step, loss, probe }]) of rows written by historyRow. */
+export const historyFromRows = (rows) =>
+  rows.map(([step, loss, first, second, previousToken, prefixMatching, copies]) => ({
+    step,
+    loss,
+    probe: {
+      firstCopyAccuracy: first,
+      secondCopyAccuracy: second,
+      previousToken,
+      prefixMatching,
+      copiesInContext: copies === 1,
+    },
+  }));
 
 /** The x range of the curves: the run's 2,500 steps, or as far as training has gone beyond. */
 export function curveDomain(step) {
