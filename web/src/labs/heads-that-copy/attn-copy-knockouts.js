@@ -11,6 +11,7 @@
  */
 import { html } from 'lit';
 import { AttnLab } from '../../cells/base/lab.js';
+import { knockoutStyles } from '../common/knockout-styles.js';
 import { copyStyles } from './copy-styles.js';
 import { HEAD_LIST, headRoles, percent } from './copy-model.js';
 import { LabSatellite } from './lab-satellite.js';
@@ -20,7 +21,7 @@ const ROLE_NAMES = { 'previous-token': 'previous-token head', induction: 'induct
 export class AttnCopyKnockouts extends AttnLab {
   static properties = { ...super.properties, for: { type: String } };
 
-  static styles = [AttnLab.labStyles, copyStyles];
+  static styles = [AttnLab.labStyles, knockoutStyles, copyStyles];
 
   defaultLabel = 'Knock heads out and watch copying';
 

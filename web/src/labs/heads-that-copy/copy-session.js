@@ -10,35 +10,23 @@
  * as a fresh model of the seed and text, which the lab trains to the permalink's step.
  */
 import { cancelledError } from '../../engine/errors.js';
-import { getPool } from '../../runtime.js';
+import { PooledTrainer } from '../common/pooled-trainer.js';
 import { HEAD_LIST, isCommitted, stateFromPacked, trainerOptions } from './copy-model.js';
 
 /** The key of a model: the settings that make it (not its step). */
 export const modelKey = ({ seed, text }) => JSON.stringify({ seed, text });
 
-export class CopySession {
+export class CopySession extends PooledTrainer {
   /** @param {{ changed: () => void }} host  told when something it shows changed outside a run */
   constructor({ changed }) {
-    this.changed = changed;
-    this.trainer = null;
-    this.key = null;
+    super({ changed });
     this.committed = false; // the model is the committed one (not trained here)
     this.at = 0;
     this.history = []; // [{ step, loss, probe? }]
     this.lastLoss = NaN;
     this.probe = null; // the copying probe with every head on, at `at`
     this.stepsPerSecond = null;
-    this.workers = 0;
     this.off = []; // heads knocked out on the trainer ("layer.head")
-    this._pool = null;
-    this._queue = Promise.resolve();
-  }
-
-  /** Runs `work` after the work queued before it. */
-  locked(work) {
-    const run = this._queue.then(work, work);
-    this._queue = run.catch(() => {});
-    return run;
   }
 
   /**
@@ -62,22 +50,6 @@ export class CopySession {
     this.off = [];
   }
 
-  /** Frees the trainer. */
-  async dispose() {
-    const t = this.trainer;
-    this.trainer = null;
-    this.key = null;
-    await t?.dispose().catch(() => {});
-  }
-
-  /** The page's pool of workers (steps shared among the cores), else the engine (worker or stand-in). */
-  async _host(engine) {
-    const { pool } = engine.inWorker ? await getPool() : { pool: null };
-    this._pool = pool;
-    this.workers = pool ? 1 : 0;
-    return pool ?? engine;
-  }
-
   /** `count` optimiser steps with every head on, cancelled by `signal`; resolves to the step reached. */
   async advance(count, { signal, onProgress } = {}) {
     await this.setHeads([]);
@@ -93,10 +65,7 @@ export class CopySession {
           this.lastLoss = p.loss;
           this.history = [...this.history, { step: p.step, loss: p.loss }];
         }
-        if (this._pool && p.workers !== undefined && p.workers !== this.workers) {
-          this.workers = p.workers;
-          this.changed();
-        }
+        this._sharedBy(p);
         onProgress?.(p);
       },
     });

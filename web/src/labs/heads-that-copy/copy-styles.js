@@ -1,7 +1,8 @@
 /**
  * The CSS of lesson heads-that-copy's labs (layout, controls and line charts come from cells/base):
  * the copying lab's settings, buttons, readout and curves; the reader's characters, each head's
- * strip of weights and the predictions; the knock-out toggles and table; the circuits' boxes.
+ * strip of weights and the predictions; the roles on the knock-out toggles (the toggles and table:
+ * labs/common/knockout-styles.js); the circuits' boxes.
  */
 import { css } from 'lit';
 
@@ -137,29 +138,8 @@ export const copyStyles = css`
     outline: 2px dashed var(--muted, #555d6b);
     outline-offset: 2px;
   }
-  /* knock-outs */
-  .heads-off {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 0.4rem;
-  }
   .heads-off .role {
     font-size: 0.8rem;
-  }
-  .heads-off button[aria-pressed='true'] {
-    text-decoration: line-through;
-    border-style: dashed;
-  }
-  table.knockout {
-    border-collapse: collapse;
-    margin: 0.4rem 0;
-  }
-  table.knockout th,
-  table.knockout td {
-    padding: 0.2rem 0.6rem;
-    border-bottom: 1px solid var(--border, #d0d4dc);
-    text-align: left;
-    font-variant-numeric: tabular-nums;
   }
   .circuits {
     display: grid;

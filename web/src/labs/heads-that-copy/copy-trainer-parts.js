@@ -8,6 +8,7 @@
 import { html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import '../../charts/attn-line-chart.js';
+import { retrainingProgress } from '../common/pooled-trainer.js';
 import {
   COPY_STEPS,
   COPYING_LINE,
@@ -124,7 +125,6 @@ export function copyCurves(lab) {
 /** Train from scratch, Continue, Pause, the readout, the progress and the time still to go. */
 export function runControls(lab) {
   const s = lab.session;
-  const p = lab.run.progress;
   const busy = !s.trainer || lab.run.training;
   return html`<div class="run" role="group" aria-label="Training">
     <div class="buttons">
@@ -146,14 +146,7 @@ export function runControls(lab) {
       <span class="loss">${Number.isFinite(s.lastLoss) ? s.lastLoss.toFixed(2) : '—'}</span> bits per character · second
       copy <span class="second">${s.probe ? percent(s.probe.secondCopyAccuracy) : '—'}</span>
     </p>
-    ${
-      p
-        ? html`<p>
-            <label for="progress">Retraining to step ${lab.steps}: ${p.done} of ${p.count} steps</label>
-            <progress id="progress" max=${p.count} .value=${p.done}></progress>
-          </p>`
-        : ''
-    }
+    ${retrainingProgress(lab)}
     <p class="note to-go">
       ${
         s.committed

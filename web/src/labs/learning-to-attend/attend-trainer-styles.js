@@ -1,7 +1,8 @@
 /**
  * The trainer lab's own CSS (<attn-attend-trainer>; layout, controls and line charts come from
  * cells/base): the settings grid and buttons, the readout and progress, the curves and head maps
- * (a knocked-out head's map dashed), the learner's answer tokens, the keys and knock-out table.
+ * (a knocked-out head's map dashed), the learner's answer tokens and the keys (the knock-out
+ * table and toggles: labs/common/knockout-styles.js).
  */
 import { css } from 'lit';
 
@@ -105,26 +106,6 @@ export const trainerStyles = css`
     min-height: 2.75rem;
     font: 1rem var(--font-mono, ui-monospace, monospace);
     max-width: 100%;
-  }
-  .heads-off {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 0.4rem;
-  }
-  .heads-off button[aria-pressed='true'] {
-    text-decoration: line-through;
-    border-style: dashed;
-  }
-  table.knockout {
-    border-collapse: collapse;
-    margin: 0.4rem 0;
-  }
-  table.knockout th,
-  table.knockout td {
-    padding: 0.2rem 0.6rem;
-    border-bottom: 1px solid var(--border, #d0d4dc);
-    text-align: left;
-    font-variant-numeric: tabular-nums;
   }
   h3 {
     font-size: 1rem;

@@ -20,6 +20,7 @@ import { TrainingRun } from '../../cells/base/training-run.js';
 import { lineChartStyles } from '../../cells/base/styles.js';
 import { svgDocument } from '../../charts/export.js';
 import { cancelledError } from '../../engine/errors.js';
+import { knockoutStyles } from '../common/knockout-styles.js';
 import { trainerStyles } from './attend-trainer-styles.js';
 import { describeTrainer, MAX_STEPS, PACES, TRAINER_FIELDS } from './trainer-model.js';
 import { trainerLab } from './trainer-lab-parts.js';
@@ -36,7 +37,7 @@ export class AttnAttendTrainer extends AttnLab {
     _pace: { state: true },
   };
 
-  static styles = [AttnLab.labStyles, lineChartStyles, trainerStyles];
+  static styles = [AttnLab.labStyles, lineChartStyles, knockoutStyles, trainerStyles];
 
   defaultLabel = 'Watch attention learn: a small transformer trained in the page';
 

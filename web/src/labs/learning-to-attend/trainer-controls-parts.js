@@ -5,6 +5,7 @@
  */
 import { html } from 'lit';
 import { live } from 'lit/directives/live.js';
+import { retrainingProgress } from '../common/pooled-trainer.js';
 import { costSummary } from './trainer-cost-model.js';
 import { HEADS, MAX_STEPS, percent, RATES, SEEDS, STEPS_TO_97, TASK_TITLES, TASKS, WIDTHS } from './trainer-model.js';
 
@@ -60,7 +61,6 @@ export function settingsControls(lab) {
 /** Train, Pause, Step, Reset model, the pace, the readout and the retraining progress: above the curves. */
 export function runControls(lab) {
   const { at, lastLoss, result, trainer } = lab.session;
-  const p = lab.run.progress;
   const busy = lab.busy;
   const cannotTrain = !trainer || lab.training || busy || at >= MAX_STEPS;
   return html`<div class="run" role="group" aria-label="Training">
@@ -75,14 +75,7 @@ export function runControls(lab) {
       <span class="loss">${Number.isFinite(lastLoss) ? lastLoss.toFixed(3) : '—'}</span> · accuracy
       <span class="accuracy">${result ? percent(result.accuracy) : '—'}</span>
     </p>
-    ${
-      p
-        ? html`<p>
-            <label for="progress">Retraining to step ${lab.steps}: ${p.done} of ${p.count} steps</label>
-            <progress id="progress" max=${p.count} .value=${p.done}></progress>
-          </p>`
-        : ''
-    }
+    ${retrainingProgress(lab)}
 
     <label class="pace"
       >Pace

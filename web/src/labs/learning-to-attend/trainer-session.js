@@ -11,7 +11,7 @@
  * interleaved would measure with the other's heads switched off.
  */
 import { cancelledError } from '../../engine/errors.js';
-import { getPool } from '../../runtime.js';
+import { PooledTrainer } from '../common/pooled-trainer.js';
 import { searchFewestHeads } from './fewest-heads-model.js';
 import { flopsPerStep } from './trainer-cost-model.js';
 import { headList, LAYOUTS, PROBES, trainerOptions } from './trainer-model.js';
@@ -24,30 +24,18 @@ export const configKey = (settings) => JSON.stringify(trainerOptions(settings));
 
 const heads = (settings) => headList(settings.layers, settings.heads);
 
-export class TrainerSession {
+export class TrainerSession extends PooledTrainer {
   /** @param {{ changed: () => void }} host  told when something it shows changed outside a run */
   constructor({ changed }) {
-    this.changed = changed;
-    this.trainer = null;
-    this.key = null; // the configuration the trainer was made for
+    super({ changed });
     this.at = 0; // its step, as last reported
     this.history = []; // [{ step, loss, accuracy }]: the curves (with every head on)
     this.lastLoss = NaN; // the last batch's loss
     this.result = null; // the latest measurement: { task, probe, own, accuracy, loss, without, step, off }
     this.gflops = null; // this machine's measured speed, for the cost line
-    this.workers = 0; // how many workers shared the last steps
     this.off = []; // the heads knocked out on the trainer now ("layer.head"), or null when unknown
-    this._pool = null; // the page's pool when it holds the trainer
     this._timing = null;
-    this._queue = Promise.resolve();
     this._subsets = null; // { id, accuracy: Map }: each subset of heads measured, per model and step
-  }
-
-  /** Runs `work` after the work queued before it (see the top of this file). */
-  locked(work) {
-    const run = this._queue.then(work, work);
-    this._queue = run.catch(() => {});
-    return run;
   }
 
   /** A fresh model of `settings` at step 0 (the old one is freed). */
@@ -83,25 +71,6 @@ export class TrainerSession {
     this.result = null;
   }
 
-  /** Frees the trainer (the session can open another). */
-  async dispose() {
-    const t = this.trainer;
-    this.trainer = null;
-    this.key = null;
-    await t?.dispose().catch(() => {});
-  }
-
-  /**
-   * Where trainers are made: the page's pool of workers (its steps shared among the cores, bit for
-   * bit the same weights), or the engine when no pool can start (or no worker: the stand-in).
-   */
-  async _host(engine) {
-    const { pool } = engine.inWorker ? await getPool() : { pool: null };
-    this._pool = pool;
-    this.workers = pool ? 1 : 0;
-    return pool ?? engine;
-  }
-
   /**
    * `count` optimiser steps of `settings`' model, cancelled by `signal`; resolves to the step
    * reached. `record` keeps each step's loss on the curve (a retraining from a link, whose accuracy
@@ -129,13 +98,6 @@ export class TrainerSession {
     this.lastLoss = r.loss;
     if (record) this.history = from === 0 ? losses.filter((h) => h.step < r.step) : [];
     return r.step;
-  }
-
-  /** Notes how many workers shared the steps a progress report `p` covers. */
-  _sharedBy(p) {
-    if (!this._pool || p.workers === undefined || p.workers === this.workers) return;
-    this.workers = p.workers;
-    this.changed();
   }
 
   /** The line under the settings: where the model trains (`where`: the lab task's line). */
