@@ -15,6 +15,7 @@
 import { html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { AttnLab, checkCells } from '../../cells/base/lab.js';
+import { FieldError } from '../../cells/base/state-fields.js';
 import { styleProps } from '../../charts/style-props.js';
 import { trainerChecks } from '../learning-to-attend/trainer-heads-model.js';
 import { copyStyles } from './copy-styles.js';
@@ -28,7 +29,11 @@ export class AttnCopyReader extends AttnLab {
     input: {
       type: 'text',
       default: 'attention is all you need. attention is all you need',
-      parse: (text) => String(text).slice(0, 4 * SEQ_LEN),
+      parse(text, field) {
+        const n = [...String(text)].length;
+        if (n < 1 || n > SEQ_LEN) throw new FieldError(field, `needs 1 to ${SEQ_LEN} characters, got ${n}`);
+        return String(text);
+      },
       format: (value) => value,
     },
   };
