@@ -146,10 +146,12 @@ export function readOptions(options) {
 
 export function partOptions({ mask, rowOffset, rest, fields }, L, ranges) {
   const perRow = fields.maskShape && fields.maskShape.length >= 2 && fields.maskShape.at(-2) === L && L > 1;
+  // the mask's values as float32 once (a boolean mask arrives as bytes), then each part's rows of it
+  const whole = perRow ? { data: Float32Array.from(fields.maskData), shape: fields.maskShape } : null;
   return ranges.map(([r0, r1]) => {
     let partMask = mask;
     if (perRow) {
-      const rows = sliceRows({ data: Float32Array.from(fields.maskData), shape: fields.maskShape }, r0, r1);
+      const rows = sliceRows(whole, r0, r1);
       partMask = fields.mask === 'additive' ? { additive: rows } : rows;
     }
     return { ...rest, mask: partMask, rowOffset: rowOffset + r0 };
