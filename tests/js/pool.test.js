@@ -8,7 +8,29 @@ import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { AttentionError, loadAttention } from '../../web/src/engine/index.js';
-import { keysOfRow, MIN_PART_FLOP, ROW_BLOCK, splitRows, workersFor } from '../../web/src/engine/pool-split.js';
+import { createPool } from '../../web/src/engine/pool.js';
+import {
+  callerParts,
+  DONE,
+  FAILED,
+  fillJob,
+  openJob,
+  sharedJob,
+  workOnParts,
+} from '../../web/src/engine/pool-shared.js';
+import {
+  broadcastLead,
+  keysOfRow,
+  MIN_PART_FLOP,
+  partOptions,
+  readOptions,
+  ROW_BLOCK,
+  sharedRanges,
+  splitRows,
+  TAIL_PART_OVERHEADS,
+  TAIL_SHARE,
+  workersFor,
+} from '../../web/src/engine/pool-split.js';
 import { API_ROWS } from '../bad-input/matrix.js';
 
 const attn = await loadAttention();
@@ -104,122 +126,247 @@ test('splitRows: parts start at multiples of the block, cover every row once, sh
   assert.ok(MIN_PART_FLOP >= 1e6);
 });
 
-describe('a pool of 3 worker threads that splits even small calls', () => {
-  let pool;
-  before(async () => {
-    pool = await attn.createPool({ threads: 3, minPartFlop: 1 });
-  });
-  after(() => pool?.dispose());
+test('sharedRanges: one part per thread, then tail parts (one per thread at least, or none), by work', () => {
+  const flat = () => 1e6;
+  const overhead = 20 * 1e6; // what one more part costs: 20 rows' work
+  assert.equal(TAIL_SHARE, 0.25);
+  assert.equal(TAIL_PART_OVERHEADS, 5);
+  assert.deepEqual(
+    sharedRanges(1024, flat, 2, 1, overhead),
+    [
+      [0, 384],
+      [384, 768],
+      [768, 896],
+      [896, 1024],
+    ],
+    'the head parts share three quarters of the work, tail parts of 100 rows or more the rest',
+  );
+  assert.deepEqual(
+    sharedRanges(1024, flat, 2, 1, 1.5 * overhead),
+    [
+      [0, 512],
+      [512, 1024],
+    ],
+    'a tail of 256 rows in parts of 150 rows or more: one, fewer than the threads, so none',
+  );
+  const long = sharedRanges(4096, flat, 2, 1, overhead);
+  assert.deepEqual(long.slice(0, 2), [
+    [0, 1536],
+    [1536, 3072],
+  ]);
+  assert.equal(long.length, 2 + 8, 'then 1024 rows in tail parts: at most 4 per thread');
+  assert.deepEqual(sharedRanges(3, flat, 4, 1, 0), [[0, 3]], 'one block: no split');
+  assert.deepEqual(
+    sharedRanges(1024, () => 10, 2),
+    [[0, 1024]],
+    'too little work: no split',
+  );
+  for (const [L, threads, rowFlop] of [
+    [4096, 2, flat],
+    [4096, 3, (i) => (i + 1) * 1e4],
+    [157, 2, flat],
+    [9, 8, flat],
+    [2048, 5, (i) => (i + 1) * 1e4],
+  ]) {
+    const ranges = sharedRanges(L, rowFlop, threads, 1, 0);
+    assert.equal(ranges[0][0], 0);
+    assert.equal(ranges.at(-1)[1], L);
+    ranges.forEach(([r0, r1], p) => {
+      assert.equal(r0 % ROW_BLOCK, 0, `L=${L}: part ${p} starts at a block`);
+      assert.ok(r1 > r0, `L=${L}: part ${p} is not empty`);
+      if (p > 0) assert.equal(r0, ranges[p - 1][1], 'contiguous');
+    });
+  }
+  // causal: the head parts hold equal work, so the first holds more rows
+  const causal = keysOfRow({ mask: 'causal' }, 4096, 0);
+  const [[, cut]] = sharedRanges(4096, (i) => causal(i) * 1e4, 2, 1, 0);
+  assert.ok(cut > 2300 && cut < 2700, `the causal cut is near 4096·√(3/8) (${cut})`);
+  assert.deepEqual(broadcastLead([[2, 1], [3], []]), [2, 3]);
+  assert.deepEqual(broadcastLead([[], [], []]), []);
+  assert.equal(broadcastLead([[2], [3], []]), null);
+});
 
-  test('threads, and every mask kind and shape gives the single-thread result bit for bit', async () => {
-    assert.equal(pool.threads, 3);
-    const cases = [];
-    const masks = (L, S) => [
-      null,
-      'causal',
-      { window: 5 },
-      { window: 5, causal: true },
-      { data: tensor([L, S], 3).data.map((x) => (x > -0.6 ? 1 : 0)), shape: [L, S] },
-      { data: tensor([1, S], 4).data.map((x) => (x > 0 ? 1 : 0)), shape: [1, S] },
-      { data: tensor([S], 5).data.map((x) => (x > 0 ? 1 : 0)), shape: [S] },
-      { additive: { data: tensor([L, S], 6).data.map((x) => (x > 0.8 ? -Infinity : x)), shape: [L, S] } },
-      { additive: tensor([S], 7) },
-      // rows with no allowed key: counted across the parts
-      { data: new Float32Array(L * S).map((_, i) => (Math.floor(i / S) % 7 === 3 ? 0 : 1)), shape: [L, S] },
+test('the shared way: a part a worker holds too long, or fails, the caller computes; parts done by a worker it gathers', () => {
+  const [q, k, v] = [tensor([256, 16], 1), tensor([200, 16], 2), tensor([200, 8], 3)];
+  for (const options of [{ mask: 'causal', returnWeights: true }, undefined]) {
+    const want = attn.attention(q, k, v, options);
+    const ranges = [
+      [0, 64],
+      [64, 128],
+      [128, 192],
+      [192, 256],
     ];
-    for (const [qs, ks, vs] of [
-      [
-        [37, 8],
-        [37, 8],
-        [37, 6],
-      ],
-      [
-        [2, 64, 16],
-        [2, 50, 16],
-        [2, 50, 16],
-      ],
-      [
-        [2, 1, 29, 6],
-        [4, 33, 6],
-        [33, 5],
-      ],
-      [
-        [103, 32],
-        [1, 103, 32],
-        [103, 32],
-      ],
-    ]) {
-      const [L, S] = [qs.at(-2), ks.at(-2)];
-      const [q, k, v] = [tensor(qs, 1), tensor(ks, 2), tensor(vs, 9)];
-      for (const mask of masks(L, S)) {
-        for (const extra of [{}, { returnWeights: true }, { returnLogits: true, temperature: 0.5 }]) {
-          cases.push({
-            q,
-            k,
-            v,
-            options: { mask, ...extra },
-            what: `q ${qs} k ${ks} v ${vs} mask ${JSON.stringify(mask)?.slice(0, 40)} ${JSON.stringify(extra)}`,
-          });
-        }
-      }
-      cases.push({ q, k, v, options: { temperature: 0 }, what: `q ${qs}: τ = 0` });
-      cases.push({ q, k, v, options: { temperature: Infinity, mask: 'causal' }, what: `q ${qs}: τ = ∞` });
-      cases.push({ q, k, v, options: { mask: 'causal', rowOffset: 5 }, what: `q ${qs}: the caller's rowOffset` });
-      cases.push({ q, k, v, options: undefined, what: `q ${qs}: no options` });
-    }
-    // nested arrays, as a learner passes them
-    const nested = (t) =>
-      Array.from({ length: t.shape[0] }, (_, i) => Array.from(t.data.subarray(i * t.shape[1], (i + 1) * t.shape[1])));
-    const [nq, nk] = [tensor([21, 4], 11), tensor([21, 4], 12)];
-    cases.push({ q: nested(nq), k: nested(nk), v: nested(nk), options: { mask: 'causal' }, what: 'nested arrays' });
-    for (const { q, k, v, options, what } of cases) {
-      assertSame(await pool.attention(q, k, v, options), attn.attention(q, k, v, options), what);
-    }
-    console.log(`# ${cases.length} calls, each split across the pool, bitwise equal to attention()`);
-  });
-
-  test("the bad-input rows of attention give attention()'s errors through the pool", async () => {
-    const rows = API_ROWS.filter((r) => r.fn === 'attention');
-    assert.ok(rows.length >= 20, `${rows.length} rows`);
-    for (const r of rows) {
-      const args = r.args(attn);
-      await assert.rejects(
-        pool.attention(...args),
-        (error) => {
-          assert.ok(error instanceof AttentionError, `${r.cls} ${r.what}: an AttentionError (${error})`);
-          assert.equal(error.kind, r.kind, `${r.cls} ${r.what}: kind`);
-          assert.match(error.message, r.message, `${r.cls} ${r.what}`);
-          return true;
-        },
-        `${r.cls} ${r.what}`,
+    const read = readOptions(options);
+    const names = ['output', ...(options?.returnWeights ? ['weights'] : [])];
+    const make = () => {
+      const job = sharedJob({
+        q,
+        k,
+        v,
+        ranges,
+        opts: partOptions(read, 256, ranges),
+        lead: [],
+        L: 256,
+        S: 200,
+        Ev: 8,
+        names,
+      });
+      job.partFlop = ranges.map(([r0, r1]) => (r1 - r0) * 200 * 48);
+      const views = openJob(job);
+      fillJob(views, { q, k, v });
+      const result = Object.fromEntries(
+        names.map((n) => [n, { data: new Float32Array(want[n].data.length), shape: want[n].shape }]),
       );
-    }
-    // a bad value in a part names its index in the whole problem, not in the part
-    const q = tensor([64, 8], 1);
-    q.data[50 * 8 + 3] = NaN;
-    await assert.rejects(
-      pool.attention(q, tensor([64, 8], 2), tensor([64, 8], 3)),
-      /^AttentionError: attention: q\[50, 3\] is NaN/,
-    );
-    await assert.rejects(
-      pool.attention(q, tensor([64, 8], 2), tensor([64, 8], 3)),
-      (e) => e.message === 'attention: q[50, 3] is NaN',
-    );
-    // and the pool keeps working
-    const [a, b, c] = [tensor([64, 8], 1), tensor([64, 8], 2), tensor([64, 8], 3)];
-    assertSame(await pool.attention(a, b, c), attn.attention(a, b, c), 'after the errors');
-  });
+      return { job, views, result };
+    };
+    // a "worker" took parts 0 and 1: it still holds 0 and failed 1
+    let { job, views, result } = make();
+    assert.equal(Atomics.add(views.control, 0, 2), 0);
+    views.claimed[0] = performance.timeOrigin + performance.now();
+    Atomics.store(views.control, 2 + 1, FAILED);
+    let figures = callerParts(attn, job, views, { q, k, v }, result);
+    assert.deepEqual([figures.mine, figures.taken], [4, 2], 'the caller computed every part, two of them taken over');
+    assertSame({ ...result, fullyMaskedRows: figures.fullyMaskedRows }, want, 'taken over');
+    // a worker (here, this thread) computed every part: the caller gathers them from the buffer
+    ({ job, views, result } = make());
+    assert.equal(workOnParts(attn, job), 4);
+    assert.ok([0, 1, 2, 3].every((p) => views.control[2 + p] === DONE));
+    figures = callerParts(attn, job, views, { q, k, v }, result);
+    assert.deepEqual([figures.mine, figures.taken], [0, 0]);
+    assert.equal(figures.scratchBytes > 0, true);
+    assertSame({ ...result, fullyMaskedRows: figures.fullyMaskedRows }, want, 'gathered');
+  }
+});
 
-  test("the caller's arrays stay intact (copied to the workers, never transferred)", async () => {
-    const [q, k, v] = [tensor([40, 8], 1), tensor([40, 8], 2), tensor([40, 8], 3)];
-    const copies = [q, k, v].map((t) => Float32Array.from(t.data));
-    await pool.attention(q, k, v, { mask: 'causal' });
-    [q, k, v].forEach((t, i) => {
-      assert.equal(t.data.length, copies[i].length, 'not detached');
-      assert.ok(bitwise(t.data, copies[i]), 'unchanged');
+/** Calls of every mask kind and shape (and nested arrays), with what each is. */
+function splitCases() {
+  const cases = [];
+  const masks = (L, S) => [
+    null,
+    'causal',
+    { window: 5 },
+    { window: 5, causal: true },
+    { data: tensor([L, S], 3).data.map((x) => (x > -0.6 ? 1 : 0)), shape: [L, S] },
+    { data: tensor([1, S], 4).data.map((x) => (x > 0 ? 1 : 0)), shape: [1, S] },
+    { data: tensor([S], 5).data.map((x) => (x > 0 ? 1 : 0)), shape: [S] },
+    { additive: { data: tensor([L, S], 6).data.map((x) => (x > 0.8 ? -Infinity : x)), shape: [L, S] } },
+    { additive: tensor([S], 7) },
+    // rows with no allowed key: counted across the parts
+    { data: new Float32Array(L * S).map((_, i) => (Math.floor(i / S) % 7 === 3 ? 0 : 1)), shape: [L, S] },
+  ];
+  for (const [qs, ks, vs] of [
+    [
+      [37, 8],
+      [37, 8],
+      [37, 6],
+    ],
+    [
+      [2, 64, 16],
+      [2, 50, 16],
+      [2, 50, 16],
+    ],
+    [
+      [2, 1, 29, 6],
+      [4, 33, 6],
+      [33, 5],
+    ],
+    [
+      [103, 32],
+      [1, 103, 32],
+      [103, 32],
+    ],
+  ]) {
+    const [L, S] = [qs.at(-2), ks.at(-2)];
+    const [q, k, v] = [tensor(qs, 1), tensor(ks, 2), tensor(vs, 9)];
+    for (const mask of masks(L, S)) {
+      for (const extra of [{}, { returnWeights: true }, { returnLogits: true, temperature: 0.5 }]) {
+        cases.push({
+          q,
+          k,
+          v,
+          options: { mask, ...extra },
+          what: `q ${qs} k ${ks} v ${vs} mask ${JSON.stringify(mask)?.slice(0, 40)} ${JSON.stringify(extra)}`,
+        });
+      }
+    }
+    cases.push({ q, k, v, options: { temperature: 0 }, what: `q ${qs}: τ = 0` });
+    cases.push({ q, k, v, options: { temperature: Infinity, mask: 'causal' }, what: `q ${qs}: τ = ∞` });
+    cases.push({ q, k, v, options: { mask: 'causal', rowOffset: 5 }, what: `q ${qs}: the caller's rowOffset` });
+    cases.push({ q, k, v, options: undefined, what: `q ${qs}: no options` });
+  }
+  // nested arrays, as a learner passes them
+  const nested = (t) =>
+    Array.from({ length: t.shape[0] }, (_, i) => Array.from(t.data.subarray(i * t.shape[1], (i + 1) * t.shape[1])));
+  const [nq, nk] = [tensor([21, 4], 11), tensor([21, 4], 12)];
+  cases.push({ q: nested(nq), k: nested(nk), v: nested(nk), options: { mask: 'causal' }, what: 'nested arrays' });
+  return cases;
+}
+
+for (const way of ['shared', 'messages']) {
+  // 'shared': the caller and the workers take parts from one counter in shared memory, as in Node
+  // (pool-shared.js); 'messages': each worker gets its parts by message, as in a browser
+  describe(`a pool of 3 worker threads that splits even small calls (${way})`, () => {
+    let pool;
+    before(async () => {
+      pool =
+        way === 'shared'
+          ? await attn.createPool({ threads: 3, minPartFlop: 1 })
+          : await createPool({ threads: 3, minPartFlop: 1, simd: attn.simd, local: attn, shared: false });
+    });
+    after(() => pool?.dispose());
+
+    test('threads, and every mask kind and shape gives the single-thread result bit for bit', async () => {
+      assert.equal(pool.threads, 3);
+      const cases = splitCases();
+      for (const { q, k, v, options, what } of cases) {
+        assertSame(await pool.attention(q, k, v, options), attn.attention(q, k, v, options), what);
+      }
+      console.log(`# ${cases.length} calls, each split across the pool, bitwise equal to attention()`);
+    });
+
+    test("the bad-input rows of attention give attention()'s errors through the pool", async () => {
+      const rows = API_ROWS.filter((r) => r.fn === 'attention');
+      assert.ok(rows.length >= 20, `${rows.length} rows`);
+      for (const r of rows) {
+        const args = r.args(attn);
+        await assert.rejects(
+          pool.attention(...args),
+          (error) => {
+            assert.ok(error instanceof AttentionError, `${r.cls} ${r.what}: an AttentionError (${error})`);
+            assert.equal(error.kind, r.kind, `${r.cls} ${r.what}: kind`);
+            assert.match(error.message, r.message, `${r.cls} ${r.what}`);
+            return true;
+          },
+          `${r.cls} ${r.what}`,
+        );
+      }
+      // a bad value in a part names its index in the whole problem, not in the part
+      const q = tensor([64, 8], 1);
+      q.data[50 * 8 + 3] = NaN;
+      await assert.rejects(
+        pool.attention(q, tensor([64, 8], 2), tensor([64, 8], 3)),
+        /^AttentionError: attention: q\[50, 3\] is NaN/,
+      );
+      await assert.rejects(
+        pool.attention(q, tensor([64, 8], 2), tensor([64, 8], 3)),
+        (e) => e.message === 'attention: q[50, 3] is NaN',
+      );
+      // and the pool keeps working
+      const [a, b, c] = [tensor([64, 8], 1), tensor([64, 8], 2), tensor([64, 8], 3)];
+      assertSame(await pool.attention(a, b, c), attn.attention(a, b, c), 'after the errors');
+    });
+
+    test("the caller's arrays stay intact (copied to the workers, never transferred)", async () => {
+      const [q, k, v] = [tensor([40, 8], 1), tensor([40, 8], 2), tensor([40, 8], 3)];
+      const copies = [q, k, v].map((t) => Float32Array.from(t.data));
+      await pool.attention(q, k, v, { mask: 'causal' });
+      [q, k, v].forEach((t, i) => {
+        assert.equal(t.data.length, copies[i].length, 'not detached');
+        assert.ok(bitwise(t.data, copies[i]), 'unchanged');
+      });
     });
   });
-});
+}
 
 test("createPool's options are checked; 'auto' is one worker per core; calls after dispose reject", async () => {
   for (const [threads, message] of [
@@ -240,8 +387,38 @@ test("createPool's options are checked; 'auto' is one worker per core; calls aft
   await assert.rejects(auto.attention(q, k, v), /attention: this pool was disposed/);
 });
 
-test('a worker ended mid-call: that call rejects at once, a new worker takes its place, the next call works', async () => {
+test('a long call, split into head and tail parts, on 2 threads: bit for bit, with and without a causal mask', async () => {
   const pool = await attn.createPool({ threads: 2 });
+  try {
+    const [q, k, v] = [tensor([2048, 64], 1), tensor([2048, 64], 2), tensor([2048, 64], 3)];
+    for (const options of [undefined, { mask: 'causal' }, { returnWeights: true, mask: { window: 100 } }]) {
+      for (let i = 0; i < 2; i++) {
+        assertSame(await pool.attention(q, k, v, options), attn.attention(q, k, v, options), JSON.stringify(options));
+      }
+    }
+  } finally {
+    pool.dispose();
+  }
+});
+
+test('the shared way: with a worker ended just before, or every worker busy, the call still gives the right result', async () => {
+  const pool = await attn.createPool({ threads: 2 });
+  try {
+    const [q, k, v] = [tensor([1024, 64], 1), tensor([1024, 64], 2), tensor([1024, 64], 3)];
+    const want = attn.attention(q, k, v);
+    pool.terminateWorker(1); // its replacement is still loading during the call
+    assertSame(await pool.attention(q, k, v), want, 'a worker just ended');
+    pool.terminateWorker(0);
+    pool.terminateWorker(1);
+    assertSame(await pool.attention(q, k, v), want, 'no worker loaded: run whole once one is');
+    assertSame(await pool.attention(q, k, v), want, 'and the next call');
+  } finally {
+    pool.dispose();
+  }
+});
+
+test('a worker ended mid-call (the message way): that call rejects at once, a new worker takes its place, the next call works', async () => {
+  const pool = await createPool({ threads: 2, simd: attn.simd, local: attn, shared: false });
   try {
     const [q, k, v] = [tensor([2048, 64], 1), tensor([2048, 64], 2), tensor([2048, 64], 3)];
     const call = pool.attention(q, k, v); // large enough to split: both workers busy

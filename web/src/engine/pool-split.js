@@ -78,6 +78,75 @@ export function splitRows(L, rowFlop, threads, minPartFlop = MIN_PART_FLOP) {
 }
 
 /**
+ * How a call is cut for the shared-memory way (pool-shared.js), where every thread takes the next
+ * part from one counter as it comes free: first one part per thread (`threads` parts with
+ * 1 − TAIL_SHARE of the work between them), then tail parts with TAIL_SHARE of the work, each of
+ * at least TAIL_PART_OVERHEADS · partOverheadFlop, and at least one per thread (else none), so
+ * that a thread the machine slows (or that wakes late) does less and the others more.
+ * partOverheadFlop: what one more part costs whoever computes it (every part packs and checks all
+ * of k and v: about PART_OVERHEAD_ROWS rows' work). Parts start at multiples of ROW_BLOCK, each
+ * keeps at least minPartFlop, and a call too small for two parts is one part, [[0, L]].
+ * @param {number} L @param {(i: number) => number} rowFlop @param {number} threads
+ * @param {number} minPartFlop @param {number} partOverheadFlop @returns {Array<[number, number]>}
+ */
+export function sharedRanges(L, rowFlop, threads, minPartFlop = MIN_PART_FLOP, partOverheadFlop = 0) {
+  const blocks = [];
+  for (let r0 = 0; r0 < L; r0 += ROW_BLOCK) {
+    let flop = 0;
+    for (let i = r0; i < Math.min(L, r0 + ROW_BLOCK); i++) flop += rowFlop(i);
+    blocks.push(flop);
+  }
+  const total = blocks.reduce((a, b) => a + b, 0);
+  const head = Math.max(1, Math.min(threads, blocks.length, Math.floor(total / minPartFlop)));
+  if (head < 2) return [[0, L]];
+  const tailPart = Math.max(minPartFlop, TAIL_PART_OVERHEADS * partOverheadFlop);
+  let tails = Math.min(
+    threads * MAX_TAIL_PARTS_PER_THREAD,
+    blocks.length - head,
+    Math.floor((total * TAIL_SHARE) / tailPart),
+  );
+  if (tails < threads) tails = 0; // fewer tail parts than threads would unbalance more than they balance
+  // where each part ends, in work done: the head parts share what the tail parts leave
+  const tailWork = tails ? total * TAIL_SHARE : 0;
+  const ends = [];
+  for (let p = 1; p <= head; p++) ends.push(((total - tailWork) * p) / head);
+  for (let p = 1; p <= tails; p++) ends.push(total - tailWork + (tailWork * p) / tails);
+  const ranges = [];
+  let start = 0;
+  let done = 0;
+  blocks.forEach((flop, b) => {
+    done += flop;
+    const left = blocks.length - 1 - b; // blocks after this one
+    const partsLeft = ends.length - ranges.length - 1; // parts still to cut after this one
+    if (
+      b === blocks.length - 1 ||
+      (left >= partsLeft && partsLeft > 0 && done >= ends[ranges.length]) ||
+      left === partsLeft
+    ) {
+      ranges.push([start * ROW_BLOCK, Math.min(L, (b + 1) * ROW_BLOCK)]);
+      start = b + 1;
+    }
+  });
+  return ranges;
+}
+
+/** The share of a shared-memory call's work (sharedRanges) cut into tail parts, handed out last. */
+export const TAIL_SHARE = 0.25;
+
+/** A tail part's least work, in units of what one more part costs (sharedRanges's partOverheadFlop). */
+export const TAIL_PART_OVERHEADS = 5;
+
+/** The most tail parts per thread (sharedRanges). */
+export const MAX_TAIL_PARTS_PER_THREAD = 4;
+
+/**
+ * What one more part costs, in query rows of the same call: each attention() call packs the keys
+ * and checks every value of k and v (measured: about 0.25 ms at S = 1024, E = Ev = 64, against
+ * 12 ms for the 1024 rows).
+ */
+export const PART_OVERHEAD_ROWS = 20;
+
+/**
  * How many workers of `threads` one pool.attention call of L query rows keeps busy (rowFlop(i): the
  * flops of row i, as splitRows takes them): 1 when the call is too small to split.
  */
@@ -102,6 +171,27 @@ export function keysOfRow(fields, S, rowOffset) {
 }
 
 export const product = (shape) => shape.reduce((a, b) => a * b, 1);
+
+/**
+ * The leading (batch) axes of the result: q's, k's and v's broadcast as NumPy does (aligned at the
+ * right, 1 stretches), or null where they do not broadcast (the call then fails as attention() does).
+ * @param {number[][]} leads @returns {number[] | null}
+ */
+export function broadcastLead(leads) {
+  const rank = Math.max(...leads.map((s) => s.length));
+  const out = [];
+  for (let axis = 0; axis < rank; axis++) {
+    let size = 1;
+    for (const s of leads) {
+      const d = s[s.length - rank + axis] ?? 1;
+      if (d === 1) continue;
+      if (size !== 1 && size !== d) return null;
+      size = d;
+    }
+    out.push(size);
+  }
+  return out;
+}
 
 /** Rows [r0, r1) of axis −2 of a row-major tensor (…, L, C), every leading index: a new tensor. */
 export function sliceRows({ data, shape }, r0, r1) {

@@ -1,8 +1,8 @@
 /**
  * A pool of engine workers, each with its own wasm instance (Web Workers in a browser,
- * worker_threads in Node: #pool-workers), so that one call can use every core without
- * SharedArrayBuffer, which needs a cross-origin isolation that file://, course sites and iframes
- * cannot give.
+ * worker_threads in Node: #pool-workers), so that one call can use every core. It needs no
+ * SharedArrayBuffer (which a page has only when cross-origin isolated, as file://, course sites
+ * and iframes cannot be); where one exists and the calling thread may compute (Node), it uses it.
  *
  *   const pool = await attn.createPool({ threads: 'auto' }); // or a number; 'auto' = the cores
  *   pool.threads;                                          // how many workers it runs
@@ -10,43 +10,62 @@
  *   pool.dispose();
  *
  * pool.attention has attention()'s contract and result. A large call is split by query rows into
- * one part per worker, or PARTS_PER_THREAD for a long call, each worker taking the next part when it is done (parts start at multiples of the kernels' block of 4 rows, and causal and
- * window masks are told where their rows start with rowOffset), so each row is computed exactly as
- * the single-thread call of the same build computes it: the output, weights and logits are bitwise
- * equal, and fullyMaskedRows is the sum over the parts. Each worker gets a copy of its rows of q
- * (and of a mask's rows) and of the whole k and v; the caller's arrays are never transferred.
- * The parts get about equal work (a causal mask makes later rows dearer), and a call is split only
- * while each part keeps at least MIN_PART_FLOP of work (about a millisecond on one core, several
- * times what sending k and v costs); smaller calls run whole on one worker.
- * Scratch bytes are the sum over the parts (each worker allocates its own buffers).
+ * parts (they start at multiples of the kernels' block of 4 rows, and causal and window masks are
+ * told where their rows start with rowOffset), so each row is computed exactly as the
+ * single-thread call of the same build computes it: the output, weights and logits are bitwise
+ * equal, and fullyMaskedRows is the sum over the parts. The parts get about equal work (a causal
+ * mask makes later rows dearer), and a call is split only while each part keeps at least
+ * MIN_PART_FLOP of work (about 1.5 ms on one core); smaller calls run whole on one worker. Every
+ * part is one attention() call, which packs and checks all of k and v: a part costs about
+ * PART_OVERHEAD_ROWS rows' work more, so calls are cut into few parts. Two ways, one result:
  *
- * Errors are attention()'s: a call whose part fails is run again whole on one worker, so the
- * message names indices of the whole problem. A worker that fails (an error outside a call, its
- * wasm trapping, the thread exiting) or that terminateWorker() ends is replaced by a fresh one;
- * the calls it held reject with an AttentionError saying so, and the next call works. dispose()
- * ends every worker; calls after it reject. How a call is cut into parts: pool-split.js.
+ * - shared (Node; pool-shared.js): the caller copies q, k and v once into a SharedArrayBuffer,
+ *   posts it to threads − 1 workers and computes parts itself; every thread takes the next part
+ *   from one counter (first one part per thread, then small tail parts: sharedRanges), so a thread
+ *   the machine slows does less. No message per part, no copy of k and v per worker. The caller
+ *   never waits long on a worker: a part held for about twice what it would take the caller, or
+ *   failed, it computes itself. The call runs on the calling thread (its promise settles at once).
+ * - messages (browsers, which must not hold up a page's frames): each worker gets a copy of its
+ *   rows of q (and of a mask's rows) and of the whole k and v (the caller's arrays are never
+ *   transferred): one part per worker, or PARTS_PER_THREAD per worker for a long call, each worker
+ *   taking the next part when it is done.
+ *
+ * The workers (and, shared, the caller's engine) run a few small calls when the pool starts
+ * (warmUp), so that V8 has tiered the kernels up before the first real call.
+ * Scratch bytes are the sum over the parts (each part allocates its own buffers).
+ *
+ * Errors are attention()'s: a call whose part fails is run again whole (on the caller, or on one
+ * worker), so the message names indices of the whole problem. A worker that fails (an error
+ * outside a call, its wasm trapping, the thread exiting) or that terminateWorker() ends is
+ * replaced by a fresh one; the calls it held reject with an AttentionError saying so (the shared
+ * way's calls do not: the caller computes what that worker did not), and the next call works.
+ * dispose() ends every worker; calls after it reject. How a call is cut into parts: pool-split.js.
  */
 import { AttentionError, describe } from './errors.js';
 import {
   BALANCE_FLOP,
+  broadcastLead,
   HEAP_ELEMENTS,
   joinRows,
   keysOfRow,
   MAX_SPLIT_ELEMENTS,
   MIN_PART_FLOP,
   PARTS_PER_THREAD,
+  PART_OVERHEAD_ROWS,
   partOptions,
   product,
   readOptions,
   sliceRows,
+  sharedRanges,
   splitRows,
   threadCount,
 } from './pool-split.js';
+import { callerParts, fillJob, openJob, sharedJob, warmUp } from './pool-shared.js';
 import { toTensor } from './tensor.js';
 import { withDefaultText } from './text-default.js';
 import { TRAINER_HANDLE_MEMBERS } from './trainer-handle.js';
 import { createWorkerEngine } from './worker-client.js';
-import { cores, startWorker, workerOptions } from '#pool-workers';
+import { callerComputes, cores, startWorker, workerOptions } from '#pool-workers';
 
 /** A pool of engine workers: create it with attn.createPool() (index.js) or createPool(). */
 export class Pool {
@@ -60,14 +79,25 @@ export class Pool {
   #local;
   #wired = false; // whether the helpers are joined to the leader (on the first createTrainer)
   #trainers = new Set(); // for each live trainer: what marks it lost with worker 0
+  #shared; // whether calls run the shared-memory way, the caller computing too (pool-shared.js)
+  #calls = 0; // ids of the pool's own requests to its workers (poolParts, poolWarmUp)
 
   /**
    * @param {number} threads @param {boolean} simd the build every worker loads (the caller's)
    * @param {number} minPartFlop the least work a part of a split call keeps (MIN_PART_FLOP)
    * @param {object} [local] the caller's engine, which refuses tensors too large for any worker
    * @param {'auto' | 'wasm' | 'js'} [core] the core every worker loads (loadAttention's option: the caller's)
+   * @param {boolean} [shared] whether the caller computes too, its inputs shared (with `local`, where SharedArrayBuffer exists)
    */
-  constructor(threads, simd, minPartFlop = MIN_PART_FLOP, local = null, minPartMs = undefined, core = 'auto') {
+  constructor(
+    threads,
+    simd,
+    minPartFlop = MIN_PART_FLOP,
+    local = null,
+    minPartMs = undefined,
+    core = 'auto',
+    shared = callerComputes,
+  ) {
     /** How many workers the pool runs. */
     this.threads = threads;
     this.#simd = simd;
@@ -75,6 +105,7 @@ export class Pool {
     this.#minPartMs = minPartMs;
     this.#local = local;
     this.#core = core;
+    this.#shared = Boolean(shared && local && typeof SharedArrayBuffer === 'function');
   }
 
   /** Starts the workers; resolves once every one has loaded its engine. */
@@ -86,17 +117,44 @@ export class Pool {
       this.dispose();
       throw new AttentionError(`createPool: a worker could not start: ${error.message}`);
     }
+    // V8 compiles the kernels with its optimising tier only once they have run a while: a few small
+    // calls now, so that the first real call does not run in the baseline tier (pool-shared.js)
+    if (this.#shared) warmUp(this.#local);
+    await Promise.all(
+      this.#slots.map((slot) =>
+        this.#onSlot(slot, () => this.#request(slot, { method: 'poolWarmUp' }), { fn: 'createPool' }).catch(() => {}),
+      ),
+    );
     return this;
+  }
+
+  /** Posts one of the pool's own requests to a worker (worker.js: poolParts, poolWarmUp); resolves to its result. */
+  #request(slot, message, transfer) {
+    const call = ++this.#calls;
+    return new Promise((resolve, reject) => {
+      slot.requests.set(call, { resolve, reject });
+      slot.worker.postMessage({ ...message, call }, transfer);
+    });
   }
 
   /** Worker i, started afresh (its slot holds the promise of it while it loads). */
   #launch(i) {
     const worker = startWorker();
-    const slot = { worker, engine: null, busy: 0, calls: new Set(), dead: false };
+    const slot = { worker, engine: null, busy: 0, calls: new Set(), dead: false, requests: new Map() };
     // before the client's own listener, so the calls reject with the pool's message
     worker.addEventListener('error', (event) => this.#lost(slot, `it failed (${event.message ?? 'unknown error'})`));
     // a helper whose copy of a trainer trapped says so (worker.js serveReplicas)
     worker.addEventListener('message', ({ data }) => typeof data?.lost === 'string' && this.#lost(slot, data.lost));
+    // the answers to the pool's own requests (#request)
+    worker.addEventListener('message', ({ data }) => {
+      const request = data?.poolCall !== undefined && slot.requests.get(data.poolCall);
+      if (!request) return;
+      slot.requests.delete(data.poolCall);
+      if (!data.error) return request.resolve(data.result);
+      const error = new AttentionError(data.error.message, { kind: data.error.kind });
+      if (data.error.trapped) error.trapped = true;
+      request.reject(error);
+    });
     slot.ready = createWorkerEngine(worker, { ...workerOptions, simd: this.#simd, core: this.#core }).then((engine) => {
       slot.engine = engine;
       return slot;
@@ -120,6 +178,7 @@ export class Pool {
       );
     }
     slot.calls.clear();
+    slot.requests.clear();
     try {
       slot.worker.terminate();
     } catch {
@@ -179,13 +238,16 @@ export class Pool {
         const call = { resolve, reject, fn, trainer };
         slot.calls.add(call); // from now on, losing the worker rejects this call
         const settle = (done) => (value) => slot.calls.delete(call) && done(value);
-        slot.ready.then(() => {
+        const start = () => {
           if (!slot.calls.has(call)) return; // lost while it loaded: rejected already
           run(slot.engine).then(settle(resolve), (error) => {
             if (error?.trapped) this.#lost(slot, `its wasm trapped (${error.message})`);
             settle(reject)(error);
           });
-        }, settle(reject));
+        };
+        // a loaded worker gets the request at once (the shared way computes on this thread next)
+        if (slot.engine) start();
+        else slot.ready.then(start, settle(reject));
       });
     } finally {
       slot.busy--;
@@ -227,6 +289,12 @@ export class Pool {
     const threads = this.#slots.length;
     if (threads === 1) return whole();
     const rowFlop = (i) => 2 * batches * keys(i) * (E + Ev);
+    if (this.#shared) {
+      const lead = broadcastLead([tq.shape, tk.shape, tv.shape].map((s) => s.slice(0, -2)));
+      if (!lead) return whole(); // the worker says why
+      const rowOverhead = PART_OVERHEAD_ROWS * 2 * batches * S * (E + Ev);
+      return this.#attentionShared({ q, k, v, options, tq, tk, tv, read, lead, L, S, Ev, rowFlop, rowOverhead, whole });
+    }
     let ranges = splitRows(L, rowFlop, threads, this.#minPartFlop);
     // a long call: more parts than workers, so that a core slowed by other programs does less of it
     if (ranges.length === threads && 2 * batches * L * S * (E + Ev) >= BALANCE_FLOP) {
@@ -277,6 +345,49 @@ export class Pool {
         );
     }
     return result;
+  }
+
+  /**
+   * pool.attention the shared-memory way (pool-shared.js): this thread and up to threads − 1 of
+   * the workers take parts from one counter; this thread gathers the result. Runs whole on one
+   * worker when the call is too small to split.
+   */
+  #attentionShared({ q, k, v, options, tq, tk, tv, read, lead, L, S, Ev, rowFlop, rowOverhead, whole }) {
+    const helpers = this.#slots
+      .filter((s) => !s.dead && s.engine)
+      .sort((a, b) => a.busy - b.busy)
+      .slice(0, this.#slots.length - 1);
+    const ranges = sharedRanges(L, rowFlop, helpers.length + 1, this.#minPartFlop, rowOverhead);
+    if (ranges.length < 2 || !helpers.length) return whole();
+    const names = ['output'];
+    if (read.rest.returnWeights) names.push('weights');
+    if (read.rest.returnLogits) names.push('logits');
+    const job = sharedJob({ q: tq, k: tk, v: tv, ranges, opts: partOptions(read, L, ranges), lead, L, S, Ev, names });
+    job.partFlop = ranges.map(([r0, r1]) => {
+      let flop = 0;
+      for (let i = r0; i < r1; i++) flop += rowFlop(i);
+      return flop;
+    });
+    const views = openJob(job);
+    // the workers first, so that they wake while this thread copies the inputs and starts on a part
+    for (const slot of helpers) {
+      this.#onSlot(slot, () => this.#request(slot, { method: 'poolParts', job }), { fn: 'attention' }).catch(() => {});
+    }
+    fillJob(views, { q: tq, k: tk, v: tv });
+    const result = {};
+    for (const name of names) {
+      const { shape } = job.outputs[name];
+      result[name] = { data: new Float32Array(product(shape)), shape };
+    }
+    let figures;
+    try {
+      figures = callerParts(this.#local, job, views, { q: tq, k: tk, v: tv }, result);
+    } catch (error) {
+      Atomics.store(views.control, 0, ranges.length); // the workers take no more parts
+      if (typeof WebAssembly === 'object' && error instanceof WebAssembly.RuntimeError) throw error;
+      return this.#local.attention(q, k, v, options); // the error again, naming the whole call's indices
+    }
+    return { ...result, fullyMaskedRows: figures.fullyMaskedRows, scratchBytes: figures.scratchBytes };
   }
 
   /**
@@ -385,6 +496,7 @@ export async function createPool({
   minPartFlop = MIN_PART_FLOP,
   minPartMs,
   local = null,
+  shared = callerComputes,
 } = {}) {
   if (typeof minPartFlop !== 'number' || !(minPartFlop >= 1)) {
     throw new AttentionError(`createPool: minPartFlop must be a number >= 1, got ${describe(minPartFlop)}`, {
@@ -396,5 +508,5 @@ export async function createPool({
       kind: 'ValueError',
     });
   }
-  return new Pool(threadCount(threads, cores()), simd, minPartFlop, local, minPartMs, core).start();
+  return new Pool(threadCount(threads, cores()), simd, minPartFlop, local, minPartMs, core, shared).start();
 }

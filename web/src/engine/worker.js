@@ -8,6 +8,9 @@
  *               { id, method: 'trainer', trainer, op, args }   a method of that trainer (op: step,
  *                 evaluate, sample, predict, setHeadEnabled, parameters, exportState, dispose)
  *               { method: 'serveReplicas', port }   this worker runs copies of the pool leader's trainers on port
+ *               { method: 'poolParts', call, job }   parts of a pool's attention call from shared
+ *                 memory (pool-shared.js) -> { poolCall: call, result: parts computed } or
+ *                 { poolCall, error }; { method: 'poolWarmUp', call } runs warmUp(engine) alike
  *               { method: 'helper', index, port, minPartMs? }   (the pool's leader) pool worker
  *                 `index` helps on port (null: no more); { method: 'helperLost', index, why }: it is gone
  *               (trainer-parallel.js)
@@ -85,6 +88,20 @@ self.addEventListener('message', async ({ data }) => {
     // a copy's wasm trapped: the pool (pool.js) replaces this worker
     const onTrap = (why) => self.postMessage({ lost: `its wasm trapped (${why})` });
     (await load())[3].serveReplicas(data.port, getEngine, onTrap);
+    return;
+  }
+  if (method === 'poolParts' || method === 'poolWarmUp') {
+    // a pool's call in shared memory (pool-shared.js): parts from its counter until none is left
+    const { call } = data;
+    try {
+      const shared = await import('./pool-shared.js');
+      const result =
+        method === 'poolParts' ? shared.workOnParts(await getEngine(), data.job) : shared.warmUp(await getEngine());
+      self.postMessage({ poolCall: call, result });
+    } catch (error) {
+      const trapped = typeof WebAssembly === 'object' && error instanceof WebAssembly.RuntimeError;
+      self.postMessage({ poolCall: call, error: { message: error.message, kind: error.kind ?? 'Error', trapped } });
+    }
     return;
   }
   if (method === 'helper' || method === 'helperLost') {
