@@ -78,18 +78,22 @@ export function splitRows(L, rowFlop, threads, minPartFlop = MIN_PART_FLOP) {
 }
 
 /**
- * How a call is cut for the shared-memory way (pool-shared.js), where every thread takes the next
- * part from one counter as it comes free: first one part per thread (`threads` parts with
- * 1 − TAIL_SHARE of the work between them), then tail parts with TAIL_SHARE of the work, each of
- * at least TAIL_PART_OVERHEADS · partOverheadFlop, and at least one per thread (else none), so
- * that a thread the machine slows (or that wakes late) does less and the others more.
- * partOverheadFlop: what one more part costs whoever computes it (every part packs and checks all
- * of k and v: about PART_OVERHEAD_ROWS rows' work). Parts start at multiples of ROW_BLOCK, each
- * keeps at least minPartFlop, and a call too small for two parts is one part, [[0, L]].
- * @param {number} L @param {(i: number) => number} rowFlop @param {number} threads
- * @param {number} minPartFlop @param {number} partOverheadFlop @returns {Array<[number, number]>}
+ * How a call is cut for the shared-memory way (pool-shared.js): first a head part for each thread
+ * (the caller is thread 0), sharing 1 − TAIL_SHARE of the work in proportion to `speeds` (each
+ * thread's expected pace, the caller's 1), then tail parts with TAIL_SHARE of the work, which the
+ * threads take from one counter as they come free. There are as many tail parts as cost at most
+ * TAIL_OVERHEAD of the work more, at least one per thread (else none) and at most
+ * MAX_TAIL_PARTS_PER_THREAD per thread. partOverheadFlop: what one more part costs whoever
+ * computes it (each part is one attention() call, which packs and checks all of k and v: about
+ * PART_OVERHEAD_ROWS rows' work). Parts start at multiples of
+ * ROW_BLOCK and hold at least one block. The head parts hold at least minPartFlop each: a call
+ * with less than 2 · minPartFlop of work, or of one block, is one part; one with work for fewer
+ * heads than speeds has fewer, `heads` says how many threads take part (the first ones).
+ * @param {number} L @param {(i: number) => number} rowFlop @param {number[]} speeds
+ * @param {number} minPartFlop @param {number} partOverheadFlop
+ * @returns {{ ranges: Array<[number, number]>, heads: number }}
  */
-export function sharedRanges(L, rowFlop, threads, minPartFlop = MIN_PART_FLOP, partOverheadFlop = 0) {
+export function sharedRanges(L, rowFlop, speeds, minPartFlop = MIN_PART_FLOP, partOverheadFlop = 0) {
   const blocks = [];
   for (let r0 = 0; r0 < L; r0 += ROW_BLOCK) {
     let flop = 0;
@@ -97,19 +101,21 @@ export function sharedRanges(L, rowFlop, threads, minPartFlop = MIN_PART_FLOP, p
     blocks.push(flop);
   }
   const total = blocks.reduce((a, b) => a + b, 0);
-  const head = Math.max(1, Math.min(threads, blocks.length, Math.floor(total / minPartFlop)));
-  if (head < 2) return [[0, L]];
-  const tailPart = Math.max(minPartFlop, TAIL_PART_OVERHEADS * partOverheadFlop);
+  const heads = Math.max(1, Math.min(speeds.length, blocks.length, Math.floor(total / minPartFlop)));
+  if (heads < 2) return { ranges: [[0, L]], heads: 1 };
   let tails = Math.min(
-    threads * MAX_TAIL_PARTS_PER_THREAD,
-    blocks.length - head,
-    Math.floor((total * TAIL_SHARE) / tailPart),
+    heads * MAX_TAIL_PARTS_PER_THREAD,
+    blocks.length - heads,
+    Math.floor((total * TAIL_OVERHEAD) / partOverheadFlop),
   );
-  if (tails < threads) tails = 0; // fewer tail parts than threads would unbalance more than they balance
+  if (tails < heads) tails = 0; // fewer tail parts than threads would unbalance more than they balance
   // where each part ends, in work done: the head parts share what the tail parts leave
   const tailWork = tails ? total * TAIL_SHARE : 0;
+  const pace = speeds.slice(0, heads);
+  const sum = pace.reduce((a, b) => a + b, 0);
   const ends = [];
-  for (let p = 1; p <= head; p++) ends.push(((total - tailWork) * p) / head);
+  let at = 0;
+  for (const speed of pace) ends.push((at += ((total - tailWork) * speed) / sum));
   for (let p = 1; p <= tails; p++) ends.push(total - tailWork + (tailWork * p) / tails);
   const ranges = [];
   let start = 0;
@@ -127,24 +133,28 @@ export function sharedRanges(L, rowFlop, threads, minPartFlop = MIN_PART_FLOP, p
       start = b + 1;
     }
   });
-  return ranges;
+  return { ranges, heads };
 }
 
 /** The share of a shared-memory call's work (sharedRanges) cut into tail parts, handed out last. */
-export const TAIL_SHARE = 0.25;
+export const TAIL_SHARE = 1 / 8;
 
-/** A tail part's least work, in units of what one more part costs (sharedRanges's partOverheadFlop). */
-export const TAIL_PART_OVERHEADS = 5;
+/**
+ * What the tail parts may cost (sharedRanges): at most this share of the call's work more. At
+ * L = S = 1024 a part costs about 2.4 % of the call more, so that call has no tail parts; at
+ * 4096, two; at 16,384, eight.
+ */
+export const TAIL_OVERHEAD = 0.015;
 
 /** The most tail parts per thread (sharedRanges). */
 export const MAX_TAIL_PARTS_PER_THREAD = 4;
 
 /**
  * What one more part costs, in query rows of the same call: each attention() call packs the keys
- * and checks every value of k and v (measured: about 0.25 ms at S = 1024, E = Ev = 64, against
- * 12 ms for the 1024 rows).
+ * and checks every value of k and v (measured: about 0.35 ms at S = 1024, E = Ev = 64, against
+ * 14 ms for the 1024 rows).
  */
-export const PART_OVERHEAD_ROWS = 20;
+export const PART_OVERHEAD_ROWS = 25;
 
 /**
  * How many workers of `threads` one pool.attention call of L query rows keeps busy (rowFlop(i): the

@@ -13,18 +13,20 @@
  * parts (they start at multiples of the kernels' block of 4 rows, and causal and window masks are
  * told where their rows start with rowOffset), so each row is computed exactly as the
  * single-thread call of the same build computes it: the output, weights and logits are bitwise
- * equal, and fullyMaskedRows is the sum over the parts. The parts get about equal work (a causal
+ * equal, and fullyMaskedRows is the sum over the parts. Parts are cut by work, not rows (a causal
  * mask makes later rows dearer), and a call is split only while each part keeps at least
  * MIN_PART_FLOP of work (about 1.5 ms on one core); smaller calls run whole on one worker. Every
  * part is one attention() call, which packs and checks all of k and v: a part costs about
  * PART_OVERHEAD_ROWS rows' work more, so calls are cut into few parts. Two ways, one result:
  *
- * - shared (Node; pool-shared.js): the caller copies q, k and v once into a SharedArrayBuffer,
- *   posts it to threads − 1 workers and computes parts itself; every thread takes the next part
- *   from one counter (first one part per thread, then small tail parts: sharedRanges), so a thread
- *   the machine slows does less. No message per part, no copy of k and v per worker. The caller
- *   never waits long on a worker: a part held for about twice what it would take the caller, or
- *   failed, it computes itself. The call runs on the calling thread (its promise settles at once).
+ * - shared (Node; pool-shared.js): the caller copies q, k and v once into a SharedArrayBuffer
+ *   (the last call's, when no worker still holds it), posts it to threads − 1 workers and computes
+ *   parts itself: a head part per thread, sized by how fast each worker was in the last calls
+ *   against the caller (slot.ratio: another program on a worker's core makes it slower), then
+ *   small tail parts that every thread takes from one counter as it comes free (sharedRanges). No
+ *   message per part, no copy of k and v per worker. The caller never waits long on a worker: a
+ *   part not yet started, held for twice what was expected, or failed, it computes itself. The
+ *   call runs on the calling thread: its promise is settled when pool.attention returns.
  * - messages (browsers, which must not hold up a page's frames): each worker gets a copy of its
  *   rows of q (and of a mask's rows) and of the whole k and v (the caller's arrays are never
  *   transferred): one part per worker, or PARTS_PER_THREAD per worker for a long call, each worker
@@ -60,12 +62,18 @@ import {
   splitRows,
   threadCount,
 } from './pool-split.js';
-import { callerParts, fillJob, openJob, sharedJob, warmUp } from './pool-shared.js';
+import { callerParts, fillJob, NEXT, openJob, released, sharedJob, warmUp } from './pool-shared.js';
 import { toTensor } from './tensor.js';
 import { withDefaultText } from './text-default.js';
 import { TRAINER_HANDLE_MEMBERS } from './trainer-handle.js';
 import { createWorkerEngine } from './worker-client.js';
 import { callerComputes, cores, startWorker, workerOptions } from '#pool-workers';
+
+/** The most a worker's pace is taken to differ from the caller's (slot.ratio), either way. */
+const MAX_RATIO = 4;
+
+/** The largest shared buffer (bytes) a pool keeps for its next call (pool-shared.js). */
+const SPARE_BYTES = 64 * 2 ** 20;
 
 /** A pool of engine workers: create it with attn.createPool() (index.js) or createPool(). */
 export class Pool {
@@ -81,6 +89,7 @@ export class Pool {
   #trainers = new Set(); // for each live trainer: what marks it lost with worker 0
   #shared; // whether calls run the shared-memory way, the caller computing too (pool-shared.js)
   #calls = 0; // ids of the pool's own requests to its workers (poolParts, poolWarmUp)
+  #spare = null; // the last shared call's buffer (pool-shared.js), for the next call once released
 
   /**
    * @param {number} threads @param {boolean} simd the build every worker loads (the caller's)
@@ -140,7 +149,7 @@ export class Pool {
   /** Worker i, started afresh (its slot holds the promise of it while it loads). */
   #launch(i) {
     const worker = startWorker();
-    const slot = { worker, engine: null, busy: 0, calls: new Set(), dead: false, requests: new Map() };
+    const slot = { worker, engine: null, busy: 0, calls: new Set(), dead: false, requests: new Map(), ratio: 1 };
     // before the client's own listener, so the calls reject with the pool's message
     worker.addEventListener('error', (event) => this.#lost(slot, `it failed (${event.message ?? 'unknown error'})`));
     // a helper whose copy of a trainer trapped says so (worker.js serveReplicas)
@@ -355,25 +364,40 @@ export class Pool {
   #attentionShared({ q, k, v, options, tq, tk, tv, read, lead, L, S, Ev, rowFlop, rowOverhead, whole }) {
     const helpers = this.#slots
       .filter((s) => !s.dead && s.engine)
-      .sort((a, b) => a.busy - b.busy)
+      .sort((a, b) => a.busy - b.busy || a.ratio - b.ratio)
       .slice(0, this.#slots.length - 1);
-    const ranges = sharedRanges(L, rowFlop, helpers.length + 1, this.#minPartFlop, rowOverhead);
-    if (ranges.length < 2 || !helpers.length) return whole();
+    // head parts in proportion to how fast each thread has been (slot.ratio: how much slower than
+    // this thread that worker was in the last calls)
+    const speeds = [1, ...helpers.map((s) => 1 / s.ratio)];
+    const { ranges, heads } = sharedRanges(L, rowFlop, speeds, this.#minPartFlop, rowOverhead);
+    if (heads < 2) return whole();
+    const used = helpers.slice(0, heads - 1);
     const names = ['output'];
     if (read.rest.returnWeights) names.push('weights');
     if (read.rest.returnLogits) names.push('logits');
-    const job = sharedJob({ q: tq, k: tk, v: tv, ranges, opts: partOptions(read, L, ranges), lead, L, S, Ev, names });
-    job.partFlop = ranges.map(([r0, r1]) => {
+    // the last call's buffer again once no worker holds it: a fresh one costs the first touch of
+    // its pages (0.5 ms at L = S = 1024), more than copying the inputs into it
+    const buffer = (bytes) => {
+      const spare = this.#spare;
+      if (spare && spare.byteLength >= bytes && released(spare)) return spare;
+      const fresh = new SharedArrayBuffer(bytes);
+      this.#spare = bytes <= SPARE_BYTES ? fresh : null;
+      return fresh;
+    };
+    const partFlop = ranges.map(([r0, r1]) => {
       let flop = 0;
       for (let i = r0; i < r1; i++) flop += rowFlop(i);
       return flop;
     });
+    const opts = partOptions(read, L, ranges);
+    const job = sharedJob({ q: tq, k: tk, v: tv, ranges, heads, opts, partFlop, lead, L, S, Ev, names }, buffer);
     const views = openJob(job);
-    // the workers first, so that they wake while this thread copies the inputs and starts on a part
-    for (const slot of helpers) {
-      this.#onSlot(slot, () => this.#request(slot, { method: 'poolParts', job }), { fn: 'attention' }).catch(() => {});
-    }
-    fillJob(views, { q: tq, k: tk, v: tv });
+    // the workers first, so that they wake while this thread copies the inputs and starts on its part
+    used.forEach((slot, j) => {
+      const message = { method: 'poolParts', job, thread: j + 1 };
+      this.#onSlot(slot, () => this.#request(slot, message), { fn: 'attention' }).catch(() => {});
+    });
+    fillJob(views, { q: tq, k: tk, v: tv }, used.length);
     const result = {};
     for (const name of names) {
       const { shape } = job.outputs[name];
@@ -381,12 +405,18 @@ export class Pool {
     }
     let figures;
     try {
-      figures = callerParts(this.#local, job, views, { q: tq, k: tk, v: tv }, result);
+      const ratios = [1, ...used.map((s) => s.ratio)];
+      figures = callerParts(this.#local, job, views, { q: tq, k: tk, v: tv }, result, ratios);
     } catch (error) {
-      Atomics.store(views.control, 0, ranges.length); // the workers take no more parts
+      Atomics.store(views.control, NEXT, ranges.length); // the workers take no more tail parts
       if (typeof WebAssembly === 'object' && error instanceof WebAssembly.RuntimeError) throw error;
       return this.#local.attention(q, k, v, options); // the error again, naming the whole call's indices
     }
+    // what this call showed of each worker's pace, half the weight of the next estimate
+    used.forEach((slot, j) => {
+      const seen = figures.ratios[j + 1];
+      if (seen) slot.ratio = Math.min(MAX_RATIO, Math.max(1 / MAX_RATIO, Math.sqrt(slot.ratio * seen)));
+    });
     return { ...result, fullyMaskedRows: figures.fullyMaskedRows, scratchBytes: figures.scratchBytes };
   }
 

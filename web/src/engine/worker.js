@@ -8,8 +8,8 @@
  *               { id, method: 'trainer', trainer, op, args }   a method of that trainer (op: step,
  *                 evaluate, sample, predict, setHeadEnabled, parameters, exportState, dispose)
  *               { method: 'serveReplicas', port }   this worker runs copies of the pool leader's trainers on port
- *               { method: 'poolParts', call, job }   parts of a pool's attention call from shared
- *                 memory (pool-shared.js) -> { poolCall: call, result: parts computed } or
+ *               { method: 'poolParts', call, job, thread }   parts of a pool's attention call from
+ *                 shared memory, as its thread `thread` (pool-shared.js) -> { poolCall: call, result: parts computed } or
  *                 { poolCall, error }; { method: 'poolWarmUp', call } runs warmUp(engine) alike
  *               { method: 'helper', index, port, minPartMs? }   (the pool's leader) pool worker
  *                 `index` helps on port (null: no more); { method: 'helperLost', index, why }: it is gone
@@ -96,7 +96,9 @@ self.addEventListener('message', async ({ data }) => {
     try {
       const shared = await import('./pool-shared.js');
       const result =
-        method === 'poolParts' ? shared.workOnParts(await getEngine(), data.job) : shared.warmUp(await getEngine());
+        method === 'poolParts'
+          ? shared.workOnParts(await getEngine(), data.job, data.thread)
+          : shared.warmUp(await getEngine());
       self.postMessage({ poolCall: call, result });
     } catch (error) {
       const trapped = typeof WebAssembly === 'object' && error instanceof WebAssembly.RuntimeError;
