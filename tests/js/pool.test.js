@@ -431,7 +431,7 @@ test('the shared way: with a worker ended just before, or every worker busy, the
     assertSame(await pool.attention(q, k, v), want, 'a worker just ended');
     pool.terminateWorker(0);
     pool.terminateWorker(1);
-    assertSame(await pool.attention(q, k, v), want, 'no worker loaded: run whole once one is');
+    assertSame(await pool.attention(q, k, v), want, 'no worker loaded: the caller alone');
     assertSame(await pool.attention(q, k, v), want, 'and the next call');
   } finally {
     pool.dispose();

@@ -15,9 +15,10 @@
  * single-thread call of the same build computes it: the output, weights and logits are bitwise
  * equal, and fullyMaskedRows is the sum over the parts. Parts are cut by work, not rows (a causal
  * mask makes later rows dearer), and a call is split only while each part keeps at least
- * MIN_PART_FLOP of work (about 1.5 ms on one core); smaller calls run whole on one worker. Every
- * part is one attention() call, which packs and checks all of k and v: a part costs about
- * PART_OVERHEAD_ROWS rows' work more, so calls are cut into few parts. Two ways, one result:
+ * MIN_PART_FLOP of work (about 1.5 ms on one core); a smaller call runs whole, on the calling
+ * thread where that computes (below), else on one worker. Every part is one attention() call,
+ * which packs and checks all of k and v: a part costs about PART_OVERHEAD_ROWS rows' work more,
+ * so calls are cut into few parts. Two ways, one result:
  *
  * - shared (Node; pool-shared.js): the caller copies q, k and v once into a SharedArrayBuffer
  *   (the last call's, when no worker still holds it), posts it to threads − 1 workers and computes
@@ -268,6 +269,7 @@ export class Pool {
    * @returns {Promise<{ output: object, weights?: object, logits?: object, fullyMaskedRows: number, scratchBytes: number }>}
    */
   async attention(q, k, v, options) {
+    if (this.#disposed) throw new AttentionError('attention: this pool was disposed');
     const whole = () => this.#on((engine) => engine.attention(q, k, v, options));
     let tq, tk, tv;
     try {
@@ -302,7 +304,7 @@ export class Pool {
       const lead = broadcastLead([tq.shape, tk.shape, tv.shape].map((s) => s.slice(0, -2)));
       if (!lead) return whole(); // the worker says why
       const rowOverhead = PART_OVERHEAD_ROWS * 2 * batches * S * (E + Ev);
-      return this.#attentionShared({ q, k, v, options, tq, tk, tv, read, lead, L, S, Ev, rowFlop, rowOverhead, whole });
+      return this.#attentionShared({ q, k, v, options, tq, tk, tv, read, lead, L, S, Ev, rowFlop, rowOverhead });
     }
     let ranges = splitRows(L, rowFlop, threads, this.#minPartFlop);
     // a long call: more parts than workers, so that a core slowed by other programs does less of it
@@ -358,10 +360,10 @@ export class Pool {
 
   /**
    * pool.attention the shared-memory way (pool-shared.js): this thread and up to threads − 1 of
-   * the workers take parts from one counter; this thread gathers the result. Runs whole on one
-   * worker when the call is too small to split.
+   * the workers compute parts; this thread gathers the result. A call too small to split runs on
+   * this thread alone (where a worker would cost a message each way and copies for nothing).
    */
-  #attentionShared({ q, k, v, options, tq, tk, tv, read, lead, L, S, Ev, rowFlop, rowOverhead, whole }) {
+  #attentionShared({ q, k, v, options, tq, tk, tv, read, lead, L, S, Ev, rowFlop, rowOverhead }) {
     const helpers = this.#slots
       .filter((s) => !s.dead && s.engine)
       .sort((a, b) => a.busy - b.busy || a.ratio - b.ratio)
@@ -370,7 +372,8 @@ export class Pool {
     // this thread that worker was in the last calls)
     const speeds = [1, ...helpers.map((s) => 1 / s.ratio)];
     const { ranges, heads } = sharedRanges(L, rowFlop, speeds, this.#minPartFlop, rowOverhead);
-    if (heads < 2) return whole();
+    // too small to split (or no worker loaded): this thread alone, as attention() would run it
+    if (heads < 2) return this.#local.attention(q, k, v, options);
     const used = helpers.slice(0, heads - 1);
     const names = ['output'];
     if (read.rest.returnWeights) names.push('weights');
