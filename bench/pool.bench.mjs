@@ -2,8 +2,10 @@
 // fused, one head, no mask, L = S = 1024, 4096 and 16384, E = Ev = 64, measured side by side in
 // one run on worker threads:
 //   single thread        attn.attention(q, k, v) on this thread (the call the pool must beat)
-//   pool, n threads      pool.attention(q, k, v) with n = 1, 2, … up to the machine's cores
-//                        (1: what the pool's copies and messages cost)
+//   pool, n threads      pool.attention(q, k, v) with n = 1, 2, … up to the machine's cores: in
+//                        Node this thread computes a part and n − 1 workers the others, the inputs
+//                        shared (engine/pool-shared.js); 1: the whole call on one worker, what the
+//                        messages and copies cost
 //   2 concurrent calls   two whole calls at once on two workers (a pool that never splits):
 //                        the machine's own parallel ceiling, 2 × one call's time ÷ both calls' time
 //   plain JS             the loop of engine/plain-attention.js, at L = S = 1024 only
@@ -12,9 +14,10 @@
 // its MLP) and the reverse task's defaults, the same contenders: one thread, pools of 1, 2, …
 // workers, and two trainers at once on two workers (the ceiling); every pool trainer's weights are
 // checked bit for bit against the one-thread trainer's after the same steps.
-// Each figure is the median of several rounds after warm-up calls (1.5 s or more of each), each round one call of every
-// contender in turn (so the machine's changing load falls on all alike): 20 rounds at 1024, 6 at
-// 4096, 3 at 16384; every pool output is checked bit for bit against the single-thread call's.
+// Each figure is the median of several rounds after warm-up calls (1.5 s or more of each), each
+// round one call of every contender in turn (so the machine's changing load falls on all alike):
+// 20 rounds at 1024, 6 at 4096, 3 at 16384; every pool output is checked bit for bit against the
+// single-thread call's.
 // The speed-up of a pool is given two ways: the median and the best of its calls' ratios
 // (single-thread call ÷ pool call of the same round, side by side), and the ratio of the medians.
 // Prints the table and the speed-ups and writes bench/results/pool.json.

@@ -146,7 +146,11 @@ export interface Attention {
 export interface Pool {
   /** How many workers it runs. */
   readonly threads: number;
-  /** attention()'s contract, split by query rows across the workers. */
+  /**
+   * attention()'s contract, split by query rows across the workers. In Node the calling thread
+   * computes a part too (its inputs shared with the workers), so the promise is settled when the
+   * call returns; a call too small to split runs there alone. In a browser the workers compute it.
+   */
   attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): Promise<AttentionResult>;
   /**
    * A trainer in worker 0 whose float32 steps are shared among every worker (trainer-parallel.js),
