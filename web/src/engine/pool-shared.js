@@ -187,19 +187,18 @@ export function workOnParts(engine, job, t) {
     while (Atomics.load(control, READY) === 0) Atomics.wait(control, READY, 0, 1000);
     for (let p = t < job.heads && take(control, job, t, t) ? t : nextTail(control, job, t); p >= 0;) {
       claimed[p] = now();
-      let result;
       try {
-        result = computePart(engine, job, inputs.q, inputs.k, inputs.v, p);
+        const result = computePart(engine, job, inputs.q, inputs.k, inputs.v, p);
+        const [r0, r1] = job.ranges[p];
+        for (const name of Object.keys(outputs)) putRows(result[name], outputs[name], r0, r1, job.L);
+        stats[2 * p] = result.fullyMaskedRows;
+        stats[2 * p + 1] = result.scratchBytes;
       } catch (error) {
         Atomics.store(control, STATE + p, FAILED);
         Atomics.notify(control, STATE + p);
         if (typeof WebAssembly === 'object' && error instanceof WebAssembly.RuntimeError) throw error;
         return done;
       }
-      const [r0, r1] = job.ranges[p];
-      for (const name of Object.keys(outputs)) putRows(result[name], outputs[name], r0, r1, job.L);
-      stats[2 * p] = result.fullyMaskedRows;
-      stats[2 * p + 1] = result.scratchBytes;
       finished[p] = now();
       Atomics.store(control, STATE + p, DONE);
       Atomics.notify(control, STATE + p);

@@ -89,7 +89,7 @@ export class Pool {
   #wired = false; // whether the helpers are joined to the leader (on the first createTrainer)
   #trainers = new Set(); // for each live trainer: what marks it lost with worker 0
   #shared; // whether calls run the shared-memory way, the caller computing too (pool-shared.js)
-  #calls = 0; // ids of the pool's own requests to its workers (poolParts, poolWarmUp)
+  #calls = 0; // ids of the pool's own requests to its workers (poolWarmUp)
   #spare = null; // the last shared call's buffer (pool-shared.js), for the next call once released
 
   /**
@@ -138,12 +138,12 @@ export class Pool {
     return this;
   }
 
-  /** Posts one of the pool's own requests to a worker (worker.js: poolParts, poolWarmUp); resolves to its result. */
-  #request(slot, message, transfer) {
+  /** Posts one of the pool's own requests to a worker (worker.js: poolWarmUp); resolves to its result. */
+  #request(slot, message) {
     const call = ++this.#calls;
     return new Promise((resolve, reject) => {
       slot.requests.set(call, { resolve, reject });
-      slot.worker.postMessage({ ...message, call }, transfer);
+      slot.worker.postMessage({ ...message, call });
     });
   }
 
@@ -248,16 +248,13 @@ export class Pool {
         const call = { resolve, reject, fn, trainer };
         slot.calls.add(call); // from now on, losing the worker rejects this call
         const settle = (done) => (value) => slot.calls.delete(call) && done(value);
-        const start = () => {
+        slot.ready.then(() => {
           if (!slot.calls.has(call)) return; // lost while it loaded: rejected already
           run(slot.engine).then(settle(resolve), (error) => {
             if (error?.trapped) this.#lost(slot, `its wasm trapped (${error.message})`);
             settle(reject)(error);
           });
-        };
-        // a loaded worker gets the request at once (the shared way computes on this thread next)
-        if (slot.engine) start();
-        else slot.ready.then(start, settle(reject));
+        }, settle(reject));
       });
     } finally {
       slot.busy--;
@@ -395,11 +392,10 @@ export class Pool {
     const opts = partOptions(read, L, ranges);
     const job = sharedJob({ q: tq, k: tk, v: tv, ranges, heads, opts, partFlop, lead, L, S, Ev, names }, buffer);
     const views = openJob(job);
-    // the workers first, so that they wake while this thread copies the inputs and starts on its part
-    used.forEach((slot, j) => {
-      const message = { method: 'poolParts', job, thread: j + 1 };
-      this.#onSlot(slot, () => this.#request(slot, message), { fn: 'attention' }).catch(() => {});
-    });
+    // the workers first, so that they wake while this thread copies the inputs and starts on its
+    // part; nothing waits for their answer (they count themselves off in the buffer), so a loop of
+    // awaited calls, which never lets the event loop take messages, holds nothing per call
+    used.forEach((slot, j) => slot.worker.postMessage({ method: 'poolParts', job, thread: j + 1 }));
     fillJob(views, { q: tq, k: tk, v: tv }, used.length);
     const result = {};
     for (const name of names) {

@@ -8,9 +8,11 @@
  *               { id, method: 'trainer', trainer, op, args }   a method of that trainer (op: step,
  *                 evaluate, sample, predict, setHeadEnabled, parameters, exportState, dispose)
  *               { method: 'serveReplicas', port }   this worker runs copies of the pool leader's trainers on port
- *               { method: 'poolParts', call, job, thread }   parts of a pool's attention call from
- *                 shared memory, as its thread `thread` (pool-shared.js) -> { poolCall: call, result: parts computed } or
- *                 { poolCall, error }; { method: 'poolWarmUp', call } runs warmUp(engine) alike
+ *               { method: 'poolParts', job, thread }   parts of a pool's attention call in shared
+ *                 memory, as its thread `thread` (pool-shared.js): no answer (the buffer holds the
+ *                 parts), { lost: why } if this worker failed outside a part (its wasm trapped)
+ *               { method: 'poolWarmUp', call }   warmUp(engine) -> { poolCall: call, result } or
+ *                 { poolCall, error }
  *               { method: 'helper', index, port, minPartMs? }   (the pool's leader) pool worker
  *                 `index` helps on port (null: no more); { method: 'helperLost', index, why }: it is gone
  *               (trainer-parallel.js)
@@ -90,19 +92,21 @@ self.addEventListener('message', async ({ data }) => {
     (await load())[3].serveReplicas(data.port, getEngine, onTrap);
     return;
   }
-  if (method === 'poolParts' || method === 'poolWarmUp') {
-    // a pool's call in shared memory (pool-shared.js): parts from its counter until none is left
-    const { call } = data;
+  if (method === 'poolParts') {
+    // a pool's call in shared memory (pool-shared.js): its head part, then tail parts until none is
+    // left; the buffer says what was done, so nothing is answered unless this worker is broken
     try {
-      const shared = await import('./pool-shared.js');
-      const result =
-        method === 'poolParts'
-          ? shared.workOnParts(await getEngine(), data.job, data.thread)
-          : shared.warmUp(await getEngine());
-      self.postMessage({ poolCall: call, result });
+      (await import('./pool-shared.js')).workOnParts(await getEngine(), data.job, data.thread);
     } catch (error) {
-      const trapped = typeof WebAssembly === 'object' && error instanceof WebAssembly.RuntimeError;
-      self.postMessage({ poolCall: call, error: { message: error.message, kind: error.kind ?? 'Error', trapped } });
+      self.postMessage({ lost: `it failed on a part (${error.message})` });
+    }
+    return;
+  }
+  if (method === 'poolWarmUp') {
+    try {
+      self.postMessage({ poolCall: data.call, result: (await import('./pool-shared.js')).warmUp(await getEngine()) });
+    } catch (error) {
+      self.postMessage({ poolCall: data.call, error: { message: error.message, kind: error.kind ?? 'Error' } });
     }
     return;
   }
