@@ -1,9 +1,9 @@
 // The worker pool (web/src/engine/pool.js) in Node, on worker threads: pool.attention is bitwise
 // equal to the single-thread attention() of the same build for every mask kind and shape of the
-// API tests (split across workers, and run whole where a call is small); the bad-input rows give
-// the same AttentionErrors through the pool; a worker ended mid-call rejects that call and the next
-// one works; the caller's arrays stay intact; dispose ends it. How rows are split is checked on its
-// own (splitRows, keysOfRow).
+// API tests (split across workers, and run whole on one worker where a call is small); the
+// bad-input rows give the same AttentionErrors through the pool; a worker ended mid-call rejects
+// that call and the next one works; the caller's arrays stay intact; dispose ends it. How rows are
+// split is checked on its own (splitRows, keysOfRow).
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { after, before, describe, test } from 'node:test';
@@ -417,6 +417,34 @@ test('a long call, split into head and tail parts, on 2 threads: bit for bit, wi
         assertSame(await pool.attention(q, k, v, options), attn.attention(q, k, v, options), JSON.stringify(options));
       }
     }
+  } finally {
+    pool.dispose();
+  }
+});
+
+test('the shared way: a call too small to split runs whole on one worker, not on the calling thread; a call that splits computes there too', async () => {
+  // the caller's engine, counting the calls it computes (warmUp's and the parts')
+  let here = 0;
+  const local = {
+    attention: (...args) => {
+      here++;
+      return attn.attention(...args);
+    },
+  };
+  const pool = await createPool({ threads: 2, simd: attn.simd, local, shared: true });
+  try {
+    const small = [tensor([64, 16], 1), tensor([64, 16], 2), tensor([64, 16], 3)];
+    const rowFlop = () => 2 * 64 * 32;
+    assert.equal(sharedRanges(64, rowFlop, [1, 1], MIN_PART_FLOP).heads, 1, 'too small to split');
+    here = 0;
+    for (const options of [undefined, { mask: 'causal' }, { returnWeights: true }]) {
+      const [q, k, v] = small;
+      assertSame(await pool.attention(q, k, v, options), attn.attention(q, k, v, options), JSON.stringify(options));
+    }
+    assert.equal(here, 0, 'the small calls ran on a worker');
+    const large = [tensor([1024, 64], 1), tensor([1024, 64], 2), tensor([1024, 64], 3)];
+    assertSame(await pool.attention(...large), attn.attention(...large), 'L = S = 1024');
+    assert.ok(here >= 1, 'the caller computed a part of the call that splits');
   } finally {
     pool.dispose();
   }

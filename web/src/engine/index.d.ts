@@ -147,9 +147,10 @@ export interface Pool {
   /** How many workers it runs. */
   readonly threads: number;
   /**
-   * attention()'s contract, split by query rows across the workers. In Node the calling thread
-   * computes a part too (its inputs shared with the workers), so the promise is settled when the
-   * call returns; a call too small to split runs there alone. In a browser the workers compute it.
+   * attention()'s contract, split by query rows across the workers; a call too small to split
+   * runs whole on one worker. In Node the calling thread computes a part of a split call too (its
+   * inputs shared with the workers), so the promise is settled when the call returns. In a
+   * browser the workers compute every part.
    */
   attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): Promise<AttentionResult>;
   /**

@@ -5,10 +5,10 @@
  * single-thread call of the same build computes it: the output, weights and logits are bitwise
  * equal, and fullyMaskedRows is the sum over the parts. Parts are cut by work, not rows (a causal
  * mask makes later rows dearer), and a call is split only while each part keeps at least
- * MIN_PART_FLOP of work (about 1.5 ms on one core); a smaller call runs whole, on the calling
- * thread where that computes (below), else on one worker. Every part is one attention() call,
- * which packs and checks all of k and v: a part costs about PART_OVERHEAD_ROWS rows' work more,
- * so calls are cut into few parts. Two ways, one result:
+ * MIN_PART_FLOP of work (about 1.5 ms on one core): where splitting cannot pay, the call runs
+ * whole on one worker (the least busy), in Node as in a browser. Every part is one attention()
+ * call, which packs and checks all of k and v: a part costs about PART_OVERHEAD_ROWS rows' work
+ * more, so calls are cut into few parts. Two ways, one result:
  *
  * - shared (Node; pool-shared.js): the caller copies q, k and v once into a SharedArrayBuffer
  *   (the last call's, when no worker still holds it), posts it to threads − 1 workers and computes
@@ -16,8 +16,10 @@
  *   against the caller (slot.ratio: another program on a worker's core makes it slower), then
  *   small tail parts that every thread takes from one counter as it comes free (sharedRanges). No
  *   message per part, no copy of k and v per worker. The caller never waits long on a worker: a
- *   part not yet started, held for twice what was expected, or failed, it computes itself. The
- *   call runs on the calling thread: its promise is settled when pool.attention returns.
+ *   part not yet started, held for twice what was expected, or failed, it computes itself. A
+ *   split call runs on the calling thread: its promise is settled when pool.attention returns.
+ *   While no worker has loaded (each one lost and its replacement starting), the caller computes
+ *   the whole call rather than wait for one.
  * - messages (browsers, which must not hold up a page's frames): each worker gets a copy of its
  *   rows of q (and of a mask's rows) and of the whole k and v (the caller's arrays are never
  *   transferred): one part per worker, or PARTS_PER_THREAD per worker for a long call, each worker
@@ -122,7 +124,7 @@ export class PoolAttention {
       const lead = broadcastLead([tq.shape, tk.shape, tv.shape].map((s) => s.slice(0, -2)));
       if (!lead) return whole(); // the worker says why
       const rowOverhead = PART_OVERHEAD_ROWS * 2 * batches * S * (E + Ev);
-      return this.#attentionShared({ q, k, v, options, tq, tk, tv, read, lead, L, S, Ev, rowFlop, rowOverhead });
+      return this.#attentionShared({ q, k, v, options, tq, tk, tv, read, lead, L, S, Ev, rowFlop, rowOverhead, whole });
     }
     let ranges = splitRows(L, rowFlop, threads, this.#minPartFlop);
     // a long call: more parts than workers, so that a core slowed by other programs does less of it
@@ -178,21 +180,23 @@ export class PoolAttention {
 
   /**
    * pool.attention the shared-memory way (pool-shared.js): this thread and up to threads − 1 of
-   * the workers compute parts; this thread gathers the result. A call too small to split runs on
-   * this thread alone (where a worker would cost a message each way and copies for nothing).
+   * the workers compute parts; this thread gathers the result. A call too small to split runs
+   * whole on one worker (`whole`); while no worker has loaded, on this thread.
    */
-  #attentionShared({ q, k, v, options, tq, tk, tv, read, lead, L, S, Ev, rowFlop, rowOverhead }) {
+  #attentionShared({ q, k, v, options, tq, tk, tv, read, lead, L, S, Ev, rowFlop, rowOverhead, whole }) {
     const slots = this.#slots();
     const helpers = slots
       .filter((s) => !s.dead && s.engine)
       .sort((a, b) => a.busy - b.busy || a.ratio - b.ratio)
       .slice(0, slots.length - 1);
+    // every worker lost and its replacement still loading: this thread, rather than wait for one
+    if (!helpers.length) return this.#local.attention(q, k, v, options);
     // head parts in proportion to how fast each thread has been (slot.ratio: how much slower than
     // this thread that worker was in the last calls)
     const speeds = [1, ...helpers.map((s) => 1 / s.ratio)];
     const { ranges, heads } = sharedRanges(L, rowFlop, speeds, this.#minPartFlop, rowOverhead);
-    // too small to split (or no worker loaded): this thread alone, as attention() would run it
-    if (heads < 2) return this.#local.attention(q, k, v, options);
+    // too small to split (less than two parts' MIN_PART_FLOP, or one block of rows): one worker
+    if (heads < 2) return whole();
     const used = helpers.slice(0, heads - 1);
     const names = ['output'];
     if (read.rest.returnWeights) names.push('weights');
