@@ -29,7 +29,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAttention } from 'attnbook';
 import { plainAttention } from '../web/src/engine/plain-attention.js';
-import { createPool } from '../web/src/engine/pool.js';
 import { lcgTensor } from './attention.bench.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -41,9 +40,7 @@ const E = 64;
 const SAMPLES = { 1024: 20, 4096: 6, 16384: 3 };
 const WARMUP = 2;
 const WARMUP_MS = 1500;
-// a pool with this minPartFlop that sends its calls to its workers by message (as in a browser)
-// runs every call whole on one worker: in Node's shared way it would run them on this thread
-const NEVER_SPLIT = 1e18;
+const NEVER_SPLIT = 1e18; // a pool with this minPartFlop runs every call whole on one worker
 
 /**
  * Times the async contenders side by side: warm-up calls of each, then `samples` rounds, each round
@@ -106,7 +103,7 @@ async function main() {
   const pools = Object.fromEntries(
     await Promise.all(counts.map(async (n) => [n, await attn.createPool({ threads: n })])),
   );
-  const whole = await createPool({ threads: 2, minPartFlop: NEVER_SPLIT, simd: attn.simd, local: attn, shared: false });
+  const whole = await attn.createPool({ threads: 2, minPartFlop: NEVER_SPLIT });
   const rows = [];
   try {
     for (const n of SIZES) {
