@@ -47,6 +47,17 @@ export function threadCount(threads, available) {
   return threads;
 }
 
+/** The flops of each block of ROW_BLOCK query rows (rowFlop(i): row i's), in order, and their total. */
+function blockFlops(L, rowFlop) {
+  const blocks = [];
+  for (let r0 = 0; r0 < L; r0 += ROW_BLOCK) {
+    let flop = 0;
+    for (let i = r0; i < Math.min(L, r0 + ROW_BLOCK); i++) flop += rowFlop(i);
+    blocks.push(flop);
+  }
+  return { blocks, total: blocks.reduce((a, b) => a + b, 0) };
+}
+
 /**
  * How a call of L query rows is split: [r0, r1) per part, at most `threads` parts, each starting at
  * a multiple of ROW_BLOCK, with about equal work (the flops of row i are rowFlop(i): a causal mask
@@ -55,13 +66,7 @@ export function threadCount(threads, available) {
  * @param {number} L @param {(i: number) => number} rowFlop @param {number} threads @returns {Array<[number, number]>}
  */
 export function splitRows(L, rowFlop, threads, minPartFlop = MIN_PART_FLOP) {
-  const blocks = [];
-  for (let r0 = 0; r0 < L; r0 += ROW_BLOCK) {
-    let flop = 0;
-    for (let i = r0; i < Math.min(L, r0 + ROW_BLOCK); i++) flop += rowFlop(i);
-    blocks.push(flop);
-  }
-  const total = blocks.reduce((a, b) => a + b, 0);
+  const { blocks, total } = blockFlops(L, rowFlop);
   const parts = Math.max(1, Math.min(threads, blocks.length, Math.floor(total / minPartFlop)));
   const ranges = [];
   let start = 0;
@@ -94,13 +99,7 @@ export function splitRows(L, rowFlop, threads, minPartFlop = MIN_PART_FLOP) {
  * @returns {{ ranges: Array<[number, number]>, heads: number }}
  */
 export function sharedRanges(L, rowFlop, speeds, minPartFlop = MIN_PART_FLOP, partOverheadFlop = 0) {
-  const blocks = [];
-  for (let r0 = 0; r0 < L; r0 += ROW_BLOCK) {
-    let flop = 0;
-    for (let i = r0; i < Math.min(L, r0 + ROW_BLOCK); i++) flop += rowFlop(i);
-    blocks.push(flop);
-  }
-  const total = blocks.reduce((a, b) => a + b, 0);
+  const { blocks, total } = blockFlops(L, rowFlop);
   const heads = Math.max(1, Math.min(speeds.length, blocks.length, Math.floor(total / minPartFlop)));
   if (heads < 2) return { ranges: [[0, L]], heads: 1 };
   let tails = Math.min(
