@@ -163,14 +163,16 @@ export class Pool {
 
   /**
    * Joins worker i to the leader (worker 0) by a MessageChannel of its own, so the leader's
-   * trainers share their steps with it (trainer-parallel.js); for i = 0, every worker to it.
+   * trainers share their steps with it (trainer-parallel.js); for i = 0, every loaded worker to
+   * it. A worker still loading joins once it has loaded (#lost): joined by both, it would join
+   * twice, and its second joining fails a step the leader has under way ("it was replaced").
    */
   #join(i) {
     if (this.#disposed) return;
     if (i === 0) {
       // it leads (and shares a step only while a part takes minPartMs: trainer-parallel.js)
       this.#slots[0].worker.postMessage({ method: 'helper', index: 0, port: null, minPartMs: this.#minPartMs });
-      for (let h = 1; h < this.#slots.length; h++) this.#join(h);
+      for (let h = 1; h < this.#slots.length; h++) if (this.#slots[h].engine && !this.#slots[h].dead) this.#join(h);
       return;
     }
     const channel = new MessageChannel();
