@@ -2,8 +2,10 @@
 // fused, one head, no mask, L = S = 1024, 4096 and 16384, E = Ev = 64, measured side by side in
 // one run on worker threads:
 //   single thread        attn.attention(q, k, v) on this thread (the call the pool must beat)
-//   pool, n threads      pool.attention(q, k, v) with n = 1, 2, … up to the machine's cores
-//                        (1: what the pool's copies and messages cost)
+//   pool, n threads      pool.attention(q, k, v) with n = 1, 2, … up to the machine's cores: in
+//                        Node this thread computes a part and n − 1 workers the others, the inputs
+//                        shared (engine/pool-shared.js); 1: the whole call on one worker, what the
+//                        messages and copies cost
 //   2 concurrent calls   two whole calls at once on two workers (a pool that never splits):
 //                        the machine's own parallel ceiling, 2 × one call's time ÷ both calls' time
 //   plain JS             the loop of engine/plain-attention.js, at L = S = 1024 only
@@ -12,12 +14,15 @@
 // its MLP) and the reverse task's defaults, the same contenders: one thread, pools of 1, 2, …
 // workers, and two trainers at once on two workers (the ceiling); every pool trainer's weights are
 // checked bit for bit against the one-thread trainer's after the same steps.
-// Each figure is the median of several rounds after warm-up calls (1.5 s or more of each), each round one call of every
-// contender in turn (so the machine's changing load falls on all alike); every pool output is
-// checked bit for bit against the single-thread call's. Prints the table and the speed-ups and writes
-// bench/results/pool.json.
+// Each figure is the median of several rounds after warm-up calls (1.5 s or more of each), each
+// round one call of every contender in turn (so the machine's changing load falls on all alike):
+// 20 rounds at 1024, 6 at 4096, 3 at 16384; every pool output is checked bit for bit against the
+// single-thread call's.
+// The speed-up of a pool is given two ways: the median and the best of its calls' ratios
+// (single-thread call ÷ pool call of the same round, side by side), and the ratio of the medians.
+// Prints the table and the speed-ups and writes bench/results/pool.json.
 //
-//   node bench/pool.bench.mjs
+//   node bench/pool.bench.mjs [--sizes 1024,4096] [--no-training]
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,9 +32,12 @@ import { plainAttention } from '../web/src/engine/plain-attention.js';
 import { lcgTensor } from './attention.bench.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SIZES = [1024, 4096, 16384];
+const args = process.argv.slice(2);
+const sizesArg = args.includes('--sizes') ? args[args.indexOf('--sizes') + 1] : null;
+const SIZES = sizesArg ? sizesArg.split(',').map(Number) : [1024, 4096, 16384];
+const TRAIN = !args.includes('--no-training');
 const E = 64;
-const SAMPLES = { 1024: 15, 4096: 7, 16384: 3 };
+const SAMPLES = { 1024: 20, 4096: 6, 16384: 3 };
 const WARMUP = 2;
 const WARMUP_MS = 1500;
 const NEVER_SPLIT = 1e18; // a pool with this minPartFlop runs every call whole on one worker
@@ -37,7 +45,8 @@ const NEVER_SPLIT = 1e18; // a pool with this minPartFlop runs every call whole 
 /**
  * Times the async contenders side by side: warm-up calls of each, then `samples` rounds, each round
  * one call of every contender in turn (so a change in the machine's load falls on all of them
- * alike). Per contender: the median ms, the fastest, the slowest, and its last result.
+ * alike). Per contender: the median ms, the fastest, the slowest, every round's ms in order
+ * (`times`), and its last result.
  */
 async function interleaved(contenders, samples) {
   const names = Object.keys(contenders);
@@ -58,13 +67,29 @@ async function interleaved(contenders, samples) {
   }
   return Object.fromEntries(
     names.map((n) => {
-      const sorted = times[n].sort((a, b) => a - b);
+      const sorted = [...times[n]].sort((a, b) => a - b);
       return [
         n,
-        { ms: sorted[sorted.length >> 1], minMs: sorted[0], maxMs: sorted.at(-1), samples, result: results[n] },
+        {
+          ms: sorted[sorted.length >> 1],
+          minMs: sorted[0],
+          maxMs: sorted.at(-1),
+          samples,
+          times: times[n],
+          result: results[n],
+        },
       ];
     }),
   );
+}
+
+/** The median of an array of numbers (the upper one of an even count, as the times above). */
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/** Per-round ratios of the single-thread call's time to a contender's: their median and best. */
+function perCall(single, other) {
+  const ratios = single.times.map((ms, i) => ms / other.times[i]);
+  return { median: round(median(ratios)), best: round(Math.max(...ratios)), ratios: ratios.map((r) => round(r)) };
 }
 
 const bitwise = (a, b) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
@@ -94,12 +119,22 @@ async function main() {
         samples,
       );
       const single = t.single;
-      const row = { n, single: { ms: round(single.ms), gflops: round(gflops(n, single.ms), 1) }, pool: {} };
+      const row = {
+        n,
+        samples,
+        single: { ms: round(single.ms), gflops: round(gflops(n, single.ms), 1) },
+        pool: {},
+      };
       for (const c of counts) {
         const r = t[`pool${c}`];
         if (!bitwise(r.result.output.data, single.result.output.data))
           throw new Error(`pool of ${c} at ${n}: not bitwise equal`);
-        row.pool[c] = { ms: round(r.ms), gflops: round(gflops(n, r.ms), 1), speedup: round(single.ms / r.ms) };
+        row.pool[c] = {
+          ms: round(r.ms),
+          gflops: round(gflops(n, r.ms), 1),
+          speedup: round(single.ms / r.ms),
+          perCall: perCall(single, r),
+        };
       }
       row.concurrent = {
         oneCallMs: round(t.oneWorker.ms),
@@ -118,8 +153,8 @@ async function main() {
     whole.dispose();
   }
   report(rows, counts, cores);
-  const training = await trainingRows(attn, counts);
-  reportTraining(training, counts);
+  const training = TRAIN ? await trainingRows(attn, counts) : [];
+  if (TRAIN) reportTraining(training, counts);
   await mkdir(path.join(here, 'results'), { recursive: true });
   await writeFile(
     path.join(here, 'results', 'pool.json'),
@@ -169,7 +204,7 @@ async function trainingRows(attn, counts) {
           if (i >= TRAINING_WARMUP) times[n].push(performance.now() - t0);
         }
       }
-      const median = (n) => times[n].sort((a, b) => a - b)[times[n].length >> 1];
+      const middle = (n) => median(times[n]);
       const want = single.exportState();
       for (const n of counts) {
         const got = await trainers[n].exportState();
@@ -180,16 +215,16 @@ async function trainingRows(attn, counts) {
       rows.push({
         name,
         options,
-        single: { stepsPerSecond: perSecond(median('single')) },
+        single: { stepsPerSecond: perSecond(middle('single')) },
         pool: Object.fromEntries(
           counts.map((n) => [
             n,
-            { stepsPerSecond: perSecond(median(`pool${n}`)), speedup: round(median('single') / median(`pool${n}`)) },
+            { stepsPerSecond: perSecond(middle(`pool${n}`)), speedup: round(middle('single') / middle(`pool${n}`)) },
           ]),
         ),
         concurrent: {
-          oneTrainerStepsPerSecond: perSecond(median('oneWorker')),
-          ceiling: round((2 * median('oneWorker')) / median('twoTrainers')),
+          oneTrainerStepsPerSecond: perSecond(middle('oneWorker')),
+          ceiling: round((2 * middle('oneWorker')) / middle('twoTrainers')),
         },
       });
       single.dispose();
@@ -249,8 +284,9 @@ function report(rows, counts, cores) {
     );
   }
   for (const r of rows) {
+    const p = r.pool[best];
     console.log(
-      `  L = S = ${r.n}: pool of ${best} ÷ single thread = ${r.pool[best].speedup}×, against the machine's ceiling of ${r.concurrent.ceiling}×`,
+      `  L = S = ${r.n}, ${r.samples} calls side by side: pool of ${best} ÷ single thread: median ${p.perCall.median}×, best ${p.perCall.best}× (ratio of the medians ${p.speedup}×), against the machine's ceiling of ${r.concurrent.ceiling}×`,
     );
   }
 }

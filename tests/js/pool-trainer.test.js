@@ -2,8 +2,9 @@
 // in Node, on worker threads: after the same calls, a pool trainer's state is bit for bit that of
 // attn.createTrainer on this thread, for 2 and 3 threads, through a head switched off, a short
 // last micro-batch, loadTrainer and a cancelled step; float64 and one-part batches run too. A
-// helper or the leader ended mid-step rejects that call cleanly, and the pool goes on; so does a
-// helper whose wasm traps (its side and the leader's, each over a MessageChannel of this thread).
+// helper or the leader ended mid-step rejects that call cleanly, and the pool goes on (both ended
+// at once, too); so does a helper whose wasm traps (its side and the leader's, each over a
+// MessageChannel of this thread).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AttentionError, loadAttention } from '../../web/src/engine/index.js';
@@ -241,6 +242,20 @@ describe('a pool trainer as a worker handle: progress, cancel, errors, lost work
     assertSameState(await again.exportState(), alone.exportState(), 'a new trainer after the leader was replaced');
     alone.dispose();
     await again.dispose();
+  });
+
+  test('both workers ended at once: the helper that loads last joins the new leader once, and does not fail its steps', async () => {
+    // the helper used to be joined twice when the leader loaded first (by the leader's joining and
+    // by its own), and its second joining failed the step under way ("it was replaced")
+    for (let round = 0; round < 4; round++) {
+      pool.terminateWorker(1);
+      pool.terminateWorker(0);
+      const pooled = await pool.createTrainer({ task: 'sort', seed: 5 });
+      const alone = attn.createTrainer({ task: 'sort', seed: 5 });
+      assert.deepEqual(await pooled.step(30), alone.step(30), `round ${round}`);
+      alone.dispose();
+      await pooled.dispose();
+    }
   });
 
   test('after dispose, a pool trainer call rejects and createTrainer rejects', async () => {

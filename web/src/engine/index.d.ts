@@ -146,7 +146,12 @@ export interface Attention {
 export interface Pool {
   /** How many workers it runs. */
   readonly threads: number;
-  /** attention()'s contract, split by query rows across the workers. */
+  /**
+   * attention()'s contract, split by query rows across the workers; a call too small to split
+   * runs whole on one worker. In Node the calling thread computes a part of a split call too (its
+   * inputs shared with the workers), so the promise is settled when the call returns. In a
+   * browser the workers compute every part.
+   */
   attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): Promise<AttentionResult>;
   /**
    * A trainer in worker 0 whose float32 steps are shared among every worker (trainer-parallel.js),

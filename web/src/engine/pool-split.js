@@ -47,6 +47,17 @@ export function threadCount(threads, available) {
   return threads;
 }
 
+/** The flops of each block of ROW_BLOCK query rows (rowFlop(i): row i's), in order, and their total. */
+function blockFlops(L, rowFlop) {
+  const blocks = [];
+  for (let r0 = 0; r0 < L; r0 += ROW_BLOCK) {
+    let flop = 0;
+    for (let i = r0; i < Math.min(L, r0 + ROW_BLOCK); i++) flop += rowFlop(i);
+    blocks.push(flop);
+  }
+  return { blocks, total: blocks.reduce((a, b) => a + b, 0) };
+}
+
 /**
  * How a call of L query rows is split: [r0, r1) per part, at most `threads` parts, each starting at
  * a multiple of ROW_BLOCK, with about equal work (the flops of row i are rowFlop(i): a causal mask
@@ -55,13 +66,7 @@ export function threadCount(threads, available) {
  * @param {number} L @param {(i: number) => number} rowFlop @param {number} threads @returns {Array<[number, number]>}
  */
 export function splitRows(L, rowFlop, threads, minPartFlop = MIN_PART_FLOP) {
-  const blocks = [];
-  for (let r0 = 0; r0 < L; r0 += ROW_BLOCK) {
-    let flop = 0;
-    for (let i = r0; i < Math.min(L, r0 + ROW_BLOCK); i++) flop += rowFlop(i);
-    blocks.push(flop);
-  }
-  const total = blocks.reduce((a, b) => a + b, 0);
+  const { blocks, total } = blockFlops(L, rowFlop);
   const parts = Math.max(1, Math.min(threads, blocks.length, Math.floor(total / minPartFlop)));
   const ranges = [];
   let start = 0;
@@ -76,6 +81,79 @@ export function splitRows(L, rowFlop, threads, minPartFlop = MIN_PART_FLOP) {
   });
   return ranges;
 }
+
+/**
+ * How a call is cut for the shared-memory way (pool-shared.js): first a head part for each thread
+ * (the caller is thread 0), sharing 1 − TAIL_SHARE of the work in proportion to `speeds` (each
+ * thread's expected pace, the caller's 1), then tail parts with TAIL_SHARE of the work, which the
+ * threads take from one counter as they come free. There are as many tail parts as cost at most
+ * TAIL_OVERHEAD of the work more, at least one per thread (else none) and at most
+ * MAX_TAIL_PARTS_PER_THREAD per thread. partOverheadFlop: what one more part costs whoever
+ * computes it (each part is one attention() call, which packs and checks all of k and v: about
+ * PART_OVERHEAD_ROWS rows' work). Parts start at multiples of
+ * ROW_BLOCK and hold at least one block. The head parts hold at least minPartFlop each: a call
+ * with less than 2 · minPartFlop of work, or of one block, is one part; one with work for fewer
+ * heads than speeds has fewer, `heads` says how many threads take part (the first ones).
+ * @param {number} L @param {(i: number) => number} rowFlop @param {number[]} speeds
+ * @param {number} minPartFlop @param {number} partOverheadFlop
+ * @returns {{ ranges: Array<[number, number]>, heads: number }}
+ */
+export function sharedRanges(L, rowFlop, speeds, minPartFlop = MIN_PART_FLOP, partOverheadFlop = 0) {
+  const { blocks, total } = blockFlops(L, rowFlop);
+  const heads = Math.max(1, Math.min(speeds.length, blocks.length, Math.floor(total / minPartFlop)));
+  if (heads < 2) return { ranges: [[0, L]], heads: 1 };
+  let tails = Math.min(
+    heads * MAX_TAIL_PARTS_PER_THREAD,
+    blocks.length - heads,
+    Math.floor((total * TAIL_OVERHEAD) / partOverheadFlop),
+  );
+  if (tails < heads) tails = 0; // fewer tail parts than threads would unbalance more than they balance
+  // where each part ends, in work done: the head parts share what the tail parts leave
+  const tailWork = tails ? total * TAIL_SHARE : 0;
+  const pace = speeds.slice(0, heads);
+  const sum = pace.reduce((a, b) => a + b, 0);
+  const ends = [];
+  let at = 0;
+  for (const speed of pace) ends.push((at += ((total - tailWork) * speed) / sum));
+  for (let p = 1; p <= tails; p++) ends.push(total - tailWork + (tailWork * p) / tails);
+  const ranges = [];
+  let start = 0;
+  let done = 0;
+  blocks.forEach((flop, b) => {
+    done += flop;
+    const left = blocks.length - 1 - b; // blocks after this one
+    const partsLeft = ends.length - ranges.length - 1; // parts still to cut after this one
+    if (
+      b === blocks.length - 1 ||
+      (left >= partsLeft && partsLeft > 0 && done >= ends[ranges.length]) ||
+      left === partsLeft
+    ) {
+      ranges.push([start * ROW_BLOCK, Math.min(L, (b + 1) * ROW_BLOCK)]);
+      start = b + 1;
+    }
+  });
+  return { ranges, heads };
+}
+
+/** The share of a shared-memory call's work (sharedRanges) cut into tail parts, handed out last. */
+export const TAIL_SHARE = 1 / 8;
+
+/**
+ * What the tail parts may cost (sharedRanges): at most this share of the call's work more. At
+ * L = S = 1024 a part costs about 2.4 % of the call more, so that call has no tail parts; at
+ * 4096, two; at 16,384, eight.
+ */
+export const TAIL_OVERHEAD = 0.015;
+
+/** The most tail parts per thread (sharedRanges). */
+export const MAX_TAIL_PARTS_PER_THREAD = 4;
+
+/**
+ * What one more part costs, in query rows of the same call: each attention() call packs the keys
+ * and checks every value of k and v (measured: about 0.35 ms at S = 1024, E = Ev = 64, against
+ * 14 ms for the 1024 rows).
+ */
+export const PART_OVERHEAD_ROWS = 25;
 
 /**
  * How many workers of `threads` one pool.attention call of L query rows keeps busy (rowFlop(i): the
@@ -102,6 +180,27 @@ export function keysOfRow(fields, S, rowOffset) {
 }
 
 export const product = (shape) => shape.reduce((a, b) => a * b, 1);
+
+/**
+ * The leading (batch) axes of the result: q's, k's and v's broadcast as NumPy does (aligned at the
+ * right, 1 stretches), or null where they do not broadcast (the call then fails as attention() does).
+ * @param {number[][]} leads @returns {number[] | null}
+ */
+export function broadcastLead(leads) {
+  const rank = Math.max(...leads.map((s) => s.length));
+  const out = [];
+  for (let axis = 0; axis < rank; axis++) {
+    let size = 1;
+    for (const s of leads) {
+      const d = s[s.length - rank + axis] ?? 1;
+      if (d === 1) continue;
+      if (size !== 1 && size !== d) return null;
+      size = d;
+    }
+    out.push(size);
+  }
+  return out;
+}
 
 /** Rows [r0, r1) of axis −2 of a row-major tensor (…, L, C), every leading index: a new tensor. */
 export function sliceRows({ data, shape }, r0, r1) {
@@ -146,10 +245,12 @@ export function readOptions(options) {
 
 export function partOptions({ mask, rowOffset, rest, fields }, L, ranges) {
   const perRow = fields.maskShape && fields.maskShape.length >= 2 && fields.maskShape.at(-2) === L && L > 1;
+  // the mask's values as float32 once (a boolean mask arrives as bytes), then each part's rows of it
+  const whole = perRow ? { data: Float32Array.from(fields.maskData), shape: fields.maskShape } : null;
   return ranges.map(([r0, r1]) => {
     let partMask = mask;
     if (perRow) {
-      const rows = sliceRows({ data: Float32Array.from(fields.maskData), shape: fields.maskShape }, r0, r1);
+      const rows = sliceRows(whole, r0, r1);
       partMask = fields.mask === 'additive' ? { additive: rows } : rows;
     }
     return { ...rest, mask: partMask, rowOffset: rowOffset + r0 };

@@ -10,6 +10,12 @@ import { Worker } from 'node:worker_threads';
 /** Options for createWorkerEngine(): none (the thread loads the wasm itself). */
 export const workerOptions = {};
 
+/**
+ * Whether pool.attention may compute a share on the calling thread (pool-shared.js): in Node, yes;
+ * the thread has no page to keep responsive, and Atomics.wait may block it.
+ */
+export const callerComputes = true;
+
 /** The cores this machine offers. */
 export const cores = () => availableParallelism();
 

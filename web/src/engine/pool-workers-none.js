@@ -4,6 +4,7 @@
  */
 export const workerOptions = {};
 export const cores = () => 1;
+export const callerComputes = false;
 export function startWorker() {
   throw new Error('a pool is made by the page, not inside the engine worker');
 }

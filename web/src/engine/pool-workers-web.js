@@ -7,3 +7,6 @@ export { startWorker, workerOptions } from './page-worker.js';
 
 /** The cores this device offers (navigator.hardwareConcurrency; 1 when it does not say). */
 export const cores = () => globalThis.navigator?.hardwareConcurrency || 1;
+
+/** Whether pool.attention may compute on the calling thread: not on a page, whose frames it would hold up. */
+export const callerComputes = false;

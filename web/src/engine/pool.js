@@ -1,52 +1,33 @@
 /**
  * A pool of engine workers, each with its own wasm instance (Web Workers in a browser,
- * worker_threads in Node: #pool-workers), so that one call can use every core without
- * SharedArrayBuffer, which needs a cross-origin isolation that file://, course sites and iframes
- * cannot give.
+ * worker_threads in Node: #pool-workers), so that one call can use every core. It needs no
+ * SharedArrayBuffer (which a page has only when cross-origin isolated, as file://, course sites
+ * and iframes cannot be); where one exists and the calling thread may compute (Node), it uses it.
  *
  *   const pool = await attn.createPool({ threads: 'auto' }); // or a number; 'auto' = the cores
  *   pool.threads;                                          // how many workers it runs
  *   const { output } = await pool.attention(q, k, v, { mask: 'causal' });
  *   pool.dispose();
  *
- * pool.attention has attention()'s contract and result. A large call is split by query rows into
- * one part per worker, or PARTS_PER_THREAD for a long call, each worker taking the next part when it is done (parts start at multiples of the kernels' block of 4 rows, and causal and
- * window masks are told where their rows start with rowOffset), so each row is computed exactly as
- * the single-thread call of the same build computes it: the output, weights and logits are bitwise
- * equal, and fullyMaskedRows is the sum over the parts. Each worker gets a copy of its rows of q
- * (and of a mask's rows) and of the whole k and v; the caller's arrays are never transferred.
- * The parts get about equal work (a causal mask makes later rows dearer), and a call is split only
- * while each part keeps at least MIN_PART_FLOP of work (about a millisecond on one core, several
- * times what sending k and v costs); smaller calls run whole on one worker.
- * Scratch bytes are the sum over the parts (each worker allocates its own buffers).
+ * This file keeps the workers: it starts them, runs calls on them, replaces the ones it loses, and
+ * holds the pool's trainers (createTrainer: steps shared among the workers by trainer-parallel.js).
+ * pool.attention has attention()'s contract and result; how a call is split across the workers
+ * (and the caller, in Node) is pool-attention.js. The workers (and, in Node, the caller's engine)
+ * run a few small calls when the pool starts (warmUp), so that V8 has tiered the kernels up
+ * before the first real call.
  *
- * Errors are attention()'s: a call whose part fails is run again whole on one worker, so the
- * message names indices of the whole problem. A worker that fails (an error outside a call, its
- * wasm trapping, the thread exiting) or that terminateWorker() ends is replaced by a fresh one;
- * the calls it held reject with an AttentionError saying so, and the next call works. dispose()
- * ends every worker; calls after it reject. How a call is cut into parts: pool-split.js.
+ * Errors are attention()'s. A worker that fails (an error outside a call, its wasm trapping, the
+ * thread exiting) or that terminateWorker() ends is replaced by a fresh one; the calls it held
+ * reject with an AttentionError saying so (the shared way's calls do not: the caller computes what
+ * that worker did not), and the next call works. dispose() ends every worker; calls after it reject.
  */
 import { AttentionError, describe } from './errors.js';
-import {
-  BALANCE_FLOP,
-  HEAP_ELEMENTS,
-  joinRows,
-  keysOfRow,
-  MAX_SPLIT_ELEMENTS,
-  MIN_PART_FLOP,
-  PARTS_PER_THREAD,
-  partOptions,
-  product,
-  readOptions,
-  sliceRows,
-  splitRows,
-  threadCount,
-} from './pool-split.js';
-import { toTensor } from './tensor.js';
+import { PoolAttention } from './pool-attention.js';
+import { MIN_PART_FLOP, threadCount } from './pool-split.js';
 import { withDefaultText } from './text-default.js';
 import { TRAINER_HANDLE_MEMBERS } from './trainer-handle.js';
 import { createWorkerEngine } from './worker-client.js';
-import { cores, startWorker, workerOptions } from '#pool-workers';
+import { callerComputes, cores, startWorker, workerOptions } from '#pool-workers';
 
 /** A pool of engine workers: create it with attn.createPool() (index.js) or createPool(). */
 export class Pool {
@@ -54,27 +35,40 @@ export class Pool {
   #simd;
   #core;
   #disposed = false;
-
-  #minPartFlop;
+  #attention; // how pool.attention runs (pool-attention.js)
   #minPartMs;
-  #local;
   #wired = false; // whether the helpers are joined to the leader (on the first createTrainer)
   #trainers = new Set(); // for each live trainer: what marks it lost with worker 0
+  #calls = 0; // ids of the pool's own requests to its workers (poolWarmUp)
 
   /**
    * @param {number} threads @param {boolean} simd the build every worker loads (the caller's)
    * @param {number} minPartFlop the least work a part of a split call keeps (MIN_PART_FLOP)
    * @param {object} [local] the caller's engine, which refuses tensors too large for any worker
    * @param {'auto' | 'wasm' | 'js'} [core] the core every worker loads (loadAttention's option: the caller's)
+   * @param {boolean} [shared] whether the caller computes too, its inputs shared (with `local`, where SharedArrayBuffer exists)
    */
-  constructor(threads, simd, minPartFlop = MIN_PART_FLOP, local = null, minPartMs = undefined, core = 'auto') {
+  constructor(
+    threads,
+    simd,
+    minPartFlop = MIN_PART_FLOP,
+    local = null,
+    minPartMs = undefined,
+    core = 'auto',
+    shared = callerComputes,
+  ) {
     /** How many workers the pool runs. */
     this.threads = threads;
     this.#simd = simd;
-    this.#minPartFlop = minPartFlop;
     this.#minPartMs = minPartMs;
-    this.#local = local;
     this.#core = core;
+    this.#attention = new PoolAttention({
+      slots: () => this.#slots,
+      on: (run, exclude) => this.#on(run, exclude),
+      local,
+      minPartFlop,
+      shared,
+    });
   }
 
   /** Starts the workers; resolves once every one has loaded its engine. */
@@ -86,17 +80,44 @@ export class Pool {
       this.dispose();
       throw new AttentionError(`createPool: a worker could not start: ${error.message}`);
     }
+    // V8 compiles the kernels with its optimising tier only once they have run a while: a few small
+    // calls now, so that the first real call does not run in the baseline tier (pool-shared.js)
+    this.#attention.warmUpCaller();
+    await Promise.all(
+      this.#slots.map((slot) =>
+        this.#onSlot(slot, () => this.#request(slot, { method: 'poolWarmUp' }), { fn: 'createPool' }).catch(() => {}),
+      ),
+    );
     return this;
+  }
+
+  /** Posts one of the pool's own requests to a worker (worker.js: poolWarmUp); resolves to its result. */
+  #request(slot, message) {
+    const call = ++this.#calls;
+    return new Promise((resolve, reject) => {
+      slot.requests.set(call, { resolve, reject });
+      slot.worker.postMessage({ ...message, call });
+    });
   }
 
   /** Worker i, started afresh (its slot holds the promise of it while it loads). */
   #launch(i) {
     const worker = startWorker();
-    const slot = { worker, engine: null, busy: 0, calls: new Set(), dead: false };
+    const slot = { worker, engine: null, busy: 0, calls: new Set(), dead: false, requests: new Map(), ratio: 1 };
     // before the client's own listener, so the calls reject with the pool's message
     worker.addEventListener('error', (event) => this.#lost(slot, `it failed (${event.message ?? 'unknown error'})`));
     // a helper whose copy of a trainer trapped says so (worker.js serveReplicas)
     worker.addEventListener('message', ({ data }) => typeof data?.lost === 'string' && this.#lost(slot, data.lost));
+    // the answers to the pool's own requests (#request)
+    worker.addEventListener('message', ({ data }) => {
+      const request = data?.poolCall !== undefined && slot.requests.get(data.poolCall);
+      if (!request) return;
+      slot.requests.delete(data.poolCall);
+      if (!data.error) return request.resolve(data.result);
+      const error = new AttentionError(data.error.message, { kind: data.error.kind });
+      if (data.error.trapped) error.trapped = true;
+      request.reject(error);
+    });
     slot.ready = createWorkerEngine(worker, { ...workerOptions, simd: this.#simd, core: this.#core }).then((engine) => {
       slot.engine = engine;
       return slot;
@@ -120,6 +141,7 @@ export class Pool {
       );
     }
     slot.calls.clear();
+    slot.requests.clear();
     try {
       slot.worker.terminate();
     } catch {
@@ -141,14 +163,16 @@ export class Pool {
 
   /**
    * Joins worker i to the leader (worker 0) by a MessageChannel of its own, so the leader's
-   * trainers share their steps with it (trainer-parallel.js); for i = 0, every worker to it.
+   * trainers share their steps with it (trainer-parallel.js); for i = 0, every loaded worker to
+   * it. A worker still loading joins once it has loaded (#lost): joined by both, it would join
+   * twice, and its second joining fails a step the leader has under way ("it was replaced").
    */
   #join(i) {
     if (this.#disposed) return;
     if (i === 0) {
       // it leads (and shares a step only while a part takes minPartMs: trainer-parallel.js)
       this.#slots[0].worker.postMessage({ method: 'helper', index: 0, port: null, minPartMs: this.#minPartMs });
-      for (let h = 1; h < this.#slots.length; h++) this.#join(h);
+      for (let h = 1; h < this.#slots.length; h++) if (this.#slots[h].engine && !this.#slots[h].dead) this.#join(h);
       return;
     }
     const channel = new MessageChannel();
@@ -193,90 +217,13 @@ export class Pool {
   }
 
   /**
-   * attention(q, k, v, options), split by query rows across the workers (see the file's comment).
+   * attention(q, k, v, options), with attention()'s contract and result, split by query rows
+   * across the workers where that pays (pool-attention.js).
    * @returns {Promise<{ output: object, weights?: object, logits?: object, fullyMaskedRows: number, scratchBytes: number }>}
    */
   async attention(q, k, v, options) {
-    const whole = () => this.#on((engine) => engine.attention(q, k, v, options));
-    let tq, tk, tv;
-    try {
-      [tq, tk, tv] = [toTensor(q, 'q'), toTensor(k, 'k'), toTensor(v, 'v')];
-    } catch {
-      return whole(); // the worker reports it, as attention() does
-    }
-    // a tensor no 32-bit wasm heap can hold: the caller's own engine refuses it at once, rather
-    // than copying gigabytes to a worker to hear the same MemoryError
-    if (this.#local && Math.max(tq.data.length, tk.data.length, tv.data.length) >= HEAP_ELEMENTS) {
-      return this.#local.attention(q, k, v, options);
-    }
-    if (tq.shape.length < 2 || tk.shape.length < 2 || tv.shape.length < 2) return whole();
-    const [L, E] = tq.shape.slice(-2);
-    const S = tk.shape.at(-2);
-    const Ev = tv.shape.at(-1);
-    const batches = Math.max(
-      product(tq.shape.slice(0, -2)),
-      product(tk.shape.slice(0, -2)),
-      product(tv.shape.slice(0, -2)),
-    );
-    const read = readOptions(options);
-    if (!read) return whole();
-    // beyond what one call may hold (the workers' wasm heaps are 32-bit): the worker says so
-    const rows = read.rest.returnWeights || read.rest.returnLogits ? Math.max(E, Ev, S) : Math.max(E, Ev);
-    if (batches * L * rows > MAX_SPLIT_ELEMENTS) return whole();
-    const keys = keysOfRow(read.fields, S, read.rowOffset);
-    const threads = this.#slots.length;
-    if (threads === 1) return whole();
-    const rowFlop = (i) => 2 * batches * keys(i) * (E + Ev);
-    let ranges = splitRows(L, rowFlop, threads, this.#minPartFlop);
-    // a long call: more parts than workers, so that a core slowed by other programs does less of it
-    if (ranges.length === threads && 2 * batches * L * S * (E + Ev) >= BALANCE_FLOP) {
-      ranges = splitRows(L, rowFlop, threads * PARTS_PER_THREAD, this.#minPartFlop);
-    }
-    if (ranges.length < 2) return whole();
-    const opts = partOptions(read, L, ranges);
-    // one runner per worker takes the next part whenever its last one is done, so a core that is
-    // slowed down (by other programs) does less of the call instead of holding it up
-    const parts = new Array(ranges.length);
-    let next = 0;
-    let failed = false; // once a part fails, the other runners take no more parts
-    const used = new Set();
-    const runner = async () => {
-      while (!failed && next < ranges.length) {
-        const p = next++;
-        const [r0, r1] = ranges[p];
-        try {
-          parts[p] = await this.#on((engine) => engine.attention(sliceRows(tq, r0, r1), tk, tv, opts[p]), used);
-        } catch (error) {
-          failed = true;
-          throw error;
-        }
-        used.clear(); // after the first round, any idle worker
-      }
-    };
-    try {
-      await Promise.all(Array.from({ length: Math.min(threads, ranges.length) }, runner));
-    } catch (error) {
-      if (error?.trapped || /^attention: (pool worker|this pool)/.test(error?.message)) throw error;
-      return whole(); // the same error, naming the whole problem's indices
-    }
-    const result = {
-      output: joinRows(
-        parts.map((r) => r.output),
-        ranges,
-        L,
-      ),
-      fullyMaskedRows: parts.reduce((n, r) => n + r.fullyMaskedRows, 0),
-      scratchBytes: parts.reduce((n, r) => n + r.scratchBytes, 0),
-    };
-    for (const name of ['weights', 'logits']) {
-      if (parts[0][name])
-        result[name] = joinRows(
-          parts.map((r) => r[name]),
-          ranges,
-          L,
-        );
-    }
-    return result;
+    if (this.#disposed) throw new AttentionError('attention: this pool was disposed');
+    return this.#attention.attention(q, k, v, options);
   }
 
   /**
@@ -385,6 +332,7 @@ export async function createPool({
   minPartFlop = MIN_PART_FLOP,
   minPartMs,
   local = null,
+  shared = callerComputes,
 } = {}) {
   if (typeof minPartFlop !== 'number' || !(minPartFlop >= 1)) {
     throw new AttentionError(`createPool: minPartFlop must be a number >= 1, got ${describe(minPartFlop)}`, {
@@ -396,5 +344,5 @@ export async function createPool({
       kind: 'ValueError',
     });
   }
-  return new Pool(threadCount(threads, cores()), simd, minPartFlop, local, minPartMs, core).start();
+  return new Pool(threadCount(threads, cores()), simd, minPartFlop, local, minPartMs, core, shared).start();
 }

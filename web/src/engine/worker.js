@@ -8,6 +8,11 @@
  *               { id, method: 'trainer', trainer, op, args }   a method of that trainer (op: step,
  *                 evaluate, sample, predict, setHeadEnabled, parameters, exportState, dispose)
  *               { method: 'serveReplicas', port }   this worker runs copies of the pool leader's trainers on port
+ *               { method: 'poolParts', job, thread }   parts of a pool's attention call in shared
+ *                 memory, as its thread `thread` (pool-shared.js): no answer (the buffer holds the
+ *                 parts), { lost: why } if this worker failed outside a part (its wasm trapped)
+ *               { method: 'poolWarmUp', call }   warmUp(engine) -> { poolCall: call, result } or
+ *                 { poolCall, error }
  *               { method: 'helper', index, port, minPartMs? }   (the pool's leader) pool worker
  *                 `index` helps on port (null: no more); { method: 'helperLost', index, why }: it is gone
  *               (trainer-parallel.js)
@@ -85,6 +90,24 @@ self.addEventListener('message', async ({ data }) => {
     // a copy's wasm trapped: the pool (pool.js) replaces this worker
     const onTrap = (why) => self.postMessage({ lost: `its wasm trapped (${why})` });
     (await load())[3].serveReplicas(data.port, getEngine, onTrap);
+    return;
+  }
+  if (method === 'poolParts') {
+    // a pool's call in shared memory (pool-shared.js): its head part, then tail parts until none is
+    // left; the buffer says what was done, so nothing is answered unless this worker is broken
+    try {
+      (await import('./pool-shared.js')).workOnParts(await getEngine(), data.job, data.thread);
+    } catch (error) {
+      self.postMessage({ lost: `it failed on a part (${error.message})` });
+    }
+    return;
+  }
+  if (method === 'poolWarmUp') {
+    try {
+      self.postMessage({ poolCall: data.call, result: (await import('./pool-shared.js')).warmUp(await getEngine()) });
+    } catch (error) {
+      self.postMessage({ poolCall: data.call, error: { message: error.message, kind: error.kind ?? 'Error' } });
+    }
     return;
   }
   if (method === 'helper' || method === 'helperLost') {
