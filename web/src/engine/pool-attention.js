@@ -45,7 +45,7 @@ import {
   sharedRanges,
   splitRows,
 } from './pool-split.js';
-import { callerParts, fillJob, NEXT, openJob, released, sharedJob, warmUp } from './pool-shared.js';
+import { callerParts, fillJob, NEXT, openJob, released, sharedJob, warmUp } from '#pool-shared';
 import { toTensor } from './tensor.js';
 
 /** The most a worker's pace is taken to differ from the caller's (slot.ratio), either way. */

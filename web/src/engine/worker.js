@@ -96,7 +96,7 @@ self.addEventListener('message', async ({ data }) => {
     // a pool's call in shared memory (pool-shared.js): its head part, then tail parts until none is
     // left; the buffer says what was done, so nothing is answered unless this worker is broken
     try {
-      (await import('./pool-shared.js')).workOnParts(await getEngine(), data.job, data.thread);
+      (await import('#pool-shared')).workOnParts(await getEngine(), data.job, data.thread);
     } catch (error) {
       self.postMessage({ lost: `it failed on a part (${error.message})` });
     }
@@ -104,7 +104,7 @@ self.addEventListener('message', async ({ data }) => {
   }
   if (method === 'poolWarmUp') {
     try {
-      self.postMessage({ poolCall: data.call, result: (await import('./pool-shared.js')).warmUp(await getEngine()) });
+      self.postMessage({ poolCall: data.call, result: (await import('#pool-shared')).warmUp(await getEngine()) });
     } catch (error) {
       self.postMessage({ poolCall: data.call, error: { message: error.message, kind: error.kind ?? 'Error' } });
     }
