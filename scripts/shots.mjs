@@ -36,8 +36,20 @@ async function shootRoute(page, url, stem, dir) {
   await drawEveryFigure(page, { timeout: TIMEOUT });
   const files = [`${stem}.png`];
   // The lesson lets off-screen parts skip painting (content-visibility), which a full-page capture
-  // would show as blank: paint them all for this one picture.
+  // would show as blank: paint them all for this one picture. The strict CSP refuses the <style>
+  // that Playwright's `style` option adds, so each part is also told through the CSSOM, which the
+  // policy allows (as charts/style-props.js does); then put back as it was.
+  const painted = await page.evaluate(() => {
+    const parts = [...document.querySelectorAll('.lesson-body > *')];
+    for (const el of parts) el.style.setProperty('content-visibility', 'visible');
+    return parts.length;
+  });
   await page.screenshot({ path: path.join(dir, files[0]), fullPage: true, style: PAINT_ALL });
+  if (painted) {
+    await page.evaluate(() => {
+      for (const el of document.querySelectorAll('.lesson-body > *')) el.style.removeProperty('content-visibility');
+    });
+  }
   const labs = page.locator('.lesson-body [data-lab]');
   const count = await labs.count();
   for (let i = 0; i < count; i += 1) {
