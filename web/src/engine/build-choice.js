@@ -1,12 +1,24 @@
 /**
  * Which core loadAttention() loads (index.js), from its options: 'simd' or 'scalar' (WebAssembly)
  * or 'js' (the JS core: the same C++ compiled to JavaScript by wasm2js, for runtimes that may not
- * compile WebAssembly, features.js wasmCompiles). Options it cannot honour are AttentionErrors that
- * say which to use instead. No DOM.
+ * compile WebAssembly, features.js wasmCompiles), and loading it (loadCore). Options it cannot
+ * honour are AttentionErrors that say which to use instead. No DOM.
  */
+import { loadBuild } from '#wasm-builds';
 import { AttentionError, describe } from './errors.js';
 import { simdSupported, wasmCompiles } from './features.js';
 import { optionsObject } from './options.js';
+import { loadDefaultText } from './text-default.js';
+
+/**
+ * The core loadAttention's `options` ask for, instantiated: { module, build }. Meanwhile the text
+ * task's default corpus, where a build inflates it (text-default-gzip.js).
+ */
+export async function loadCore(options) {
+  const build = buildToLoad(options);
+  const [module] = await Promise.all([loadBuild(build).then((factory) => factory()), loadDefaultText()]);
+  return { module, build };
+}
 
 /**
  * @param {{ simd?: 'auto' | boolean, core?: 'auto' | 'wasm' | 'js' } | undefined} options loadAttention's

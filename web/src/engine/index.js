@@ -11,8 +11,7 @@
  *
  * Every bad input throws an AttentionError; the module stays usable after it.
  */
-import { loadBuild } from '#wasm-builds';
-import { buildToLoad } from './build-choice.js';
+import { loadCore } from './build-choice.js';
 import { AttentionError, describe, fail, named, unwrap } from './errors.js';
 import { simdSupported, wasmCompiles } from './features.js';
 import { toMaskFields } from './mask.js';
@@ -28,7 +27,6 @@ import {
   checkBoolean,
 } from './options.js';
 import { toTensor } from './tensor.js';
-import { loadDefaultText } from './text-default.js';
 import { DEFAULT_TEXT, Trainer, createTrainer, loadTrainer, trainingTasks } from './trainer.js';
 
 export { AttentionError, DEFAULT_TEXT, METHODS, Trainer, simdSupported, wasmCompiles };
@@ -43,9 +41,7 @@ export { AttentionError, DEFAULT_TEXT, METHODS, Trainer, simdSupported, wasmComp
  * @returns {Promise<Attention>}
  */
 export async function loadAttention(options) {
-  const build = buildToLoad(options);
-  // meanwhile the text task's default corpus, where a build inflates it (text-default-gzip.js)
-  const [module] = await Promise.all([loadBuild(build).then((factory) => factory()), loadDefaultText()]);
+  const { module, build } = await loadCore(options);
   return new Attention(module, build);
 }
 
