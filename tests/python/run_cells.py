@@ -17,14 +17,14 @@ What a learner's setup has and this machine may lack is supplied here, nothing
 else: Matplotlib draws with the Agg backend (plt.show() returns at once), no
 socket may connect anywhere, and on PyTorch < 2.0 (no
 F.scaled_dot_product_attention) that function is the reference semantics that
-PyTorch 2 documents.
+PyTorch 2 documents: web/src/shell/sdpa_reference.py, the cell every lesson
+notebook carries.
 """
 
 import contextlib
 import io
 import json
 import linecache
-import math
 import multiprocessing
 import os
 import select
@@ -41,8 +41,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy  # noqa: E402,F401 - imported once, for every cell
 import scipy.spatial  # noqa: E402,F401
-import torch  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
+import torch  # noqa: E402,F401 - imported once, for every cell (and patched by the reference below)
 
 
 def _no_network(*args, **kwargs):
@@ -54,42 +53,10 @@ socket.socket.connect_ex = _no_network
 socket.create_connection = _no_network
 
 
-def scaled_dot_product_attention(
-    query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None, enable_gqa=False
-):
-    """torch.nn.functional.scaled_dot_product_attention as PyTorch 2 documents it.
-
-    attn_mask: boolean (True = may attend) or a float mask added to the scores,
-    broadcastable to (..., L, S). is_causal: the top-left lower-triangular mask
-    (row i attends to keys 0..i). scale: default 1/sqrt(E). A row whose keys are
-    all masked gives NaN, as in the documented reference.
-    """
-    if dropout_p != 0.0:
-        raise ValueError("the runner's scaled_dot_product_attention supports dropout_p=0 only")
-    if is_causal and attn_mask is not None:
-        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
-    L, S = query.size(-2), key.size(-2)
-    scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
-    attn_bias = torch.zeros(L, S, dtype=query.dtype, device=query.device)
-    if is_causal:
-        allowed = torch.ones(L, S, dtype=torch.bool, device=query.device).tril(diagonal=0)
-        attn_bias = attn_bias.masked_fill(allowed.logical_not(), float("-inf"))
-    if attn_mask is not None:
-        if attn_mask.dtype == torch.bool:
-            attn_bias = attn_bias.masked_fill(attn_mask.logical_not(), float("-inf"))
-        else:
-            attn_bias = attn_mask + attn_bias
-    if enable_gqa:
-        key = key.repeat_interleave(query.size(-3) // key.size(-3), -3)
-        value = value.repeat_interleave(query.size(-3) // value.size(-3), -3)
-    attn_weight = query @ key.transpose(-2, -1) * scale_factor
-    attn_weight = attn_weight + attn_bias
-    attn_weight = torch.softmax(attn_weight, dim=-1)
-    return attn_weight @ value
-
-
-if not hasattr(F, "scaled_dot_product_attention"):
-    F.scaled_dot_product_attention = scaled_dot_product_attention
+# The reference every lesson notebook carries (web/src/shell/sdpa_reference.py), run here once.
+SDPA_REFERENCE = os.path.join(os.path.dirname(__file__), "..", "..", "web", "src", "shell", "sdpa_reference.py")
+with open(SDPA_REFERENCE, encoding="utf-8") as _reference:
+    exec(compile(_reference.read(), SDPA_REFERENCE, "exec"), {"__name__": "sdpa_reference"})
 
 
 class CellTimeout(Exception):

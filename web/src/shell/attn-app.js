@@ -288,7 +288,14 @@ export class AttnApp extends AttnCell {
           ${embed ? '' : html`<p class="kicker">Lesson ${position} of ${lessons.length}</p>`}
           <h1 id="lesson-title" tabindex="-1">${meta.title}</h1>
           <attn-lesson-progress .meta=${meta}></attn-lesson-progress>
-          ${embed ? '' : html`<attn-copy-link .getUrl=${() => this._writePermalink()}></attn-copy-link>`}
+          ${
+            embed
+              ? ''
+              : html`<div class="lesson-actions">
+                  <attn-copy-link .getUrl=${() => this._writePermalink()}></attn-copy-link>
+                  <attn-download-notebook .meta=${meta}></attn-download-notebook>
+                </div>`
+          }
           <div class="link-notice" role="status">${this._renderNotice()}</div>
         </header>
         ${

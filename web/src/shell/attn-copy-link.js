@@ -6,38 +6,24 @@
  */
 import { html } from 'lit';
 import { AttnCell } from '../cells/base/attn-cell.js';
-
-const STATUS_DELAY = 4000; // ms the "Copied" message stays
+import { FadingStatus } from './fading-status.js';
 
 export class AttnCopyLink extends AttnCell {
   static properties = {
     ...super.properties,
     getUrl: { attribute: false },
-    _status: { state: true },
     _fallbackUrl: { state: true },
   };
 
   constructor() {
     super();
     this.getUrl = null;
-    this._status = '';
     this._fallbackUrl = '';
-    this._timer = 0;
+    this._status = new FadingStatus(this);
   }
 
   createRenderRoot() {
     return this;
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    clearTimeout(this._timer);
-  }
-
-  _say(text) {
-    this._status = text;
-    clearTimeout(this._timer);
-    this._timer = setTimeout(() => (this._status = ''), STATUS_DELAY);
   }
 
   async _copy() {
@@ -45,7 +31,7 @@ export class AttnCopyLink extends AttnCell {
     try {
       await navigator.clipboard.writeText(url);
       this._fallbackUrl = '';
-      this._say('Copied');
+      this._status.say('Copied');
       return;
     } catch {
       // No clipboard access (permissions, insecure context): select the link instead.
@@ -61,14 +47,14 @@ export class AttnCopyLink extends AttnCell {
     } catch {
       copied = false;
     }
-    this._say(copied ? 'Copied' : 'Press Ctrl+C (⌘C on a Mac) to copy the selected link');
+    this._status.say(copied ? 'Copied' : 'Press Ctrl+C (⌘C on a Mac) to copy the selected link');
   }
 
   renderCell() {
     return html`
       <div class="copy-link">
         <button type="button" class="button" @click=${() => this.settleAfter(this._copy())}>Copy link</button>
-        <span class="copy-status" role="status">${this._status}</span>
+        <span class="copy-status" role="status">${this._status.text}</span>
         ${
           this._fallbackUrl
             ? html`<label class="copy-field"

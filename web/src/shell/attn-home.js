@@ -65,6 +65,11 @@ export class AttnHome extends CourseElement {
         <section class="home-lessons" aria-labelledby="lessons-title">
           <h2 id="lessons-title">The lessons</h2>
           <attn-lesson-list .lessons=${this.lessons}></attn-lesson-list>
+          <p class="home-notebooks">
+            Each lesson is also a Jupyter notebook: <strong>Download notebook</strong> on its page writes it with your
+            settings, for Jupyter, VS Code or Colab. A built site holds them all in its <code>notebooks/</code> folder,
+            and the teacher’s notebooks, with the answers, in <code>notebooks/teacher/</code>.
+          </p>
         </section>
       </div>
     `;

@@ -158,6 +158,11 @@ export class AttnCell extends LitElement {
   /** Called once if the cell is first found away from the viewport (or hidden): see drawsNow. */
   awayFromView() {}
 
+  /** Draws the cell now, as if it had come near the viewport (a notebook download reads every cell). */
+  drawNow() {
+    this._resolveVisible();
+  }
+
   /** For a cell that will not draw for now: its enclosing cell stops waiting for it. */
   leaveEnclosingCell() {
     this._settling.parent?._nestedGone(this);

@@ -1,0 +1,102 @@
+// The lesson-as-notebook writer (web/src/shell/notebook-format.js) in Node: nbformat 4.5's shape,
+// `# needs:` met by moving a cell after the code it needs, the exercises with an empty answer cell
+// (the answers only in the teacher's notebook), the PyTorch 1.13 cell where code needs it, and
+// the errors for a left-over tag or placeholder, an unmet need and a bad id.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { notebookFromParts, notebookText } from '../../web/src/shell/notebook-format.js';
+
+const exercise = {
+  kind: 'exercise',
+  id: 'cold',
+  label: 'Exercise 1: the cold limit',
+  prompt: 'Where does $y(\\tau)$ go as $\\tau \\to 0$?',
+  options: ['To the mean', 'To $v_1$'],
+  answer: 'To $v_1$',
+  explanation: 'The largest score wins.',
+};
+const parts = [
+  { kind: 'markdown', text: '## Scores\n\nA score $s_j$ for each key.' },
+  { kind: 'code', source: '# needs: am\nplt.imshow(A)', cell: 'plot' },
+  { kind: 'code', source: 'import numpy as np\nA = np.eye(3)', cell: 'am' },
+  exercise,
+  { kind: 'code', source: 'y = F.scaled_dot_product_attention(q, k, v)', cell: 'sdpa' },
+];
+
+const text = (cell) => cell.source.join('');
+const sdpaReference =
+  'if not hasattr(F, "scaled_dot_product_attention"):\n    F.scaled_dot_product_attention = reference\n';
+
+test('a notebook is nbformat 4.5 with a Python 3 kernel, ids, and its parts in reading order', () => {
+  const nb = notebookFromParts({
+    id: 'convex-hull',
+    title: 'Mixtures stay inside the hull',
+    summary: 'S.',
+    parts,
+    sdpaReference,
+  });
+  assert.equal(nb.nbformat, 4);
+  assert.equal(nb.nbformat_minor, 5);
+  assert.deepEqual(nb.metadata.kernelspec, { name: 'python3', display_name: 'Python 3', language: 'python' });
+  assert.equal(new Set(nb.cells.map((c) => c.id)).size, nb.cells.length);
+  for (const cell of nb.cells) {
+    assert.match(cell.id, /^[a-zA-Z0-9-_]{1,64}$/);
+    assert.ok(Array.isArray(cell.source));
+    if (cell.cell_type === 'code') assert.deepEqual([cell.execution_count, cell.outputs], [null, []]);
+  }
+  assert.match(text(nb.cells[0]), /^# Mixtures stay inside the hull\n\nS\./);
+  assert.equal(text(nb.cells[1]), sdpaReference.trim());
+  assert.equal(text(nb.cells[2]), '## Scores\n\nA score $s_j$ for each key.');
+  // the plot needs am: it moves after am's code and loses its marker
+  assert.equal(text(nb.cells[3]), 'import numpy as np\nA = np.eye(3)');
+  assert.equal(text(nb.cells[4]), 'plt.imshow(A)');
+  assert.equal(JSON.parse(notebookText(nb)).cells.length, nb.cells.length);
+});
+
+test('an exercise is Markdown and an empty answer cell; the teacher’s notebook fills it in', () => {
+  const learner = notebookFromParts({ id: 'l', title: 'T', parts: [exercise] });
+  const [, question, answer] = learner.cells;
+  assert.equal(
+    text(question),
+    '### Exercise 1: the cold limit\n\nWhere does $y(\\tau)$ go as $\\tau \\to 0$?\n\n- To the mean\n- To $v_1$',
+  );
+  assert.deepEqual(answer.source, []);
+  assert.deepEqual(answer.metadata.tags, ['answer']);
+  assert.doesNotMatch(JSON.stringify(learner), /largest score wins/);
+  const teacher = notebookFromParts({ id: 'l', title: 'T', parts: [exercise], teacher: true });
+  assert.equal(text(teacher.cells[2]), '**Answer:** To $v_1$\n\nThe largest score wins.');
+  assert.equal(teacher.metadata.attnbook.teacher, true);
+});
+
+test('no PyTorch cell where no code calls scaled_dot_product_attention', () => {
+  const nb = notebookFromParts({ id: 'l', title: 'T', parts: parts.slice(0, 3) });
+  assert.equal(nb.cells.filter((c) => c.cell_type === 'code').length, 2);
+});
+
+test('a left-over tag or placeholder, an unmet need, an unknown part, a bad id and a missing reference cell are refused by name', () => {
+  assert.throws(
+    () => notebookFromParts({ id: 'l', title: 'T', parts: [{ kind: 'code', source: 'x = {{tau}}' }] }),
+    /l, cell 2 still holds a tag or placeholder: x = \{\{tau\}\}/,
+  );
+  assert.throws(
+    () => notebookFromParts({ id: 'l', title: 'T', parts: [{ kind: 'markdown', text: '<attn-bars></attn-bars>' }] }),
+    /still holds a tag/,
+  );
+  assert.throws(
+    () => notebookFromParts({ id: 'l', title: 'T', parts: [{ kind: 'code', source: '# needs: am\nx', cell: 'b' }] }),
+    /needs "am", which has no code cell/,
+  );
+  assert.throws(
+    () => notebookFromParts({ id: 'l', title: 'T', parts: [{ kind: 'figure' }] }),
+    /unknown part kind "figure"/,
+  );
+  assert.throws(() => notebookFromParts({ id: 'Bad id', title: 'T', parts: [] }), /bad lesson id "Bad id"/);
+  assert.throws(
+    () => notebookFromParts({ id: 'l', title: 'T', parts: parts.slice(4) }),
+    /calls F.scaled_dot_product_attention and no reference cell was given/,
+  );
+  assert.throws(
+    () => notebookFromParts({ id: 'l', title: 'T', parts: parts.slice(4) }),
+    /calls F.scaled_dot_product_attention and no reference cell was given/,
+  );
+});
