@@ -1,7 +1,8 @@
 // npm run build: the C++ core natively and to wasm (SIMD and scalar), then the
 // static site (dist/site/), the offline single file (dist/attnbook.html) and the
 // embeddable widgets (dist/embed/attn-widgets.js, also copied into the site), and the site as
-// SCORM 1.2 and 2004 packages: the course and every lesson (dist/scorm/, scripts/scorm.mjs).
+// SCORM 1.2 and 2004 packages: the course and every lesson (dist/scorm/, scripts/scorm.mjs), and
+// every lesson as a Jupyter notebook with its teacher's notebook (dist/notebooks/, scripts/notebooks.mjs).
 //   node scripts/build.mjs --web   the front end only (every step after CMake), reusing the wasm
 //                                  modules already in build/: seconds instead of minutes
 // A build folder whose CMakeCache.txt was made for another checkout (this one moved or copied)
@@ -13,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configurePreset } from './cmake-configure.mjs';
 import { emccEnv, mustRun, presets, root, step } from './lib.mjs';
+import { writeNotebooks } from './notebooks.mjs';
 import { writeScormPackages } from './scorm.mjs';
 
 export const singleFile = path.join(root, 'dist', 'attnbook.html');
@@ -70,11 +72,14 @@ export async function build({ web = false } = {}) {
   await copyFile(widgetsFile, path.join(root, 'dist', 'site', 'embed', 'attn-widgets.js'));
   step('packing the site for LMSs (dist/scorm/: the course and each lesson, SCORM 1.2 and 2004)');
   await writeScormPackages();
+  // after the packing: the LMS packages carry the lessons, each with its Download notebook button
+  step('writing every lesson as a Jupyter notebook, and the teacher’s (dist/notebooks/, in Chromium)');
+  await writeNotebooks();
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   build({ web: process.argv.includes('--web') }).then(
-    () => console.log(`\nbuilt: dist/site/, ${singleFile}, ${widgetsFile} and dist/scorm/`),
+    () => console.log(`\nbuilt: dist/site/, ${singleFile}, ${widgetsFile}, dist/scorm/ and dist/notebooks/`),
     (error) => {
       console.error(`\nbuild failed: ${error.message}`);
       process.exit(1);

@@ -9,7 +9,8 @@
 //   7. the npm package: packed, installed into a fresh project, used from Node, TypeScript and a
 //      Vite page in Chromium                  (node --test tests/package)
 //   8. code cells: every lesson's code cells run in Debian's Python (node --test tests/python)
-//   9. lint: clang-format, prettier, eslint
+//   9. notebooks: every lesson as a Jupyter notebook, run in a real kernel (node --test tests/notebooks)
+//  10. lint: clang-format, prettier, eslint
 // Prints how long each layer took. Exits non-zero when anything failed.
 import { availableParallelism } from 'node:os';
 import { build } from './build.mjs';
@@ -99,6 +100,7 @@ await timed(() => nodeTests('tests/js', 'JS API', { concurrency: Math.min(2, ava
 // machine): it fails by name. The Python tests wait for PyTorch runs that can queue for minutes.
 const BROWSER_HUNG_MS = 6 * 60 * 1000;
 const PYTHON_HUNG_MS = 15 * 60 * 1000;
+const NOTEBOOKS_HUNG_MS = 10 * 60 * 1000; // about 2 minutes on a quiet machine
 // The files that take a minute or more (measured; teacher-lesson also builds a course first) start
 // first: started last, one of them would run alone while the other slot sat idle.
 const LONGEST_BROWSER_FILES = [
@@ -119,6 +121,7 @@ await timed(() =>
 );
 await timed(() => nodeTests('tests/package', 'npm package'));
 await timed(() => nodeTests('tests/python', 'code cells (Python)', { timeout: PYTHON_HUNG_MS }));
+await timed(() => nodeTests('tests/notebooks', 'notebooks (Jupyter)', { timeout: NOTEBOOKS_HUNG_MS }));
 await timed(async () =>
   (await lint()).map(({ name, ok }) => ({ layer: `lint ${name}`, passed: ok ? 1 : 0, failed: ok ? 0 : 1 })),
 );

@@ -1,0 +1,55 @@
+"""Runs one lesson notebook in a real Jupyter kernel, as a learner's Jupyter would.
+
+    /usr/bin/python3 tests/notebooks/run_notebook.py <file.ipynb>
+
+Validates it against nbformat's schema, counts its cells, then executes it top to bottom with
+nbclient in the `python3` kernel (ipykernel), in a scratch folder, Matplotlib drawing off screen.
+Prints one line of JSON: {"ok", "markdown", "code", "seconds", "error"}; "error" names the cell
+and gives the traceback's last lines. What a kernel writes to stderr (debugger or tqdm warnings)
+is not an error; an exception in a cell is. Exits 0 when the notebook ran, 1 when not.
+"""
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError, CellTimeoutError
+
+CELL_TIMEOUT_S = 600
+
+
+def main(path):
+    started = time.monotonic()
+    result = {"ok": False, "markdown": 0, "code": 0, "seconds": 0.0, "error": ""}
+    try:
+        notebook = nbformat.read(path, as_version=4)
+        nbformat.validate(notebook)
+        result["markdown"] = sum(c.cell_type == "markdown" for c in notebook.cells)
+        result["code"] = sum(c.cell_type == "code" for c in notebook.cells)
+        os.environ["MPLBACKEND"] = "Agg"
+        os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
+        with tempfile.TemporaryDirectory() as scratch:
+            client = NotebookClient(
+                notebook,
+                timeout=CELL_TIMEOUT_S,
+                kernel_name="python3",
+                resources={"metadata": {"path": scratch}},
+            )
+            client.execute()
+        result["ok"] = True
+    except (CellExecutionError, CellTimeoutError) as error:
+        plain = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # the traceback's colours
+        result["error"] = "\n".join(plain.strip().splitlines()[-12:])
+    except Exception as error:  # a notebook that does not parse or validate, or a kernel that did not start
+        result["error"] = f"{type(error).__name__}: {error}"
+    result["seconds"] = round(time.monotonic() - started, 2)
+    print(json.dumps(result))
+    return 0 if result["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
