@@ -100,3 +100,38 @@ test('a left-over tag or placeholder, an unmet need, an unknown part, a bad id a
     /calls F.scaled_dot_product_attention and no reference cell was given/,
   );
 });
+
+test('a lab’s checks become one assert each, with the page’s comparison and threshold', () => {
+  const checks = {
+    kind: 'checks',
+    cell: 'am',
+    checks: [
+      { label: 'max $|\\sum_j A_{ij} - 1|$', python: 'abs(A.sum(-1) - 1).max()', comparison: 'le', threshold: 1e-6 },
+      { label: 'smallest entry', python: 'A.min()', comparison: 'ge', threshold: 0 },
+      { label: 'width', python: 'w', comparison: 'eq', threshold: 3, tolerance: 0.5 },
+      { label: 'Y.shape = (5, 4)', python: 'tuple(Y.shape) == (5, 4)', yesNo: true },
+    ],
+  };
+  const nb = notebookFromParts({ id: 'l', title: 'T', parts: [{ kind: 'code', source: 'A = 1', cell: 'am' }, checks] });
+  const cell = nb.cells.at(-1);
+  assert.deepEqual(cell.metadata.tags, ['checks']);
+  assert.equal(
+    text(cell),
+    [
+      `# The page's checks of "am" (its Verified line), with the same thresholds`,
+      'assert float(abs(A.sum(-1) - 1).max()) <= 0.000001, "max $|\\\\sum_j A_{ij} - 1|$ ≤ 0.000001"',
+      'assert float(A.min()) >= 0, "smallest entry ≥ 0"',
+      'assert abs(float(w) - 3) <= 0.5, "width = 3"',
+      'assert tuple(Y.shape) == (5, 4), "Y.shape = (5, 4)"',
+    ].join('\n'),
+  );
+  assert.throws(
+    () =>
+      notebookFromParts({
+        id: 'l',
+        title: 'T',
+        parts: [{ kind: 'checks', checks: [{ label: 'x', python: 'x', comparison: 'near', threshold: 1 }] }],
+      }),
+    /unknown check comparison "near"/,
+  );
+});

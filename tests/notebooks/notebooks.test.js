@@ -76,21 +76,34 @@ function checkShape(notebook, id, { teacher }) {
   return answers.length;
 }
 
-/** In the page: every cell drawn and settled, and the code texts the lesson shows. */
+/**
+ * In the page: every cell drawn and settled; the code texts the lesson shows, and how many of the
+ * checks of cells that show code have a Python form (attn-check `python`).
+ */
 async function pageCode(page) {
   return page.evaluate(async () => {
     await document.querySelector('attn-download-notebook').prepare();
-    const codes = [];
-    const walk = (root) => {
-      for (const el of root.querySelectorAll('*')) {
-        if (el.localName === 'attn-code') codes.push(el.code);
-        if (el.shadowRoot) walk(el.shadowRoot);
-      }
-    };
-    walk(document.querySelector('.lesson-body'));
-    return codes;
+    const deep = (root, name) =>
+      [...root.querySelectorAll('*')].flatMap((el) => [
+        ...(el.localName === name ? [el] : []),
+        ...(el.shadowRoot ? deep(el.shadowRoot, name) : []),
+      ]);
+    const body = document.querySelector('.lesson-body');
+    let checks = 0;
+    for (const cell of body.querySelectorAll('*')) {
+      if (!cell.localName.startsWith('attn-') || !cell.shadowRoot) continue;
+      if (deep(cell.shadowRoot, 'attn-code').length === 0) continue; // asserts need the code's names
+      checks += deep(cell.shadowRoot, 'attn-check').filter((check) => check.python).length;
+    }
+    return { codes: deep(body, 'attn-code').map((el) => el.code), checks };
   });
 }
+
+const assertsOf = (notebook) =>
+  notebook.cells
+    .filter((c) => c.metadata.tags?.includes('checks'))
+    .flatMap((c) => source(c).split('\n'))
+    .filter((line) => line.startsWith('assert ')).length;
 
 /** A value near `current` inside a numeric field's range, as a learner's nudge would give. */
 function nearby({ min, max }, integer, current) {
@@ -290,7 +303,9 @@ for (const { id } of lessons) {
         assert.deepEqual(codeOf(fresh), codeOf(notebooks.learner), `${id}: the page and the build disagree`);
         const shown = await pageCode(page);
         const inNotebook = new Set(codeOf(fresh));
-        for (const code of shown) {
+        assert.equal(assertsOf(fresh), shown.checks, `${id}: one assert per check with a Python form`);
+        t.diagnostic(`checks asserted in the notebook: ${shown.checks}`);
+        for (const code of shown.codes) {
           assert.ok(
             inNotebook.has(code.replace(NEEDS, '').trim()),
             `${id}: a code cell is not in the notebook:\n${code}`,

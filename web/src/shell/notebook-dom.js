@@ -4,7 +4,8 @@
  *   - prose as Markdown: headings, paragraphs, lists, emphasis, code, links; the maths back to its
  *     TeX, from the annotation KaTeX writes beside its rendering ($…$, and $$…$$ for a display);
  *   - every attn-code's current `code`, in a cell's shadow tree or written in the text, with the id
- *     of the cell it belongs to (for `# needs:`);
+ *     of the cell it belongs to (for `# needs:`), and after a cell's code its checks that have a
+ *     Python form (attn-check `python`), to be asserted with the page's thresholds;
  *   - each attn-exercise: its label, question, options, and the answer and explanation (which only
  *     the teacher's notebook shows). A cell inside an exercise's explanation shows the answer: its
  *     code is read for the teacher only.
@@ -79,12 +80,36 @@ function codePart(el, cell) {
   return { kind: 'code', source: String(el.code ?? ''), cell };
 }
 
-/** Parts of the cells written inside `el` (light DOM), in order. */
+/** The checks of a cell's shadow tree that have a Python form (attn-check `python`), in order. */
+function shadowChecks(host) {
+  const found = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.localName === 'attn-check' && el.python) found.push(el);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  if (host.shadowRoot) walk(host.shadowRoot);
+  return found.map(({ label, python, comparison, threshold, tolerance, pass }) => ({
+    label,
+    python,
+    comparison,
+    threshold,
+    tolerance,
+    yesNo: threshold === undefined && pass !== undefined,
+  }));
+}
+
+/** Parts of the cells written inside `el` (light DOM), in order: each one's code, then its checks. */
 function cellParts(el) {
   const parts = [];
   for (const cell of [el, ...el.querySelectorAll('*')]) {
     if (cell.localName === 'attn-code') parts.push(codePart(cell, cell.for || cell.id));
-    else if (cell.localName.startsWith('attn-')) parts.push(...shadowCodes(cell).map((c) => codePart(c, cell.id)));
+    else if (cell.localName.startsWith('attn-')) {
+      const codes = shadowCodes(cell).map((c) => codePart(c, cell.id));
+      const checks = codes.length ? shadowChecks(cell) : []; // asserts need the code's variables
+      parts.push(...codes, ...(checks.length ? [{ kind: 'checks', cell: cell.id, checks }] : []));
+    }
   }
   return parts;
 }

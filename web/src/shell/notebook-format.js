@@ -4,6 +4,9 @@
  *   { kind: 'markdown', text }                      prose, maths as $…$ / $$…$$
  *   { kind: 'code', source, cell? }                 Python; `cell` is the id of the lesson cell it
  *                                                   belongs to, for `# needs: <cell id>`
+ *   { kind: 'checks', cell, checks: [{ label, python, comparison, threshold, tolerance, yesNo }] }
+ *                                                   a lab's Verified checks: one assert each, with
+ *                                                   the page's threshold (attn-check.js)
  *   { kind: 'exercise', id, label, prompt, options?, answer, explanation }
  *                                                   Markdown texts; `answer` and `explanation` go
  *                                                   into the teacher's notebook only
@@ -56,6 +59,33 @@ function orderCode(parts) {
   return out;
 }
 
+const OPERATORS = { le: '<=', lt: '<', ge: '>=', gt: '>' };
+const SYMBOLS = { le: '≤', lt: '<', ge: '≥', gt: '>', eq: '=' };
+
+/** A JS number as a Python literal. */
+function pythonNumber(x) {
+  if (x === Infinity) return 'float("inf")';
+  if (x === -Infinity) return 'float("-inf")';
+  if (!Number.isFinite(x)) throw new Error(`notebook: a check's threshold is ${x}`);
+  return String(x);
+}
+
+/** One check as a Python assert, with the page's comparison and threshold; its label says which. */
+function assertLine({ label, python, comparison = 'le', threshold, tolerance = 0, yesNo }) {
+  if (yesNo) return `assert ${python}, ${JSON.stringify(label)}`;
+  const message = JSON.stringify(`${label} ${SYMBOLS[comparison] ?? comparison} ${threshold}`);
+  if (comparison === 'eq') {
+    return `assert abs(float(${python}) - ${pythonNumber(threshold)}) <= ${pythonNumber(tolerance)}, ${message}`;
+  }
+  if (!OPERATORS[comparison]) throw new Error(`notebook: unknown check comparison "${comparison}"`);
+  return `assert float(${python}) ${OPERATORS[comparison]} ${pythonNumber(threshold)}, ${message}`;
+}
+
+function checksCode({ cell, checks }) {
+  const title = `# The page's checks${cell ? ` of "${cell}"` : ''} (its Verified line), with the same thresholds`;
+  return [title, ...checks.map(assertLine)].join('\n');
+}
+
 function exerciseMarkdown({ label, prompt, options }) {
   const list = options?.length ? `\n\n${options.map((o) => `- ${o}`).join('\n')}` : '';
   return `### ${label}\n\n${prompt}${list}`;
@@ -98,6 +128,8 @@ export function notebookFromParts({ id, title, summary = '', parts, teacher = fa
       if (part.text.trim()) add('markdown', part.text.trim());
     } else if (part.kind === 'code') {
       add('code', part.source.trim());
+    } else if (part.kind === 'checks') {
+      add('code', checksCode(part), { tags: ['checks'] });
     } else if (part.kind === 'exercise') {
       add('markdown', exerciseMarkdown(part));
       add('markdown', answerMarkdown(part, teacher), { tags: ['answer'], attnbook: { exercise: part.id } });

@@ -23,7 +23,8 @@ import { controlStyles, labLayout, textStyles } from './styles.js';
 /**
  * Checks written as data (a lab model's check logic) as attn-check cells, for renderLab's
  * `checks`: each { name (its class), label, comparison ('le' by default), threshold, value } or,
- * for a yes/no check, { name, label, pass }; an optional id names the check in the lab.
+ * for a yes/no check, { name, label, pass }; an optional id names the check in the lab, and an
+ * optional `python` gives it to the lesson's notebook as an assert (attn-check.js).
  */
 export const checkCells = (checks) =>
   checks.map(
@@ -34,6 +35,7 @@ export const checkCells = (checks) =>
         label=${c.label}
         comparison=${c.comparison ?? 'le'}
         threshold=${c.threshold ?? nothing}
+        python=${c.python ?? nothing}
         .value=${c.value}
         .pass=${c.pass}
       ></attn-check>`,

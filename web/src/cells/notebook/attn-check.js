@@ -6,6 +6,9 @@
  * (comparison: le ≤, lt <, ge ≥, gt >, eq = within `tolerance`, default 0)
  * and shows "✓ label = value ≤ threshold" or "✗ label = value, not ≤ threshold".
  * Setting `pass` (true/false) from JS overrides the comparison.
+ * `python` (attribute): the same check in the lesson's notebook, a Python expression over the
+ * variables of its lab's code cells that gives the measured quantity (or, for a yes/no check, is
+ * true when it passes); the notebook asserts it against the same threshold (shell/notebook-dom.js).
  * Wired by attributes instead of JS: `for` and `value-of` read the value from another cell,
  * e.g. <attn-check for="att" value-of="maxRowSumError" threshold="1e-6"> (cells/base/wiring.js);
  * the label defaults to the value-of text, and a value-of that cannot be read fails the check.
@@ -43,6 +46,7 @@ export class AttnCheck extends AttnCell {
     threshold: { converter: optionalNumber },
     tolerance: { converter: optionalNumber },
     comparison: { type: String },
+    python: { type: String },
     pass: { converter: optionalBoolean },
     status: { type: String, reflect: true, attribute: 'data-status' },
     waitsFor: { type: String, reflect: true, attribute: 'data-waits-for' },

@@ -70,7 +70,10 @@ export function rowTerms(r, i) {
   };
 }
 
-/** The lab's three checks (data for AttnLab checkCells): A row-stochastic, A ≥ 0, Y of shape (T, d_v). */
+/**
+ * The lab's three checks (data for AttnLab checkCells): A row-stochastic, A ≥ 0, Y of shape (T, d_v);
+ * `python`: each in the names of the lab's code cells (NumPy's A and Y, the last ones defined).
+ */
 export function matrixChecks(r) {
   return [
     {
@@ -78,6 +81,7 @@ export function matrixChecks(r) {
       label: 'max over rows of $|\\sum_j A_{ij} - 1|$',
       threshold: 1e-6,
       value: r.report.maxRowSumError,
+      python: 'abs(A.sum(-1) - 1).max()',
     },
     {
       name: 'non-negative',
@@ -85,11 +89,13 @@ export function matrixChecks(r) {
       comparison: 'ge',
       threshold: 0,
       value: r.report.minEntry,
+      python: 'A.min()',
     },
     {
       name: 'shape',
       label: `Y.shape = (${r.Y.shape.join(', ')}), expected (T, d_v) = (${T}, ${DV})`,
       pass: r.shapeOk,
+      python: 'tuple(Y.shape) == (T, d_v)',
     },
   ];
 }

@@ -105,7 +105,7 @@ export function computeMix(engine, alpha, V) {
 /**
  * The notebook's three asserts as checks (attn-check as data): every weight ≥ 0, the weights sum
  * to 1, and the loop agrees with α @ V (pending while the core refuses the weights). None while
- * α and V do not match.
+ * α and V do not match. `python`: each in the names of the code cells (NumPy's or PyTorch's alike).
  */
 export function mixChecks(rules, mix) {
   if (!rules) return [];
@@ -116,18 +116,21 @@ export function mixChecks(rules, mix) {
       comparison: 'ge',
       threshold: 0,
       value: rules.report.minEntry,
+      python: 'alpha.min()',
     },
     {
       name: 'check-sum',
       label: '$|\\sum_j \\alpha_j - 1|$',
       threshold: ROW_SUM_TOLERANCE,
       value: rules.report.maxRowSumError,
+      python: 'abs(alpha.sum() - 1)',
     },
     {
       name: 'check-agree',
       label: mix ? 'max |loop sum − α @ V|' : 'max |loop sum − α @ V| (there is no α @ V while a rule is broken)',
       threshold: AGREEMENT,
       value: mix ? mix.diff : undefined,
+      python: 'abs(y_sum - y_matrix.reshape(-1)).max()',
     },
   ];
 }

@@ -53,7 +53,7 @@ export function shapeOk(r) {
   return r.Y.shape.length === 4 && r.Y.shape.every((d, i) => d === expected[i]);
 }
 
-/** The notebook's two assertions as the lab's checks (data for AttnLab checkCells). */
+/** The notebook's two assertions as the lab's checks (data for AttnLab checkCells; `python`: in the code's names). */
 export function multiHeadChecks(r) {
   return [
     {
@@ -61,11 +61,13 @@ export function multiHeadChecks(r) {
       label: `max |row sum − 1| over all ${r.B * r.h * r.T} rows (B·h·T) of A`,
       threshold: 1e-6,
       value: r.report.maxRowSumError,
+      python: '(A.sum(dim=-1) - 1).abs().max()',
     },
     {
       name: 'shape',
       label: `Y.shape = ${shapeText(r.Y.shape)}, expected (B, h, T, d_v) = ${shapeText([r.B, r.h, r.T, r.dv])}`,
       pass: shapeOk(r),
+      python: 'tuple(Y.shape) == (B, h, T, d_v)',
     },
   ];
 }
