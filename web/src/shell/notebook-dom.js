@@ -63,41 +63,37 @@ function blocks(el) {
   return [...el.children].map(block).filter(Boolean);
 }
 
-/** The attn-code elements in a cell's shadow tree (and in the cells inside it), in order. */
-function shadowCodes(host) {
+/** The elements under `root` that pass `test`, its shadow trees (and theirs) included, in order. */
+function deepElements(root, test) {
   const found = [];
-  const walk = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (el.localName === 'attn-code') found.push(el);
-      if (el.shadowRoot) walk(el.shadowRoot);
-    }
-  };
-  if (host.shadowRoot) walk(host.shadowRoot);
+  for (const el of root.querySelectorAll('*')) {
+    if (test(el)) found.push(el);
+    if (el.shadowRoot) found.push(...deepElements(el.shadowRoot, test));
+  }
   return found;
+}
+
+/** The elements named `name` in a cell's shadow tree (and in the cells inside it), in order. */
+function inShadow(host, name) {
+  return host.shadowRoot ? deepElements(host.shadowRoot, (el) => el.localName === name) : [];
 }
 
 function codePart(el, cell) {
   return { kind: 'code', source: String(el.code ?? ''), cell };
 }
 
-/** The checks of a cell's shadow tree that have a Python form (attn-check `python`), in order. */
-function shadowChecks(host) {
-  const found = [];
-  const walk = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (el.localName === 'attn-check' && el.python) found.push(el);
-      if (el.shadowRoot) walk(el.shadowRoot);
-    }
-  };
-  if (host.shadowRoot) walk(host.shadowRoot);
-  return found.map(({ label, python, comparison, threshold, tolerance, pass }) => ({
-    label,
-    python,
-    comparison,
-    threshold,
-    tolerance,
-    yesNo: threshold === undefined && pass !== undefined,
-  }));
+/** The checks of a cell that have a Python form (attn-check `python`), in order. */
+function pythonChecks(host) {
+  return inShadow(host, 'attn-check')
+    .filter((check) => check.python)
+    .map(({ label, python, comparison, threshold, tolerance, pass }) => ({
+      label,
+      python,
+      comparison,
+      threshold,
+      tolerance,
+      yesNo: threshold === undefined && pass !== undefined,
+    }));
 }
 
 /** Parts of the cells written inside `el` (light DOM), in order: each one's code, then its checks. */
@@ -106,8 +102,8 @@ function cellParts(el) {
   for (const cell of [el, ...el.querySelectorAll('*')]) {
     if (cell.localName === 'attn-code') parts.push(codePart(cell, cell.for || cell.id));
     else if (cell.localName.startsWith('attn-')) {
-      const codes = shadowCodes(cell).map((c) => codePart(c, cell.id));
-      const checks = codes.length ? shadowChecks(cell) : []; // asserts need the code's variables
+      const codes = inShadow(cell, 'attn-code').map((c) => codePart(c, cell.id));
+      const checks = codes.length ? pythonChecks(cell) : []; // asserts need the code's variables
       parts.push(...codes, ...(checks.length ? [{ kind: 'checks', cell: cell.id, checks }] : []));
     }
   }
@@ -182,12 +178,7 @@ const SETTLE_TIMEOUT_MS = 60000;
 
 /** Every cell (an element with drawNow) in `root`, its shadow trees included. */
 function cellsIn(root) {
-  const found = [];
-  for (const el of root.querySelectorAll('*')) {
-    if (typeof el.drawNow === 'function') found.push(el);
-    if (el.shadowRoot) found.push(...cellsIn(el.shadowRoot));
-  }
-  return found;
+  return deepElements(root, (el) => typeof el.drawNow === 'function');
 }
 
 function whenSettled(cell) {
