@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { downloadNotebook } from '../../scripts/notebooks.mjs';
+import { notebookFromParts, notebookText } from '../../web/src/shell/notebook-format.js';
 import { courseLessons, distDir, singleFileUrl, useBrowserAndSite, watch } from '../e2e/browser.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -355,6 +356,25 @@ test('the offline single file, from file://, writes the same notebook with no ne
   } finally {
     await page.close();
   }
+});
+
+test('the kernel layer fails a notebook whose check does not hold, naming the check', async () => {
+  const file = path.join(editedDir, 'a-failing-check.ipynb');
+  const parts = [
+    { kind: 'markdown', text: 'One.' },
+    { kind: 'markdown', text: 'Two.' },
+    { kind: 'code', source: 'import numpy as np\nA = np.array([[0.6, 0.6]])', cell: 'am' },
+    {
+      kind: 'checks',
+      cell: 'am',
+      checks: [{ label: 'max |row sum − 1|', python: 'abs(A.sum(-1) - 1).max()', threshold: 1e-6 }],
+    },
+  ];
+  await mkdir(editedDir, { recursive: true });
+  await writeFile(file, notebookText(notebookFromParts({ id: 'failing-check', title: 'A check that fails', parts })));
+  const result = await runNotebook(file);
+  assert.equal(result.ok, false);
+  assert.match(result.error, /AssertionError: max \|row sum − 1\| ≤ 0\.000001/);
 });
 
 // After the browser tests: the kernel runs have been going on meanwhile.

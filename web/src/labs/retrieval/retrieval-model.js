@@ -82,7 +82,10 @@ export function computeRetrieval(engine, token) {
   return { ...r, token, rounded, oneHotGap };
 }
 
-/** The lab's checks (data for AttnLab checkCells): the one-hot weights and the retrieved token. */
+/**
+ * The lab's checks (data for AttnLab checkCells): the one-hot weights and the retrieved token;
+ * `python`: each in the names of the lab's PyTorch cell.
+ */
 export function retrievalChecks(r) {
   return [
     {
@@ -90,6 +93,7 @@ export function retrievalChecks(r) {
       label: `weights to 3 decimals = ${pythonFloats(r.rounded)}; max |· − one-hot at position ${r.token}|`,
       threshold: 0,
       value: r.oneHotGap,
+      python: `(w_retrieve[0, 0].round(decimals=3) - F.one_hot(torch.tensor(${r.token}), 5)).abs().max()`,
     },
     {
       name: 'retrieved',
@@ -97,6 +101,7 @@ export function retrievalChecks(r) {
       comparison: 'eq',
       threshold: r.token,
       value: r.retrieved,
+      python: 'retrieved_token',
     },
   ];
 }
