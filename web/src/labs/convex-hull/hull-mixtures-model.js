@@ -84,19 +84,27 @@ export function explainHullError(error) {
   return `The mixtures could not be drawn for these settings (${what}). The plot keeps the last ones that worked.`;
 }
 
+// y(τ) = alpha @ V_2d inside the hull, in the names of the lab's code cell: within 1e-9 of every
+// edge's half-plane when the values span an area, else of the segment a–b they lie on.
+const INSIDE_PYTHON =
+  'bool(((alpha @ V_2d) @ normals.T + offsets <= 1e-9).all()) if np.linalg.matrix_rank(V_2d - V_2d[0]) == 2 ' +
+  'else bool(np.linalg.norm(alpha @ V_2d - (a + np.clip((alpha @ V_2d - a) @ (b - a) / max((b - a) @ (b - a), 1e-300), 0, 1) * (b - a))) <= 1e-9)';
+
 /**
  * The lab's checks (attn-check as data): no mixture outside the hull, the Dirichlet rows sum to 1
- * and are ≥ 0, and y(τ) lies inside the hull. None before the first view.
+ * and are ≥ 0, and y(τ) lies inside the hull. None before the first view. `python`: each in the
+ * names of the lab's code cell.
  */
 export function hullChecks(view, tau) {
   if (!view) return [];
   return [
-    { name: 'check-outside', label: 'mixtures outside the hull', threshold: 0, value: view.outside },
+    { name: 'check-outside', label: 'mixtures outside the hull', threshold: 0, value: view.outside, python: 'outside' },
     {
       name: 'check-rows',
       label: 'Dirichlet weights: max |row sum − 1|',
       threshold: ROW_SUM_TOLERANCE,
       value: view.report.maxRowSumError,
+      python: 'abs(alpha_samples.sum(axis=1) - 1).max()',
     },
     {
       name: 'check-nonnegative',
@@ -104,8 +112,14 @@ export function hullChecks(view, tau) {
       comparison: 'ge',
       threshold: 0,
       value: view.report.minEntry,
+      python: 'alpha_samples.min()',
     },
-    { name: 'check-highlight', label: `y(τ) inside the hull at τ = ${formatTau(tau)}`, pass: view.highlightInside },
+    {
+      name: 'check-highlight',
+      label: `y(τ) inside the hull at τ = ${formatTau(tau)}`,
+      pass: view.highlightInside,
+      python: INSIDE_PYTHON,
+    },
   ];
 }
 
