@@ -48,7 +48,15 @@ export function computeCausal(engine, seed) {
   };
 }
 
-/** The lab's checks (attn-check class `name`: the result's `value` field against `threshold`). */
+// The outputs and the weights against the same formula in float64, in the names of the code cell.
+const CAUSAL_REFERENCE_PYTHON =
+  'max((a - b.double()).abs().max() for a, b in zip(attention(Q.double(), K.double(), V.double(), mask=causal_mask), ' +
+  '(out_causal, w_causal)))';
+
+/**
+ * The lab's checks (attn-check class `name`: the result's `value` field against `threshold`);
+ * `python`: each in the names of the lab's code cell, for the lesson's notebook.
+ */
 export const CAUSAL_CHECKS = [
   {
     name: 'future',
@@ -56,6 +64,7 @@ export const CAUSAL_CHECKS = [
     label: 'total weight from position 0 onto positions 1…4, both batches',
     comparison: 'eq',
     threshold: 0,
+    python: 'w_causal[:, 0, 1:].abs().sum()',
   },
   {
     name: 'above',
@@ -63,12 +72,14 @@ export const CAUSAL_CHECKS = [
     label: 'largest weight above the diagonal, any row',
     comparison: 'eq',
     threshold: 0,
+    python: 'torch.triu(w_causal, diagonal=1).abs().max()',
   },
   {
     name: 'reference',
     value: 'diff',
     label: 'max |causal mask built in − float64 reference with the tril mask|',
     threshold: 1e-6,
+    python: CAUSAL_REFERENCE_PYTHON,
   },
 ];
 

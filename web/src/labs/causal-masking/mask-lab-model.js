@@ -31,11 +31,34 @@ export function computeMaskLab(engine, seed, allowed) {
   };
 }
 
-/** The lab's checks (attn-check class `name`: the result's `value` field against `threshold`). */
+/**
+ * The lab's checks (attn-check class `name`: the result's `value` field against `threshold`);
+ * `python`: each in the names of the lab's code cell, for the lesson's notebook.
+ */
 export const MASK_CHECKS = [
-  { name: 'blocked', value: 'blocked', label: 'largest weight on a blocked cell', comparison: 'eq', threshold: 0 },
-  { name: 'row-sums', value: 'rowError', label: 'max |row sum − 1| over rows with an allowed key', threshold: 1e-6 },
-  { name: 'reference', value: 'diff', label: 'max |ours − float64 reference| for this mask', threshold: 1e-6 },
+  {
+    name: 'blocked',
+    value: 'blocked',
+    label: 'largest weight on a blocked cell',
+    comparison: 'eq',
+    threshold: 0,
+    python: 'weights.masked_fill(mask, 0).nan_to_num().abs().max()',
+  },
+  {
+    name: 'row-sums',
+    value: 'rowError',
+    label: 'max |row sum − 1| over rows with an allowed key',
+    threshold: 1e-6,
+    python: '(weights.sum(-1) - 1)[:, mask.any(-1)].abs().max() if mask.any() else 0',
+  },
+  {
+    name: 'reference',
+    value: 'diff',
+    label: 'max |ours − float64 reference| for this mask',
+    threshold: 1e-6,
+    python:
+      "(weights.double() - torch.softmax((Q.double() @ K.double().transpose(-2, -1) / math.sqrt(Q.shape[-1])).masked_fill(~mask, float('-inf')), dim=-1)).nan_to_num().abs().max()",
+  },
 ];
 
 /**
