@@ -107,6 +107,7 @@ test('the comparison: the source’s three temperatures from the core, rows summ
     threshold: 1e-6,
     comparison: 'le',
     value: c.rowSumGap,
+    python: 'max(abs(float(custom_softmax(logits, temperature=t).sum()) - 1) for t in temperatures)',
   });
   assert.match(comparisonPrintout(c), /^τ = 0\.25: α = \[/);
   assert.deepEqual(comparisonRows(LOGITS, c)[0], [

@@ -190,7 +190,7 @@ export class AttnSoftmaxTemperature extends AttnLab {
       ${r ? weightStats(r, T) : this.task.error ? '' : html`<p class="readout">Loading the attention core…</p>`}
     `;
     if (this.figureOnly) return this.renderLab({ figure, controls }); // no checks, code or notes to build
-    const checks = checkCells(softmaxChecks(r, T, this.temperatures));
+    const checks = checkCells(softmaxChecks(r, T, this.temperatures, tau));
     const code = softmaxCode(this.logits, tau, this.temperatures);
     return this.renderLab({
       figure,

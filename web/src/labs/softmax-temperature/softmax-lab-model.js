@@ -78,25 +78,42 @@ export function computeSoftmaxLab(engine, logits, tau) {
   return { ...computeAtTemperature(engine, logits, tau), ...computeLimits(engine, logits) };
 }
 
+/** τ as a Python literal (∞ as float("inf")). */
+const pythonTau = (tau) => (tau === Infinity ? 'float("inf")' : String(tau));
+
 /**
  * The lab's four checks (data for AttnLab checkCells): the core against the float64 oracle at τ, at the
  * two limits, and the rows of the comparison at `temperatures`. `r` is undefined until computed.
+ * `python`: each for the lesson's notebook, in the names of the lab's code cells (softmax_t and the
+ * logits of the first; the comparison's own names), with τ written in, as the second cell reuses `tau`.
  */
-export function softmaxChecks(r, T, temperatures) {
+export function softmaxChecks(r, T, temperatures, tau = 1) {
+  const reference =
+    tau === 0
+      ? 'softmax_t(logits, 0).double() - softmax_t(logits.double(), 0)' // the limit is the formula at τ = 0
+      : `softmax_t(logits, ${pythonTau(tau)}).double() - torch.softmax(logits.double() / ${pythonTau(tau)}, dim=-1)`;
   return [
     {
       id: 'check-reference',
       label: 'max |$\\alpha$ (computed here, float32) − $\\alpha$ (float64 formula)|',
       threshold: 1e-6,
       value: r?.referenceGap,
+      python: `(${reference}).abs().max()`,
     },
     {
       id: 'check-cold',
       label: '$\\tau \\to 0$: max |$\\alpha$ − one-hot of the argmax|',
       threshold: 1e-7,
       value: r?.coldGap,
+      python: '(softmax_t(logits, 0) - (logits == logits.max()).float() / (logits == logits.max()).sum()).abs().max()',
     },
-    { id: 'check-hot', label: `τ → ∞: max |α − 1/${T}|`, threshold: 1e-7, value: r?.hotGap },
+    {
+      id: 'check-hot',
+      label: `τ → ∞: max |α − 1/${T}|`,
+      threshold: 1e-7,
+      value: r?.hotGap,
+      python: '(softmax_t(logits, float("inf")) - 1 / len(logits)).abs().max()',
+    },
     { id: 'check-rows', ...comparisonCheck(r?.comparison, temperatures) },
   ];
 }

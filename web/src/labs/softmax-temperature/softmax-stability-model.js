@@ -87,17 +87,39 @@ export function naiveVerdict(r) {
     : 'naive softmax is NaN, because every exp(s) underflows to 0 (s < −745.13)';
 }
 
-/** The lab's four checks (data for AttnLab checkCells); `r` is undefined until computed. */
+/**
+ * The lab's four checks (data for AttnLab checkCells); `r` is undefined until computed. `python`:
+ * each in the names of STABILITY_CODE (s, naive, stable), for the lesson's notebook; softmax(s) there
+ * is SciPy's.
+ */
 export function stabilityChecks(r) {
   return [
-    { id: 'check-naive', label: naiveVerdict(r), pass: r ? r.naiveNaN === r.predictedNaN : undefined },
-    { id: 'check-finite', label: 'stable softmax: entries that are not finite', threshold: 0, value: r?.nonFinite },
-    { id: 'check-sum', label: 'stable softmax: $|\\sum \\alpha - 1|$', threshold: 1e-6, value: r?.sumGap },
+    {
+      id: 'check-naive',
+      label: naiveVerdict(r),
+      pass: r ? r.naiveNaN === r.predictedNaN : undefined,
+      python: 'bool(np.isnan(naive).any()) == bool(np.isinf(np.exp(s)).any() or not np.exp(s).any())',
+    },
+    {
+      id: 'check-finite',
+      label: 'stable softmax: entries that are not finite',
+      threshold: 0,
+      value: r?.nonFinite,
+      python: '(~np.isfinite(stable)).sum()',
+    },
+    {
+      id: 'check-sum',
+      label: 'stable softmax: $|\\sum \\alpha - 1|$',
+      threshold: 1e-6,
+      value: r?.sumGap,
+      python: 'abs(stable.sum() - 1)',
+    },
     {
       id: 'check-shift',
       label: '$\\max |\\operatorname{softmax}(s) - \\operatorname{softmax}(s - \\max s)|$',
       threshold: 1e-6,
       value: r?.shiftGap,
+      python: 'np.abs(__import__("scipy.special", fromlist=["softmax"]).softmax(s) - stable).max()',
     },
   ];
 }

@@ -23,12 +23,13 @@ export function computeComparison(engine, logits, temperatures) {
 /** A weight in the comparison table: 4 decimals, or two significant digits when it is that small. */
 export const formatWeight = (w) => (w === 0 || w >= 5e-5 ? w.toFixed(4) : w.toExponential(1).replace('e-', 'e−'));
 
-/** The check (data for AttnLab checkCells): every row of weights sums to 1. */
+/** The check (data for AttnLab checkCells): every row of weights sums to 1; `python`: in COMPARE_CODE's names. */
 export const comparisonCheck = (comparison, temperatures) => ({
   label: `max |row sum − 1| over the ${temperatures.length === 3 ? 'three' : temperatures.length} temperatures`,
   threshold: 1e-6,
   comparison: 'le',
   value: comparison?.rowSumGap,
+  python: 'max(abs(float(custom_softmax(logits, temperature=t).sum()) - 1) for t in temperatures)',
 });
 
 /** The weights as a notebook prints them, one line per τ (4 decimals). */
