@@ -78,9 +78,17 @@ export const gapText = (x) => formatNumber(x);
 /** Whether the output has the example's shape (B, T, D). */
 export const shapeOk = (r) => (r ? r.out.shape.join(',') === `${B},${T},${D}` : undefined);
 
+// The output of each way against the float64 reference, in the names of the lab's code cells:
+// PyTorch's F.scaled_dot_product_attention (one pass), and the NumPy cell's weights @ V.
+const GAP_PYTHON = {
+  'one-pass': '(out_torch.double() - out64).abs().max()',
+  'step-by-step': 'np.abs(out.astype(np.float64) - out64.numpy()).max()',
+};
+
 /**
  * The lab's checks as data (AttnLab checkCells): the output's shape, the rows of weights, and one
- * check per way of computing the output, named as the summary names it.
+ * check per way of computing the output, named as the summary names it. `python`: each in the
+ * names of the lab's code cells (the NumPy cell's out and weights, the last defined), for the notebook.
  */
 export function sdpaChecks(r) {
   return [
@@ -88,18 +96,21 @@ export function sdpaChecks(r) {
       name: 'shape',
       label: `output shape = (${r.out.shape.join(', ')}), expected (B, T, D) = (${B}, ${T}, ${D})`,
       pass: shapeOk(r),
+      python: 'tuple(out.shape) == (B, T, D)',
     },
     {
       name: 'row-sums',
       label: 'max over all $B \\cdot T$ rows of $|\\sum_j w_{ij} - 1|$',
       threshold: 1e-6,
       value: r.report.maxRowSumError,
+      python: 'abs(weights.sum(-1) - 1).max()',
     },
     ...referenceGaps(r).map((gap) => ({
       name: `reference ${gap.id}`,
       label: `max |output − double-precision output|, ${gap.name}`,
       threshold: REFERENCE_TOLERANCE,
       value: gap.value,
+      python: GAP_PYTHON[gap.id],
     })),
   ];
 }
