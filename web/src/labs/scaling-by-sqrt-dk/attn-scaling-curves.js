@@ -202,6 +202,7 @@ export class AttnScalingCurves extends AttnLab {
           label=${c.label}
           threshold=${c.threshold}
           comparison=${c.comparison}
+          python=${c.python}
           .value=${values[i]}
         ></attn-check>`,
     );

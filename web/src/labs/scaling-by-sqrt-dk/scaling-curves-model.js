@@ -16,16 +16,35 @@ export const SERIES = [
 /** Thresholds of the checks (the lesson says where they come from). */
 export const THRESHOLDS = { unscaledMax: 0.85, gap: 0.3, scaledDrift: 0.05, unscaledEntropy: 0.3 };
 
-/** The checks, in the order of checkValues(). */
+/**
+ * The checks, in the order of checkValues(). `python`: each for the lesson's notebook, from fresh
+ * draws of CURVES_CODE's weight_stats(d, scaled) → (mean largest weight, mean entropy).
+ */
 export const CHECKS = [
-  { label: 'unscaled mean largest weight at $D = 128$', threshold: THRESHOLDS.unscaledMax, comparison: 'ge' },
-  { label: 'unscaled − scaled mean largest weight at $D = 128$', threshold: THRESHOLDS.gap, comparison: 'ge' },
+  {
+    label: 'unscaled mean largest weight at $D = 128$',
+    threshold: THRESHOLDS.unscaledMax,
+    comparison: 'ge',
+    python: 'weight_stats(128, scaled=False)[0]',
+  },
+  {
+    label: 'unscaled − scaled mean largest weight at $D = 128$',
+    threshold: THRESHOLDS.gap,
+    comparison: 'ge',
+    python: 'weight_stats(128, scaled=False)[0] - weight_stats(128, scaled=True)[0]',
+  },
   {
     label: '|scaled mean largest weight at $D = 128$ − at $D = 8$|',
     threshold: THRESHOLDS.scaledDrift,
     comparison: 'le',
+    python: 'abs(weight_stats(128, scaled=True)[0] - weight_stats(8, scaled=True)[0])',
   },
-  { label: 'unscaled mean entropy at $D = 128$ (nats)', threshold: THRESHOLDS.unscaledEntropy, comparison: 'le' },
+  {
+    label: 'unscaled mean entropy at $D = 128$ (nats)',
+    threshold: THRESHOLDS.unscaledEntropy,
+    comparison: 'le',
+    python: 'weight_stats(128, scaled=False)[1]',
+  },
 ];
 
 /** What the curves depend on besides D: a change of any of them starts them afresh. */
