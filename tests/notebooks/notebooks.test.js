@@ -78,8 +78,8 @@ function checkShape(notebook, id, { teacher }) {
 }
 
 /**
- * In the page: every cell drawn and settled; the code texts the lesson shows, and how many of the
- * checks of cells that show code have a Python form (attn-check `python`).
+ * In the page: every cell drawn and settled; the code texts the lesson shows, how many checks the
+ * cells that show code have (each must have a Python form, attn-check `python`), and any without.
  */
 async function pageCode(page) {
   return page.evaluate(async () => {
@@ -91,12 +91,16 @@ async function pageCode(page) {
       ]);
     const body = document.querySelector('.lesson-body');
     let checks = 0;
+    const without = []; // checks of a lab with code that have no Python form
     for (const cell of body.querySelectorAll('*')) {
       if (!cell.localName.startsWith('attn-') || !cell.shadowRoot) continue;
       if (deep(cell.shadowRoot, 'attn-code').length === 0) continue; // asserts need the code's names
-      checks += deep(cell.shadowRoot, 'attn-check').filter((check) => check.python).length;
+      for (const check of deep(cell.shadowRoot, 'attn-check')) {
+        if (check.python) checks += 1;
+        else without.push(`${cell.id || cell.localName}: ${check.label}`);
+      }
     }
-    return { codes: deep(body, 'attn-code').map((el) => el.code), checks };
+    return { codes: deep(body, 'attn-code').map((el) => el.code), checks, without };
   });
 }
 
@@ -304,7 +308,8 @@ for (const { id } of lessons) {
         assert.deepEqual(codeOf(fresh), codeOf(notebooks.learner), `${id}: the page and the build disagree`);
         const shown = await pageCode(page);
         const inNotebook = new Set(codeOf(fresh));
-        assert.equal(assertsOf(fresh), shown.checks, `${id}: one assert per check with a Python form`);
+        assert.deepEqual(shown.without, [], `${id}: every Verified check of a lab with code has a Python form`);
+        assert.equal(assertsOf(fresh), shown.checks, `${id}: one assert per Verified check`);
         t.diagnostic(`checks asserted in the notebook: ${shown.checks}`);
         for (const code of shown.codes) {
           assert.ok(

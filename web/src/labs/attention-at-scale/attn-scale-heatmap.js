@@ -200,6 +200,7 @@ export class AttnScaleHeatmap extends AttnLab {
       label="total weight on masked keys"
       threshold="0"
       comparison="eq"
+      python="(weights.masked_fill(mask, 0).sum() if mask is not None else 0)"
       .value=${r?.masked}
     ></attn-check>`;
     const code = html`<attn-code

@@ -35,7 +35,10 @@ export function attentionFacts(attention) {
   return { maxRowSumError, maxFutureWeight };
 }
 
-/** The lab's checks, as data for checkCells (cells/base/lab.js). */
+/**
+ * The lab's checks, as data for checkCells (cells/base/lab.js). `python`: each in the names of the
+ * lab's PyTorch cell (maps: every layer's weights on its probe), for the lesson's notebook.
+ */
 export function trainerChecks(attention) {
   const facts = attentionFacts(attention);
   return [
@@ -44,6 +47,7 @@ export function trainerChecks(attention) {
       label: 'max |row sum − 1| over every head’s weights on the probe',
       threshold: 1e-5,
       value: facts.maxRowSumError,
+      python: 'max((m.sum(-1) - 1).abs().max().item() for m in maps)',
     },
     {
       name: 'causal',
@@ -51,6 +55,7 @@ export function trainerChecks(attention) {
       comparison: 'eq',
       threshold: 0,
       value: facts.maxFutureWeight,
+      python: 'max(m.triu(1).abs().max().item() for m in maps)',
     },
   ];
 }

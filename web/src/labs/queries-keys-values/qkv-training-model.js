@@ -158,13 +158,23 @@ export const solved = (s) => s.correct === ALL_INPUTS.length && s.retrieved === 
 // the number formatting is the world lab's model's
 export { fmt, vec, matrixText };
 
-/** The lab's checks (checkCells data): they hold at every step, trained or not. */
+// Every position's weights on the 16 inputs, in the names of the lab's PyTorch cell (its forward
+// keeps only the query's row).
+const ALL_WEIGHTS_PYTHON =
+  "F.softmax((lambda x: (x @ p['W_Q']) @ (x @ p['W_K']).transpose(-2, -1) / math.sqrt(D))" +
+  "(p['embed.token'][torch.tensor(inputs)] + p['embed.position']).masked_fill(~causal, float('-inf')), dim=-1)";
+
+/**
+ * The lab's checks (checkCells data): they hold at every step, trained or not. `python`: each in
+ * the names of the lab's PyTorch cell, for the lesson's notebook.
+ */
 export const trainingChecks = (s) => [
   {
     name: 'row-sums',
     label: 'max |row sum of the attention − 1| over the 16 inputs',
     threshold: 1e-5,
     value: s.maxRowSumError,
+    python: `(${ALL_WEIGHTS_PYTHON}.sum(-1) - 1).abs().max()`,
   },
   {
     name: 'causal',
@@ -172,6 +182,7 @@ export const trainingChecks = (s) => [
     comparison: 'eq',
     threshold: 0,
     value: s.causalLeak,
+    python: `${ALL_WEIGHTS_PYTHON}.triu(1).abs().max()`,
   },
 ];
 
