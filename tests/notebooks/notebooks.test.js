@@ -5,12 +5,14 @@
 //     3 Markdown cells and 1 code cell, cell ids, no <attn- tag, {{ placeholder or # needs: marker
 //     left, each exercise followed by its answer cell: empty for a learner, filled for the teacher;
 //   - in headless Chromium (the site with the strict CSP): every code cell the page shows is among
-//     the notebook's code cells; then one edit in each lab that has code and a state (its first field
+//     the notebook's code cells, and every Verified check of a lab with code has a Python form and
+//     is one assert; then one edit in each lab that has code and a state (its first field
 //     whose edit changes the code and prints no error), and the notebook downloaded from the page
 //     carries the edited code (build/notebooks-edited/<id>.ipynb; a lesson whose code cells have no
 //     state to edit, such as a fixed PyTorch cell, downloads the same code);
-//   - the three notebooks run top to bottom with no error (two at a time; a notebook whose code
-//     cells are those of one already run is not run twice: its run stands).
+//   - the three notebooks run top to bottom with no error, their asserts holding (two at a time; a
+//     notebook whose code cells are those of one already run is not run twice: its run stands);
+//     and a notebook whose check does not hold fails, naming the check.
 // Needs a build (npm run build). Waits for signals only: the page's download, the cells' data-settled.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
