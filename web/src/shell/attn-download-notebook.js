@@ -15,7 +15,7 @@ import { notebookFromParts, notebookText } from './notebook-format.js';
 import sdpaReference from './sdpa_reference.py?raw';
 
 /** The lesson shown in `article` as notebook text. */
-export function lessonNotebookText(article, meta, { teacher = false } = {}) {
+function lessonNotebookText(article, meta, { teacher = false } = {}) {
   const body = article?.querySelector('.lesson-body');
   if (!body) throw new Error('no lesson is open');
   const parts = lessonParts(body, { teacher });
