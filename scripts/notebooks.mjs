@@ -49,13 +49,24 @@ export async function writeNotebooks({ dist = path.join(root, 'dist'), only = nu
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const context = await browser.newContext({ acceptDownloads: true });
-    const page = await context.newPage();
-    const lessons = (await coursePages(page, server.url, only, { timeout: TIMEOUT_MS })).filter((p) => p.id !== 'home');
+    const home = await context.newPage();
+    const lessons = (await coursePages(home, server.url, only, { timeout: TIMEOUT_MS })).filter((p) => p.id !== 'home');
     for (const lesson of lessons) {
-      await page.goto(lesson.url);
-      await page.locator('attn-download-notebook').waitFor({ timeout: TIMEOUT_MS });
-      await writeFile(path.join(out, `${lesson.id}.ipynb`), await downloadNotebook(page));
-      await writeFile(path.join(out, 'teacher', `${lesson.id}.ipynb`), await downloadNotebook(page, { teacher: true }));
+      // a page of its own: a hash change on one page swaps the lesson in place, and a click while
+      // it swaps would write the lesson before it
+      const page = await context.newPage();
+      try {
+        await page.goto(lesson.url);
+        await page.locator('attn-download-notebook').waitFor({ timeout: TIMEOUT_MS });
+        await writeFile(path.join(out, `${lesson.id}.ipynb`), await downloadNotebook(page));
+        const teacher = await downloadNotebook(page, { teacher: true });
+        await writeFile(path.join(out, 'teacher', `${lesson.id}.ipynb`), teacher);
+      } catch (error) {
+        error.message = `lesson ${lesson.id}: ${error.message}`;
+        throw error;
+      } finally {
+        await page.close();
+      }
     }
     await cp(out, path.join(dist, 'site', 'notebooks'), { recursive: true });
     return lessons.map((lesson) => lesson.id);

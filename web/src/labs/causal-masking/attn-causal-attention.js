@@ -26,7 +26,7 @@ import { B, batchSelect, rowsOf, sci } from '../common/qkv-lab.js';
 import { checkCells } from '../../cells/base/lab.js';
 import { CausalLab } from './causal-lab.js';
 import { CAUSAL_CHECKS, causalPrintout, computeCausal, describeCausal } from './causal-attention-model.js';
-import { CAUSAL_CODE, codeParams } from './causal-masking-code.js';
+import { CAUSAL_CODE, CAUSAL_PLOT_CODE, codeParams } from './causal-masking-code.js';
 import { checksFrom, explainCoreError } from './masks-model.js';
 
 export class AttnCausalAttention extends CausalLab {
@@ -89,7 +89,8 @@ export class AttnCausalAttention extends CausalLab {
       </p>
     `;
     const checks = checkCells(checksFrom(CAUSAL_CHECKS, r));
-    const code = this.codeCell('PyTorch: the tril mask against is_causal=True', CAUSAL_CODE, codeParams(r));
+    const code = html`${this.codeCell('PyTorch: the tril mask against is_causal=True', CAUSAL_CODE, codeParams(r))}
+    ${this.codeCell('The heatmap with Matplotlib (after the cell above)', CAUSAL_PLOT_CODE, null)}`;
     const hood = r
       ? html`<p>
             The core's float64 reference applies the tril mask explicitly. Largest difference from it:

@@ -209,3 +209,26 @@ else:
     z = np.exp((s - s.max()) / tau)
     alpha = z / z.sum()
 print("alpha:", alpha.round(3), "y:", alpha @ V_2d)`;
+
+/** The figure with Matplotlib, as the source notebook drew it: run after HULL_CODE (no placeholders). */
+export const HULL_PLOT_CODE = `# needs: hull
+import matplotlib.pyplot as plt
+
+plt.figure(figsize=(7, 5))
+if np.linalg.matrix_rank(V_2d - V_2d[0]) == 2:
+    ring = np.append(hull.vertices, hull.vertices[0])   # the hull's corners, closed
+    plt.fill(V_2d[ring, 0], V_2d[ring, 1], color="#f0e4c8", alpha=0.55, label="convex hull")
+    plt.plot(V_2d[ring, 0], V_2d[ring, 1], "--", color="#5b5242")
+else:
+    plt.plot([a[0], b[0]], [a[1], b[1]], "--", color="#5b5242", label="convex hull (a segment)")
+plt.scatter(mixtures_2d[:, 0], mixtures_2d[:, 1], s=12, alpha=0.35, color="#c9b994",
+            label=f"{len(mixtures_2d):,} attention mixtures")
+plt.scatter(V_2d[:, 0], V_2d[:, 1], s=85, color="#1c1812", zorder=5, label="values $v_j$")
+for j, (x, y) in enumerate(V_2d):
+    plt.annotate(f"  $v_{j}$ ({x:g}, {y:g})", (x, y))
+y_tau = alpha @ V_2d
+plt.scatter(y_tau[0], y_tau[1], marker="*", s=220, color="#b5452a", zorder=6, label=f"y(tau) at tau = {tau}")
+plt.xlabel("dimension 1"); plt.ylabel("dimension 2")
+plt.title("Attention outputs lie inside the convex hull")
+plt.axis("equal"); plt.legend(); plt.grid(True, linestyle=":", alpha=0.4)
+plt.show()`;

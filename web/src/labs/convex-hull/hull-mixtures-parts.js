@@ -6,7 +6,7 @@
 import { html } from 'lit';
 import { tex } from '../../cells/base/math.js';
 import { gateLink } from '../../cells/notebook/exercise-gate.js';
-import { HULL_CODE, hullText, ROW_SUM_TOLERANCE } from './hull-mixtures-model.js';
+import { HULL_CODE, HULL_PLOT_CODE, hullText, ROW_SUM_TOLERANCE } from './hull-mixtures-model.js';
 
 /** Under the plot: the hull of the view `v` (null while loading), how many of `count` lie outside, the drag hint. */
 export function hullReadouts(v, count, scoresOpen) {
@@ -43,7 +43,8 @@ export function hullCode(state, printout) {
       label="NumPy and SciPy: Dirichlet mixtures and a hull test"
       .params=${params}
       .template=${HULL_CODE}
-    ></attn-code>`;
+    ></attn-code>
+    <attn-code label="The figure with Matplotlib (after the cell above)" .template=${HULL_PLOT_CODE}></attn-code>`;
 }
 
 /** "Under the hood": which call of the core computes what, and how the dots are painted. */

@@ -184,7 +184,7 @@ export class AttnQkvTraining extends AttnLab {
       code: html`<attn-code
         label="PyTorch: the same model and task"
         .template=${TRAIN_TORCH}
-        .params=${{ seed: this.seed, steps: this.steps }}
+        .params=${{ seed: this.seed, steps: this.steps || TRAIN_STEPS }}
       ></attn-code>`,
       hood: trainingHood,
     });

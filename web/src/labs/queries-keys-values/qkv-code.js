@@ -26,7 +26,7 @@ print("q_2 . k_j:", dots[2].round(2))
 print("weights of query 2:", weights[2].round(3))
 print("each query picks key:", dots.argmax(axis=1))`;
 
-/** {{seed}}, {{steps}}: the training lab's seed and steps. */
+/** {{seed}}, {{steps}}: the training lab's seed, and its steps (or, at step 0, the TRAIN_STEPS of one press of Train). */
 export const TRAIN_TORCH = `import math
 import torch
 import torch.nn.functional as F
@@ -60,7 +60,8 @@ def forward(tokens):
     return x[:, -1] @ p['unembed'], weights[:, -1]                # the answer's logits; the query's weights
 
 opt = torch.optim.AdamW(p.values(), lr=0.1, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0)
-for step in range({{steps}}):
+steps = {{steps}}   # the page's steps; before it has trained, the 400 of one press of Train
+for step in range(steps):
     tokens, answer = batch(32)
     loss = F.cross_entropy(forward(tokens)[0], answer)
     opt.zero_grad()
@@ -79,7 +80,7 @@ with torch.no_grad():
     logits, weights = forward(torch.tensor(inputs))
     answers = torch.tensor([row[i] for row, i in zip(inputs, right)])
     on_right = weights[torch.arange(16), torch.tensor(right)]
-print(f"after {{steps}} steps: {int((logits.argmax(-1) == answers).sum())} of 16 inputs answered right")
+print(f"after {steps} steps: {int((logits.argmax(-1) == answers).sum())} of 16 inputs answered right")
 print(f"weight of the query on the right item: mean {on_right.mean():.3f}, least {on_right.min():.3f}")
 print("W_Q =", p['W_Q'].detach().double().numpy().round(2).tolist())
 print("W_K =", p['W_K'].detach().double().numpy().round(2).tolist())`;

@@ -21,7 +21,7 @@ import { AttnLab, checkCells } from '../../cells/base/lab.js';
 import { LabTask } from '../../cells/base/lab-task.js';
 import { tex } from '../../cells/base/math.js';
 import { touchTargets } from '../../cells/base/styles.js';
-import { RETRIEVAL_TORCH } from './retrieval-code.js';
+import { RETRIEVAL_PLOT, RETRIEVAL_TORCH } from './retrieval-code.js';
 import {
   SEQUENCE,
   computeRetrieval,
@@ -161,10 +161,15 @@ export class AttnRetrieval extends AttnLab {
       controls,
       checks: r ? checkCells(retrievalChecks(r)) : '',
       code: html`<attn-code
-        label="PyTorch (the source's cell)"
-        .template=${RETRIEVAL_TORCH}
-        .params=${{ token }}
-      ></attn-code>`,
+          label="PyTorch (the source's cell)"
+          .template=${RETRIEVAL_TORCH}
+          .params=${{ token }}
+        ></attn-code>
+        <attn-code
+          label="The heatmap with Matplotlib (after the cell above)"
+          .template=${RETRIEVAL_PLOT}
+          .params=${{ token }}
+        ></attn-code>`,
     });
   }
 }

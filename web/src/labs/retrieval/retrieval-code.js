@@ -17,6 +17,17 @@ retrieved_token = out_retrieve[0, 0].argmax().item()
 print(f'attention weights over the 5 sequence positions: {w_retrieve[0, 0].round(decimals=3).tolist()}')
 print(f'retrieved token id: {retrieved_token}  (queried for token {{token}})')`;
 
+/** The weights as a heatmap with Matplotlib, as the source drew them: run after RETRIEVAL_TORCH. */
+export const RETRIEVAL_PLOT = `# needs: retrieve
+import matplotlib.pyplot as plt
+
+plt.figure(figsize=(5, 1.5))
+plt.imshow(w_retrieve[0].numpy(), cmap="viridis", aspect="auto", vmin=0, vmax=1)
+plt.xlabel("sequence position (key)"); plt.yticks([])
+plt.title("Attention weights: query = token {{token}}")
+plt.colorbar(fraction=0.02)
+plt.show()`;
+
 /** {{mix}}: the amount of each token in the query. */
 export const BUILDER_TORCH = `import numpy as np
 import torch
