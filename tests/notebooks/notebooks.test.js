@@ -33,7 +33,7 @@ const source = (cell) => [cell.source].flat().join('');
 const codeOf = (notebook) => notebook.cells.filter((c) => c.cell_type === 'code').map(source);
 const NEEDS = /^#\s*needs:[^\n]*\n?/;
 
-/** Runs one notebook file in the kernel: { ok, markdown, code, seconds, error }. */
+/** Runs one notebook file in the kernel: { ok, markdown, code, seconds, printed, error }. */
 function runNotebook(file) {
   return new Promise((resolve, reject) => {
     const child = spawn('/usr/bin/python3', [path.join(here, 'run_notebook.py'), file], {
@@ -384,8 +384,44 @@ test('the kernel layer fails a notebook whose check does not hold, naming the ch
   assert.match(result.error, /AssertionError: max \|row sum − 1\| ≤ 0\.000001/);
 });
 
+/**
+ * The lessons whose notebooks train a model, and what their printout shows once the model has
+ * learned its task (the learner's and the teacher's notebook, in the lesson's own settings): a
+ * notebook that trained for 0 steps, or learned nothing, fails here though it ran without error.
+ */
+const TRAINED = {
+  'queries-keys-values': {
+    line: /after (\d+) steps: (\d+) of 16 inputs answered right/,
+    learned: ([, steps, right]) => Number(steps) > 0 && Number(right) === 16,
+    says: 'trained for some steps and answers all 16 inputs',
+  },
+  'learning-to-attend': {
+    line: /^accuracy (\d\.\d+)$/m,
+    learned: ([, accuracy]) => Number(accuracy) >= 0.95,
+    says: 'reaches an accuracy of at least 0.95',
+  },
+  'heads-that-copy': {
+    line: /first copy accuracy (\d\.\d+)[^\n]*\nsecond copy accuracy (\d\.\d+)/,
+    learned: ([, first, second]) => Number(second) >= Number(first) + 0.2,
+    says: 'copies: the second copy at least 0.2 more accurate than the first',
+  },
+};
+
 // After the browser tests: the kernel runs have been going on meanwhile.
 describe('in a Jupyter kernel', () => {
+  for (const [id, { line, learned, says }] of Object.entries(TRAINED).filter(([id]) => runs.has(id))) {
+    test(`${id}: the notebook trains its model, which learns the task`, async (t) => {
+      for (const kind of ['learner', 'teacher']) {
+        const result = await runs.get(id)[kind];
+        assert.ok(result.ok, `${id} (${kind} notebook) failed in the kernel:\n${result.error}`);
+        const found = result.printed.match(line);
+        assert.ok(found, `${id} (${kind} notebook): no line ${line} in its printout:\n${result.printed.slice(-1500)}`);
+        t.diagnostic(`${kind}: ${found[0].replace(/\n/g, '; ')}`);
+        assert.ok(learned(found), `${id} (${kind} notebook) should have ${says}; it printed ${found[0]}`);
+      }
+    });
+  }
+
   for (const { id } of lessons) {
     test(`${id}: the learner’s, the teacher’s and the edited notebook run top to bottom`, async (t) => {
       const run = runs.get(id);

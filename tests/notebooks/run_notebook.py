@@ -4,8 +4,9 @@
 
 Validates it against nbformat's schema, counts its cells, then executes it top to bottom with
 nbclient in the `python3` kernel (ipykernel), in a scratch folder, Matplotlib drawing off screen.
-Prints one line of JSON: {"ok", "markdown", "code", "seconds", "error"}; "error" names the cell
-and gives the traceback's last lines. What a kernel writes to stderr (debugger or tqdm warnings)
+Prints one line of JSON: {"ok", "markdown", "code", "seconds", "printed", "error"}; "printed" is
+what the code cells printed (stdout, the last PRINTED_CHARS of it), "error" names the cell and gives
+the traceback's last lines. What a kernel writes to stderr (debugger or tqdm warnings)
 is not an error; an exception in a cell is. The JSON is the result (notebooks.test.js reads "ok").
 """
 import json
@@ -20,11 +21,25 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
 CELL_TIMEOUT_S = 600
+PRINTED_CHARS = 20000
+
+
+def printed(notebook):
+    """The stdout the notebook's code cells printed, in order."""
+    text = "".join(
+        output.get("text", "")
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.get("outputs", [])
+        if output.get("output_type") == "stream" and output.get("name") == "stdout"
+    )
+    return text[-PRINTED_CHARS:]
 
 
 def main(path):
     started = time.monotonic()
-    result = {"ok": False, "markdown": 0, "code": 0, "seconds": 0.0, "error": ""}
+    result = {"ok": False, "markdown": 0, "code": 0, "seconds": 0.0, "printed": "", "error": ""}
+    notebook = None
     try:
         notebook = nbformat.read(path, as_version=4)
         nbformat.validate(notebook)
@@ -46,6 +61,8 @@ def main(path):
         result["error"] = "\n".join(plain.strip().splitlines()[-12:])
     except Exception as error:  # a notebook that does not parse or validate, or a kernel that did not start
         result["error"] = f"{type(error).__name__}: {error}"
+    if notebook is not None:
+        result["printed"] = printed(notebook)
     result["seconds"] = round(time.monotonic() - started, 2)
     print(json.dumps(result))
 
