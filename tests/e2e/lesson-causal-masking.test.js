@@ -488,7 +488,9 @@ test('checks stay folded in one Verified line; a failing check opens it and is a
     assert.match(await verified.locator('summary').textContent(), /Verified ✓ \(3 checks\)/);
     assert.equal(await verified.locator('summary').isVisible(), true);
     for (const check of await page.locator(`${tag} attn-check`).all()) assert.equal(await check.isVisible(), false);
-    assert.equal(await page.locator(`${tag} attn-code pre`).isVisible(), false, 'the code is folded too');
+    for (const pre of await page.locator(`${tag} attn-code pre`).all()) {
+      assert.equal(await pre.isVisible(), false, 'the code is folded too');
+    }
   }
   // open one on demand
   const causalVerified = page.locator('attn-causal-attention attn-verified');

@@ -10,7 +10,10 @@
 // - every tests/e2e/course-*.test.js on that build, for the new lesson (ATTNBOOK_COURSE_ONLY; the
 //   project's lessons are run by those files in the ordinary run), including the home page's list
 //   of every lesson, in the site and in the single file;
-// - the Python layer's code cells (tests/python/code-cells.test.js) for the new lesson.
+// - the Python layer's code cells (tests/python/code-cells.test.js) for the new lesson;
+// - the notebook layer (tests/notebooks/notebooks.test.js) on the lesson's notebooks, written by
+//   that build's page as `npm run build` writes the project's (scripts/notebooks.mjs): its check,
+//   written in Markdown with a python attribute, is an assert after the code it needs.
 // And in that build, what the lesson relies on: its exercises save progress under the lesson's id
 // with no lesson= written; Try another asks the questions written in it, in order; the check of the
 // held-back figure, and its Verified line, say which exercise they wait for, then pass.
@@ -20,6 +23,7 @@ import { spawn } from 'node:child_process';
 import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { before, test } from 'node:test';
+import { writeNotebooks } from '../../scripts/notebooks.mjs';
 import { buildCourse, root } from '../fixtures/build-site.mjs';
 import { launch, serveDir, settled, watch } from './browser.js';
 
@@ -69,6 +73,7 @@ before(async () => {
   }
   await copyFile(path.join(root, FIXTURE), path.join(lessons, `${LESSON}.md`));
   await buildCourse(path.join(WORK, 'lessons'), path.join(WORK, 'dist'));
+  await writeNotebooks({ dist: env.ATTNBOOK_DIST_DIR, only: new Set([LESSON]) });
 });
 
 test('the JS lesson tests pass on the course with the lesson added', async () => {
@@ -123,6 +128,21 @@ test('the Python code-cell layer passes with the lesson in the course', async ()
   assert.deepEqual(failed, [], tap.slice(-3000));
   assert.equal(code, 0, tap.slice(-3000));
   assert.ok(passed.includes(LESSON), `the lesson's cells were collected: ${passed.join('; ')}`);
+});
+
+test('the notebook layer passes for the lesson: built, downloaded after an edit, run in a kernel', async () => {
+  const { code, tap } = await nodeTest(['tests/notebooks/notebooks.test.js'], { ATTNBOOK_COURSE_ONLY: LESSON });
+  const { passed, failed } = outcomes(tap);
+  assert.deepEqual(failed, [], tap.slice(-3000));
+  assert.equal(code, 0, tap.slice(-3000));
+  for (const name of [
+    LESSON,
+    'from the page: every code cell is in the notebook, and one edit in each lab carries over',
+    `${LESSON}: the learner’s, the teacher’s and the edited notebook run top to bottom`,
+  ]) {
+    assert.ok(passed.includes(name), `${name}: passed (${passed.join('; ')})`);
+  }
+  assert.match(tap, /# checks asserted in the notebook: 1\n/, 'its Markdown check is an assert');
 });
 
 test('in that build: progress under the lesson, Try another as written, a check that says what it waits for', async () => {

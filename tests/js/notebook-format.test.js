@@ -101,6 +101,27 @@ test('a left-over tag or placeholder, an unmet need, an unknown part, a bad id a
   );
 });
 
+test('checks written above their cell’s code follow it, merged; checks of a cell with no code are left out', () => {
+  const check = (cell, label) => ({ kind: 'checks', cell, checks: [{ label, python: 'x', threshold: 1 }] });
+  const nb = notebookFromParts({
+    id: 'l',
+    title: 'T',
+    parts: [
+      check('att', 'first'),
+      check('att', 'second'),
+      check('figure', 'of a cell with no code'),
+      { kind: 'markdown', text: 'Prose.' },
+      { kind: 'code', source: 'x = 0.5', cell: 'att' },
+      { kind: 'markdown', text: 'More.' },
+    ],
+  });
+  assert.deepEqual(
+    nb.cells.slice(1).map((c) => (c.metadata.tags?.[0] ?? c.cell_type) + ': ' + text(c).split('\n').at(-1)),
+    ['markdown: Prose.', 'code: x = 0.5', 'checks: assert float(x) <= 1, "second ≤ 1"', 'markdown: More.'],
+  );
+  assert.match(text(nb.cells[3]), /assert float\(x\) <= 1, "first ≤ 1"\nassert/);
+});
+
 test('a lab’s checks become one assert each, with the page’s comparison and threshold', () => {
   const checks = {
     kind: 'checks',

@@ -5,8 +5,8 @@
 //     3 Markdown cells and 1 code cell, cell ids, no <attn- tag, {{ placeholder or # needs: marker
 //     left, each exercise followed by its answer cell: empty for a learner, filled for the teacher;
 //   - in headless Chromium (the site with the strict CSP): every code cell the page shows is among
-//     the notebook's code cells, and every Verified check of a lab with code has a Python form and
-//     is one assert; then one edit in each lab that has code and a state (its first field
+//     the notebook's code cells, and every Verified check of a lab with code (or written in the
+//     lesson's text for a cell with code) has a Python form and is one assert; then one edit in each lab that has code and a state (its first field
 //     whose edit changes the code and prints no error), and the notebook downloaded from the page
 //     carries the edited code (build/notebooks-edited/<id>.ipynb; a lesson whose code cells have no
 //     state to edit, such as a fixed PyTorch cell, downloads the same code);
@@ -94,13 +94,21 @@ async function pageCode(page) {
     const body = document.querySelector('.lesson-body');
     let checks = 0;
     const without = []; // checks of a lab with code that have no Python form
+    const coded = new Set([...body.querySelectorAll('attn-code[for]')].map((code) => code.for)); // wired code
     for (const cell of body.querySelectorAll('*')) {
       if (!cell.localName.startsWith('attn-') || !cell.shadowRoot) continue;
       if (deep(cell.shadowRoot, 'attn-code').length === 0) continue; // asserts need the code's names
+      coded.add(cell.id);
       for (const check of deep(cell.shadowRoot, 'attn-check')) {
         if (check.python) checks += 1;
         else without.push(`${cell.id || cell.localName}: ${check.label}`);
       }
+    }
+    // checks written in the lesson's text, wired to a cell that has code
+    for (const check of body.querySelectorAll('attn-check')) {
+      if (!coded.has(check.for)) continue;
+      if (check.python) checks += 1;
+      else without.push(`${check.for}: ${check.label} (written in the lesson, with no python attribute)`);
     }
     return { codes: deep(body, 'attn-code').map((el) => el.code), checks, without };
   });

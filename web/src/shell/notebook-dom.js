@@ -82,18 +82,16 @@ function codePart(el, cell) {
   return { kind: 'code', source: String(el.code ?? ''), cell };
 }
 
+/** An attn-check's Python form, for an assert (notebook-format.js). */
+function pythonCheck({ label, python, comparison, threshold, tolerance, pass }) {
+  return { label, python, comparison, threshold, tolerance, yesNo: threshold === undefined && pass !== undefined };
+}
+
 /** The checks of a cell that have a Python form (attn-check `python`), in order. */
 function pythonChecks(host) {
   return inShadow(host, 'attn-check')
     .filter((check) => check.python)
-    .map(({ label, python, comparison, threshold, tolerance, pass }) => ({
-      label,
-      python,
-      comparison,
-      threshold,
-      tolerance,
-      yesNo: threshold === undefined && pass !== undefined,
-    }));
+    .map(pythonCheck);
 }
 
 /** Parts of the cells written inside `el` (light DOM), in order: each one's code, then its checks. */
@@ -101,7 +99,10 @@ function cellParts(el) {
   const parts = [];
   for (const cell of [el, ...el.querySelectorAll('*')]) {
     if (cell.localName === 'attn-code') parts.push(codePart(cell, cell.for || cell.id));
-    else if (cell.localName.startsWith('attn-')) {
+    else if (cell.localName === 'attn-check') {
+      // written in the lesson's text, wired to a cell: asserted after that cell's code (if it has any)
+      if (cell.python && cell.for) parts.push({ kind: 'checks', cell: cell.for, checks: [pythonCheck(cell)] });
+    } else if (cell.localName.startsWith('attn-')) {
       const codes = inShadow(cell, 'attn-code').map((c) => codePart(c, cell.id));
       const checks = codes.length ? pythonChecks(cell) : []; // asserts need the code's variables
       parts.push(...codes, ...(checks.length ? [{ kind: 'checks', cell: cell.id, checks }] : []));

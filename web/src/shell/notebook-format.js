@@ -18,7 +18,10 @@
  *     PyTorch 2's documented reference on PyTorch 1.13, guarded by hasattr (sdpa_reference.py, which
  *     the Python test layer runs too), so the notebook needs no file beside it;
  *   - the parts in order. A code cell whose first line is `# needs: <cell id>` is moved after the
- *     last code cell of that lesson cell when it stood before it, and loses the marker;
+ *     last code cell of that lesson cell when it stood before it, and loses the marker. So is a
+ *     checks part (a lesson's text may put its Verified line above the code): its asserts need the
+ *     code's names, so the checks of a cell with no code cell are left out; consecutive checks of
+ *     one cell make one code cell;
  *   - each exercise as Markdown (its label as a heading, the question, the options as a list) and
  *     an answer cell: empty for a learner, the answer and its explanation for a teacher.
  * Cell ids are `<lesson id>-<n>` (nbformat 4.5). A text that still holds an `<attn-` tag or a
@@ -37,26 +40,51 @@ function lines(text) {
   return all.map((line, i) => (i < all.length - 1 ? `${line}\n` : line)).filter((line) => line !== '');
 }
 
-/** The code parts in an order that meets every `# needs:`, their markers removed. */
+/** The lesson cell a part must follow the code of: a code cell's `# needs:`, or a checks part's cell. */
+function needed(part) {
+  if (part.kind === 'checks') return part.cell;
+  return (part.kind === 'code' && part.source.match(NEEDS)?.[1]) || null;
+}
+
+/**
+ * The parts in an order that meets every `# needs:` (markers removed) and puts every checks part
+ * after its cell's code; checks of a cell with no code are left out, and consecutive checks parts
+ * of one cell merged.
+ */
 function orderCode(parts) {
   const out = [...parts];
   for (let i = 0; i < out.length; i += 1) {
     const part = out[i];
-    const needs = part.kind === 'code' && part.source.match(NEEDS);
-    if (!needs) continue;
-    const source = part.source.replace(NEEDS, '');
+    const cell = needed(part);
+    if (!cell) continue;
     let last = -1;
     out.forEach((other, j) => {
-      if (other.kind === 'code' && other.cell === needs[1] && other !== part) last = j;
+      if (other.kind === 'code' && other.cell === cell && other !== part) last = j;
     });
-    if (last < 0) throw new Error(`notebook: a code cell needs "${needs[1]}", which has no code cell in this lesson`);
-    out[i] = { ...part, source };
+    if (part.kind === 'code') {
+      if (last < 0) throw new Error(`notebook: a code cell needs "${cell}", which has no code cell in this lesson`);
+      out[i] = { ...part, source: part.source.replace(NEEDS, '') };
+    } else if (last < 0) {
+      out.splice(i, 1); // checks with nothing to assert on
+      i -= 1;
+      continue;
+    }
     if (last > i) {
-      out.splice(last, 0, out.splice(i, 1)[0]); // right after the code it needs
+      const [moving] = out.splice(i, 1);
+      let at = last; // right after the code it needs (now at last - 1), after checks moved there before it
+      while (part.kind === 'checks' && out[at]?.kind === 'checks' && out[at].cell === cell) at += 1;
+      out.splice(at, 0, moving);
       i -= 1; // the part that moved up into place i is still to be read
     }
   }
-  return out;
+  const merged = [];
+  for (const part of out) {
+    const before = merged.at(-1);
+    if (part.kind === 'checks' && before?.kind === 'checks' && before.cell === part.cell) {
+      merged[merged.length - 1] = { ...before, checks: [...before.checks, ...part.checks] };
+    } else merged.push(part);
+  }
+  return merged;
 }
 
 const OPERATORS = { le: '<=', lt: '<', ge: '>=', gt: '>' };
