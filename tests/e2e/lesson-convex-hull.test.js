@@ -118,7 +118,10 @@ for (const [name, url] of targets) {
       const printed = await lab.locator('attn-output pre').first().textContent();
       assert.match(printed, /alpha_samples shape: \(1000, 4\)/);
       assert.match(printed, /mixtures outside the hull: 0 of 1000/);
-      const code = await lab.locator('attn-code').first().evaluate((el) => el.code);
+      const code = await lab
+        .locator('attn-code')
+        .first()
+        .evaluate((el) => el.code);
       assert.match(code, /rng\.dirichlet\(\[1\] \* 4, size=1000\)/);
       assert.match(code, /ConvexHull\(V_2d\)/);
       assert.deepEqual(problems, []);

@@ -94,7 +94,13 @@ for (const [name, url] of targets) {
         [0, 0, 0, 0, 1],
       );
       for (const [status, text] of await checkStatuses(page)) assert.equal(status, 'pass', text);
-      assert.match(await cell.locator('attn-code').first().evaluate((el) => el.code), /query = vocab\[4\]/);
+      assert.match(
+        await cell
+          .locator('attn-code')
+          .first()
+          .evaluate((el) => el.code),
+        /query = vocab\[4\]/,
+      );
       assert.equal(await cell.getByRole('button', { name: 'Query token 4' }).getAttribute('aria-pressed'), 'true');
       await cell.getByRole('button', { name: 'Reset', exact: true }).click();
       await settled(cell);

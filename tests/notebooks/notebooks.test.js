@@ -12,10 +12,14 @@
 //     state to edit, such as a fixed PyTorch cell, downloads the same code);
 //   - the three notebooks run top to bottom with no error, their asserts holding (two at a time; a
 //     notebook whose code cells are those of one already run is not run twice: its run stands);
-//     and a notebook whose check does not hold fails, naming the check.
+//     and a notebook whose check does not hold fails, naming the check; the notebooks that train a
+//     model print that it learned its task;
+//   - each learner's notebook as it ran, rendered by nbconvert to HTML and opened in Chromium
+//     (render.js): every formula typeset, every plt.show() a figure, nothing fetched.
 // Needs a build (npm run build). Waits for signals only: the page's download, the cells' data-settled.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,9 +27,11 @@ import { describe, test } from 'node:test';
 import { downloadNotebook } from '../../scripts/notebooks.mjs';
 import { notebookFromParts, notebookText } from '../../web/src/shell/notebook-format.js';
 import { courseLessons, distDir, singleFileUrl, useBrowserAndSite, watch } from '../e2e/browser.js';
+import { readRendered, toHtml } from './render.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const editedDir = path.resolve(here, '../../build/notebooks-edited');
+const executedDir = path.resolve(here, '../../build/notebooks-run'); // as they ran, and as HTML (html/)
 const site = useBrowserAndSite();
 const lessons = await courseLessons();
 
@@ -33,12 +39,19 @@ const source = (cell) => [cell.source].flat().join('');
 const codeOf = (notebook) => notebook.cells.filter((c) => c.cell_type === 'code').map(source);
 const NEEDS = /^#\s*needs:[^\n]*\n?/;
 
-/** Runs one notebook file in the kernel: { ok, markdown, code, seconds, printed, error }. */
-function runNotebook(file) {
+/**
+ * Runs one notebook file in the kernel: { ok, markdown, code, seconds, printed, error }; writes
+ * the notebook as it ran to `executed` when given.
+ */
+function runNotebook(file, executed) {
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/python3', [path.join(here, 'run_notebook.py'), file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      '/usr/bin/python3',
+      [path.join(here, 'run_notebook.py'), file, ...(executed ? [executed] : [])],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -257,9 +270,9 @@ const runsByCode = new Map(); // code cells (JSON) -> the promise of their run
 
 function pump() {
   while (running < KERNELS && queue.length) {
-    const { file, resolve } = queue.shift();
+    const { file, executed, resolve } = queue.shift();
     running += 1;
-    runNotebook(file)
+    runNotebook(file, executed)
       .then(resolve, (error) => resolve({ ok: false, error: error.message }))
       .finally(() => {
         running -= 1;
@@ -270,12 +283,17 @@ function pump() {
 
 /**
  * Queues `file` for the kernel unless the same code cells are queued already. Resolves to the
- * run's result and the file that ran ({ ...result, file }).
+ * run's result, the file that ran and where it was written as it ran ({ ...result, file, executed }).
  */
-async function kernelRun(file) {
-  const code = JSON.stringify(codeOf(JSON.parse(await readFile(file, 'utf8'))));
+async function kernelRun(file, executed) {
+  // read at once, so the first of two notebooks with the same code is the one that runs
+  const code = JSON.stringify(codeOf(JSON.parse(readFileSync(file, 'utf8'))));
   if (!runsByCode.has(code)) {
-    const run = new Promise((resolve) => queue.push({ file, resolve })).then((result) => ({ ...result, file }));
+    const run = new Promise((resolve) => queue.push({ file, executed, resolve })).then((result) => ({
+      ...result,
+      file,
+      executed,
+    }));
     runsByCode.set(code, run);
     pump();
   }
@@ -284,6 +302,7 @@ async function kernelRun(file) {
 
 const files = (id) => ({
   learner: path.join(distDir, 'notebooks', `${id}.ipynb`),
+  executed: path.join(executedDir, `${id}.ipynb`), // the learner's, as it ran, for nbconvert
   teacher: path.join(distDir, 'notebooks', 'teacher', `${id}.ipynb`),
   edited: path.join(editedDir, `${id}.ipynb`),
 });
@@ -292,8 +311,8 @@ const runs = new Map(); // lesson id -> { learner, teacher, edited } promises of
 const SLOWEST = ['heads-that-copy', 'learning-to-attend'];
 const byTime = [...lessons].sort((a, b) => Number(SLOWEST.includes(b.id)) - Number(SLOWEST.includes(a.id)));
 for (const { id } of byTime) {
-  const { learner, teacher } = files(id);
-  runs.set(id, { learner: kernelRun(learner).catch((e) => ({ ok: false, error: e.message })) });
+  const { learner, teacher, executed } = files(id);
+  runs.set(id, { learner: kernelRun(learner, executed).catch((e) => ({ ok: false, error: e.message })) });
   runs.get(id).teacher = kernelRun(teacher).catch((e) => ({ ok: false, error: e.message }));
 }
 
@@ -445,5 +464,42 @@ describe('in a Jupyter kernel', () => {
         assert.ok(result.ok, `${id} (${kind} notebook) failed in the kernel:\n${result.error}`);
       }
     });
+  }
+});
+
+/** The lessons whose notebook draws a figure with Matplotlib, as the source notebooks did. */
+const DRAWS = [
+  'convex-hull',
+  'softmax-temperature',
+  'attention-matrix',
+  'retrieval',
+  'causal-masking',
+  'learning-to-attend',
+];
+
+test('rendered by nbconvert, as Jupyter shows them: every formula typeset, every figure drawn, nothing fetched', async (t) => {
+  await mkdir(executedDir, { recursive: true });
+  const ran = [];
+  for (const { id } of lessons) {
+    const result = await runs.get(id).learner;
+    assert.ok(result.ok && result.executed, `${id}: the learner’s notebook did not run:\n${result.error}`);
+    ran.push({ id, file: result.executed });
+  }
+  const pages = await toHtml(
+    ran.map((r) => r.file),
+    path.join(executedDir, 'html'),
+  );
+  for (const [i, { id }] of ran.entries()) {
+    const seen = await readRendered(site.browser.context, pages[i]);
+    t.diagnostic(
+      `${id}: ${seen.typeset} of ${seen.formulas} formulas typeset, ${seen.drawn} of ${seen.figures} figures`,
+    );
+    assert.ok(seen.formulas > 0, `${id}: no maths in the rendered notebook`);
+    assert.equal(seen.typeset, seen.formulas, `${id}: formulas MathJax did not typeset`);
+    assert.deepEqual(seen.errors, [], `${id}: formulas MathJax could not read`);
+    assert.deepEqual(seen.raw, [], `${id}: Markdown with maths left as $ text`);
+    assert.equal(seen.drawn, seen.figures, `${id}: a plt.show() cell shows no figure`);
+    if (DRAWS.includes(id)) assert.ok(seen.figures > 0, `${id}: its notebook draws no figure`);
+    assert.deepEqual(seen.offline, [], `${id}: the rendered notebook fetched from the network`);
   }
 });

@@ -1,9 +1,11 @@
 """Runs one lesson notebook in a real Jupyter kernel, as a learner's Jupyter would.
 
-    /usr/bin/python3 tests/notebooks/run_notebook.py <file.ipynb>
+    /usr/bin/python3 tests/notebooks/run_notebook.py <file.ipynb> [<executed.ipynb>]
 
 Validates it against nbformat's schema, counts its cells, then executes it top to bottom with
-nbclient in the `python3` kernel (ipykernel), in a scratch folder, Matplotlib drawing off screen.
+nbclient in the `python3` kernel (ipykernel), in a scratch folder, Matplotlib drawing with the
+kernel's own inline backend (a figure is a PNG in the cell's outputs, as in Jupyter). With a
+second path, writes the notebook there as it ran, outputs and all (for nbconvert).
 Prints one line of JSON: {"ok", "markdown", "code", "seconds", "printed", "error"}; "printed" is
 what the code cells printed (stdout, the last PRINTED_CHARS of it), "error" names the cell and gives
 the traceback's last lines. What a kernel writes to stderr (debugger or tqdm warnings)
@@ -36,7 +38,7 @@ def printed(notebook):
     return text[-PRINTED_CHARS:]
 
 
-def main(path):
+def main(path, executed=None):
     started = time.monotonic()
     result = {"ok": False, "markdown": 0, "code": 0, "seconds": 0.0, "printed": "", "error": ""}
     notebook = None
@@ -45,7 +47,7 @@ def main(path):
         nbformat.validate(notebook)
         result["markdown"] = sum(c.cell_type == "markdown" for c in notebook.cells)
         result["code"] = sum(c.cell_type == "code" for c in notebook.cells)
-        os.environ["MPLBACKEND"] = "Agg"
+        os.environ.pop("MPLBACKEND", None)  # the kernel's inline backend, as a learner's Jupyter has
         os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
         with tempfile.TemporaryDirectory() as scratch:
             client = NotebookClient(
@@ -63,9 +65,13 @@ def main(path):
         result["error"] = f"{type(error).__name__}: {error}"
     if notebook is not None:
         result["printed"] = printed(notebook)
+        if executed:
+            os.makedirs(os.path.dirname(os.path.abspath(executed)), exist_ok=True)
+            with open(executed, "w", encoding="utf-8") as out:
+                nbformat.write(notebook, out)
     result["seconds"] = round(time.monotonic() - started, 2)
     print(json.dumps(result))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:3])

@@ -227,8 +227,9 @@ plt.scatter(V_2d[:, 0], V_2d[:, 1], s=85, color="#1c1812", zorder=5, label="valu
 for j, (x, y) in enumerate(V_2d):
     plt.annotate(f"  $v_{j}$ ({x:g}, {y:g})", (x, y))
 y_tau = alpha @ V_2d
-plt.scatter(y_tau[0], y_tau[1], marker="*", s=220, color="#b5452a", zorder=6, label=f"y(tau) at tau = {tau}")
+plt.scatter(y_tau[0], y_tau[1], marker="*", s=220, color="#b5452a", zorder=6, label=rf"$y(\\tau)$ at $\\tau$ = {tau}")
 plt.xlabel("dimension 1"); plt.ylabel("dimension 2")
 plt.title("Attention outputs lie inside the convex hull")
-plt.axis("equal"); plt.legend(); plt.grid(True, linestyle=":", alpha=0.4)
-plt.show()`;
+plt.axis("equal"); plt.grid(True, linestyle=":", alpha=0.4)
+plt.legend(loc="upper left", bbox_to_anchor=(1.02, 1))   # beside the plot, clear of the values
+plt.tight_layout(); plt.show()`;
