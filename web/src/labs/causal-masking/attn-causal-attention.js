@@ -90,7 +90,7 @@ export class AttnCausalAttention extends CausalLab {
     `;
     const checks = checkCells(checksFrom(CAUSAL_CHECKS, r));
     const code = html`${this.codeCell('PyTorch: the tril mask against is_causal=True', CAUSAL_CODE, codeParams(r))}
-    ${this.codeCell('The heatmap with Matplotlib (after the cell above)', CAUSAL_PLOT_CODE, null)}`;
+    ${this.codeCell('The heatmap with Matplotlib (after the cell above)', CAUSAL_PLOT_CODE, { batch: this.batch ?? 0 })}`;
     const hood = r
       ? html`<p>
             The core's float64 reference applies the tril mask explicitly. Largest difference from it:

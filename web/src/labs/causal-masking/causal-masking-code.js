@@ -22,14 +22,15 @@ print(f'total attention weight from position 0 onto FUTURE positions: {future_we
 print(f'max abs diff vs F.scaled_dot_product_attention(..., is_causal=True): '
       f'{(out_causal - out_torch_causal).abs().max().item():.2e}')`;
 
-/** The causal weights as a heatmap with Matplotlib, as the source drew them: run after CAUSAL_CODE. */
+/** The causal weights of batch {{batch}} as a heatmap with Matplotlib, as the source drew them: run after CAUSAL_CODE. */
 export const CAUSAL_PLOT_CODE = `# needs: causal
 import matplotlib.pyplot as plt
 
+b = {{batch}}   # the batch the page shows
 plt.figure(figsize=(4, 3.5))
-plt.imshow(w_causal[0].numpy(), cmap="viridis", vmin=0, vmax=1)
+plt.imshow(w_causal[b].numpy(), cmap="viridis", vmin=0, vmax=1)
 plt.xlabel("key position"); plt.ylabel("query position")
-plt.title("Causal attention weights, batch 0\\n(every row attends only to itself and the past)")
+plt.title(f"Causal attention weights, batch {b}\\n(every row attends only to itself and the past)")
 plt.colorbar(fraction=0.046)
 plt.show()`;
 
