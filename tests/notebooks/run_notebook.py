@@ -19,6 +19,7 @@ import tempfile
 import time
 
 import nbformat
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
@@ -50,8 +51,13 @@ def main(path, executed=None):
         os.environ.pop("MPLBACKEND", None)  # the kernel's inline backend, as a learner's Jupyter has
         os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
         with tempfile.TemporaryDirectory() as scratch:
+            # The kernel talks over Unix sockets in the scratch folder, not TCP ports: a TCP port
+            # is picked, closed, then bound by the kernel, and another kernel starting meanwhile
+            # can take it ("Kernel died before replying to kernel_info"; two run at a time here).
+            kernel = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(scratch, "kernel"))
             client = NotebookClient(
                 notebook,
+                km=kernel,
                 timeout=CELL_TIMEOUT_S,
                 kernel_name="python3",
                 resources={"metadata": {"path": scratch}},
