@@ -240,6 +240,27 @@ export async function steadyInView(locator, cell) {
 }
 
 /**
+ * Waits until `expression` (JS source, evaluated in the page) is true, checking it every animation
+ * frame, for at most `timeout` ms; resolves to whether it came true. Unlike page.waitForFunction,
+ * the source is compiled once, in the one evaluation that starts the wait: under a CSP without
+ * 'unsafe-eval', Playwright's repeated evaluation of a waitForFunction predicate can be refused
+ * while other evaluations interleave ("Evaluating a string as JavaScript violates …", thrown in the
+ * page as an uncaught exception).
+ */
+export function untilInPage(page, expression, { timeout = 30000 } = {}) {
+  return page.evaluate(`new Promise((resolve) => {
+    const holds = () => (${expression});
+    const until = performance.now() + ${Number(timeout)};
+    const tick = () => {
+      if (holds()) resolve(true);
+      else if (performance.now() > until) resolve(false);
+      else requestAnimationFrame(tick);
+    };
+    tick();
+  })`);
+}
+
+/**
  * Waits until every figure the reader can reach (not inside something hidden) has been reported near
  * the viewport (data-shown). A figure scrolled to is reported a frame and a task later, and only from
  * then on does the app wait for it: right after a scroll through, the app can still be settled.

@@ -24,6 +24,7 @@ import {
   recordCspViolations,
   scrollThrough,
   settled,
+  untilInPage,
 } from './browser.js';
 
 /** The policy of issue 37: the page's own scripts, nothing else (no 'wasm-unsafe-eval'). */
@@ -131,9 +132,8 @@ async function openLesson(page, base, { id, title }) {
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
   await openAllGates(page);
   await scrollThrough(page);
-  await page
-    .waitForFunction(`(${cellsOnPage})().every((c) => !c.figure || c.shown)`, null, { timeout: 20000 })
-    .catch(() => {}); // the assertions below name a figure that never drew
+  // if not within 20 s, the assertions below name a figure that never drew
+  await untilInPage(page, `(${cellsOnPage})().every((c) => !c.figure || c.shown)`, { timeout: 20000 });
   await settled(page.locator('attn-app'));
   return page.evaluate(cellsOnPage);
 }
