@@ -8,7 +8,15 @@
 // sizes in view with the grid they change.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { exportAll, settled, singleFileUrl, PNG_EXPORT_CSP, useBrowserAndSite, watch } from './browser.js';
+import {
+  exportAll,
+  settled,
+  singleFileUrl,
+  steadyInView,
+  PNG_EXPORT_CSP,
+  useBrowserAndSite,
+  watch,
+} from './browser.js';
 import { checkPredictFirst } from './exercise-steps.js';
 
 const site = useBrowserAndSite({ csp: PNG_EXPORT_CSP }); // its PNG exports draw blob: images
@@ -202,6 +210,7 @@ test('picking a map in the grid shows it large, with the same weights; arrow key
       }
       return { batch: Number(map.dataset.batch), head: Number(map.dataset.head), rows };
     });
+  await steadyInView(detail, detail); // the large map draws once near the viewport, after the grid
   assert.deepEqual(await shown(), maps[0], 'A[0, 0] is shown large at first');
   await page.locator(`${LAB} button.tile[data-batch="1"][data-head="2"]`).click();
   await labSettled(page);
