@@ -6,8 +6,9 @@
 //     left, each exercise followed by its answer cell: empty for a learner, filled for the teacher;
 //   - in headless Chromium (the site with the strict CSP): every code cell the page shows is among
 //     the notebook's code cells, and every Verified check of a lab with code (or written in the
-//     lesson's text for a cell with code) has a Python form and is one assert; then one edit in each lab that has code and a state (its first field
-//     whose edit changes the code and prints no error), and the notebook downloaded from the page
+//     lesson's text for a cell with code) has a Python form and is one assert; then one edit in
+//     each lab that has code and a state (its first field whose edit changes the code and prints
+//     no error), and the notebook downloaded from the page
 //     carries the edited code (build/notebooks-edited/<id>.ipynb; a lesson whose code cells have no
 //     state to edit, such as a fixed PyTorch cell, downloads the same code);
 //   - the three notebooks run top to bottom with no error, their asserts holding (two at a time; a
@@ -45,13 +46,8 @@ const NEEDS = /^#\s*needs:[^\n]*\n?/;
  */
 function runNotebook(file, executed) {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      '/usr/bin/python3',
-      [path.join(here, 'run_notebook.py'), file, ...(executed ? [executed] : [])],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const args = [path.join(here, 'run_notebook.py'), file, ...(executed ? [executed] : [])];
+    const child = spawn('/usr/bin/python3', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
